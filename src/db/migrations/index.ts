@@ -1,0 +1,17 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import * as eventStore from "./0001-event-store.ts";
+
+const migrations: Record<string, Migration> = {
+  "0001-event-store": eventStore,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date; the same migrations serve PostgreSQL and PGlite. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === "Error")?.migrationName;
+    throw new Error(`Migration ${failed ?? "(unknown)"} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,37 @@
+import type { ColumnType, Generated } from "kysely";
+
+/** Columns PostgreSQL returns as text because they can exceed 2^53 (cast in SQL, BigInt in code). */
+type Int8 = ColumnType<string, string | bigint, string | bigint>;
+
+export interface StreamsTable {
+  stream_id: string;
+  revision: Int8;
+}
+
+export interface EventsTable {
+  position: Generated<Int8>;
+  transaction_id: Generated<string>;
+  event_id: string;
+  stream_id: string;
+  revision: Int8;
+  type: string;
+  data: unknown;
+  metadata: unknown;
+  recorded_at: Generated<Date>;
+}
+
+export interface ProjectionCheckpointsTable {
+  projection: string;
+  checkpoint: string | null;
+  last_position: Int8 | null;
+  last_recorded_at: Date | null;
+  owner: string | null;
+  lease_expires_at: Date | null;
+  updated_at: Generated<Date>;
+}
+
+export interface Database {
+  streams: StreamsTable;
+  events: EventsTable;
+  projection_checkpoints: ProjectionCheckpointsTable;
+}

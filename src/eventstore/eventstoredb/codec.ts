@@ -1,0 +1,188 @@
+/**
+ * Pure translations between the port's types and @eventstore/db-client's, kept apart from the
+ * adapter so they can be unit-tested without a server.
+ */
+import {
+  ANY,
+  ErrorType,
+  NO_STREAM,
+  STREAM_EXISTS,
+  WrongExpectedVersionError,
+  type AppendExpectedRevision,
+} from "@eventstore/db-client";
+import { ConcurrencyError } from "../errors.ts";
+import type { Checkpoint, ExpectedRevision, JsonObject, RecordedEvent } from "../port.ts";
+
+/** A place in the $all log, as EventStoreDB reports it. */
+export interface LogPosition {
+  commit: bigint;
+  prepare: bigint;
+}
+
+/** Revisions and positions are typed bigint, but older clients and some code paths hand out numbers or strings. */
+export type Integral = bigint | number | string;
+
+/** The parts of the client's recorded event this adapter reads, loosened to what arrives at runtime. */
+export interface ClientRecordedEvent {
+  streamId: string;
+  id: string;
+  type: string;
+  isJson: boolean;
+  revision: Integral;
+  created: Date | Integral;
+  data: unknown;
+  metadata?: unknown;
+  position?: { commit: Integral; prepare: Integral } | undefined;
+}
+
+export interface ClientResolvedEvent {
+  event?: ClientRecordedEvent | undefined;
+  commitPosition?: Integral | undefined;
+}
+
+export function toBigInt(value: Integral, what: string): bigint {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && !Number.isSafeInteger(value)) {
+    throw new RangeError(`EventStoreDB returned a ${what} that is not a safe integer: ${value}`);
+  }
+  if (typeof value === "string" && !/^-?\d+$/.test(value)) {
+    throw new RangeError(`EventStoreDB returned a ${what} that is not an integer: ${JSON.stringify(value)}`);
+  }
+  return BigInt(value);
+}
+
+export function toLogPosition(position: { commit: Integral; prepare: Integral }): LogPosition {
+  return { commit: toBigInt(position.commit, "commit position"), prepare: toBigInt(position.prepare, "prepare position") };
+}
+
+export function comparePositions(a: LogPosition, b: LogPosition): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function encodeCheckpoint(position: LogPosition): Checkpoint {
+  return `${position.commit}:${position.prepare}`;
+}
+
+export function decodeCheckpoint(checkpoint: Checkpoint | null | undefined): LogPosition | null {
+  if (checkpoint === null || checkpoint === undefined) return null;
+  const match = /^(\d+):(\d+)$/.exec(checkpoint);
+  if (!match?.[1] || !match[2]) {
+    throw new RangeError(`Not an EventStoreDB checkpoint (expected "commit:prepare"): ${JSON.stringify(checkpoint)}`);
+  }
+  return { commit: BigInt(match[1]), prepare: BigInt(match[2]) };
+}
+
+/** The resolved event's place in $all: the record's own position, else the commit position alone. */
+export function positionOf(resolved: ClientResolvedEvent): LogPosition | null {
+  if (resolved.event?.position) return toLogPosition(resolved.event.position);
+  if (resolved.commitPosition !== undefined) {
+    const commit = toBigInt(resolved.commitPosition, "commit position");
+    return { commit, prepare: commit };
+  }
+  return null;
+}
+
+/** `created` is a Date in v6; older clients passed .NET ticks (100 ns) since the Unix epoch. */
+export function toRecordedAt(created: Date | Integral): Date {
+  if (created instanceof Date) return new Date(created.getTime());
+  return new Date(Number(toBigInt(created, "creation time") / 10_000n));
+}
+
+export function toClientExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
+  switch (expected) {
+    case "no_stream":
+      return NO_STREAM;
+    case "stream_exists":
+      return STREAM_EXISTS;
+    case "any":
+      return ANY;
+    default:
+      return expected;
+  }
+}
+
+/** The client reports a missing stream as "no_stream", and some servers as revision -1. */
+export function toActualRevision(actual: unknown): bigint | "no_stream" {
+  if (actual === undefined || actual === null || actual === NO_STREAM) return "no_stream";
+  if (typeof actual !== "bigint" && typeof actual !== "number" && typeof actual !== "string") {
+    throw new TypeError(`EventStoreDB returned an unreadable actual revision: ${String(actual)}`);
+  }
+  const revision = toBigInt(actual, "actual revision");
+  return revision < 0n ? "no_stream" : revision;
+}
+
+function isWrongExpectedVersion(error: unknown): error is Pick<WrongExpectedVersionError, "actualVersion"> {
+  if (error instanceof WrongExpectedVersionError) return true;
+  // A second copy of the client (another install) would fail instanceof; its `type` still says what it is.
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "type" in error &&
+    error.type === ErrorType.WRONG_EXPECTED_VERSION &&
+    "actualVersion" in error
+  );
+}
+
+/** The port's ConcurrencyError for a client WrongExpectedVersionError, or null for any other error. */
+export function toConcurrencyError(error: unknown, streamId: string, expected: ExpectedRevision): ConcurrencyError | null {
+  if (!isWrongExpectedVersion(error)) return null;
+  return new ConcurrencyError(streamId, expected, toActualRevision(error.actualVersion));
+}
+
+/** Errors that resubscribing cannot cure. */
+export function isPermanentSubscriptionError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null || !("type" in error)) return false;
+  return (
+    error.type === ErrorType.ACCESS_DENIED ||
+    error.type === ErrorType.INVALID_ARGUMENT ||
+    error.type === ErrorType.UNSUPPORTED
+  );
+}
+
+export function isSystemEvent(streamId: string, type: string): boolean {
+  return streamId.startsWith("$") || type.startsWith("$");
+}
+
+function asJsonObject(value: unknown): JsonObject | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array) return null;
+  return value as JsonObject;
+}
+
+/** Null for link-less gaps, binary events and JSON that is not an object: the port only carries JSON objects. */
+export function toRecordedEvent(resolved: ClientResolvedEvent): RecordedEvent | null {
+  const event = resolved.event;
+  if (!event?.isJson) return null;
+  const data = asJsonObject(event.data);
+  const position = positionOf(resolved);
+  if (data === null || position === null) return null;
+  return {
+    id: event.id,
+    streamId: event.streamId,
+    type: event.type,
+    data,
+    metadata: asJsonObject(event.metadata) ?? {},
+    revision: toBigInt(event.revision, "revision"),
+    position: position.commit,
+    recordedAt: toRecordedAt(event.created),
+  };
+}
+
+/** What readAll and subscribe hand out: application JSON events, optionally of some types only. */
+export function toVisibleEvent(resolved: ClientResolvedEvent, types: ReadonlySet<string> | null): RecordedEvent | null {
+  const event = resolved.event;
+  if (!event || isSystemEvent(event.streamId, event.type)) return null;
+  if (types !== null && !types.has(event.type)) return null;
+  return toRecordedEvent(resolved);
+}
+
+/** An anchored regex (the server uses .NET regexes) matching exactly these event types. */
+export function eventTypesRegex(types: readonly string[]): string {
+  const escaped = types.map((type) => type.replace(/[.*+?^${}()|[\]\\#]/g, "\\$&"));
+  return `^(?:${escaped.join("|")})$`;
+}
+
+export function backoffDelay(attempt: number, initialMs = 100, maxMs = 5_000): number {
+  return Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
+}

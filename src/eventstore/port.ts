@@ -1,0 +1,96 @@
+/**
+ * The event store port. Every adapter (PostgreSQL, PGlite, EventStoreDB) implements it and
+ * passes the same contract suite in tests/contract.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** What a caller hands to `append`: the store assigns id (when absent), revision, position and time. */
+export interface NewEvent {
+  id?: string;
+  type: string;
+  data: JsonObject;
+  metadata?: JsonObject;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamId: string;
+  type: string;
+  data: JsonObject;
+  metadata: JsonObject;
+  /** 0-based position of the event inside its stream. */
+  revision: bigint;
+  /** Position in the global log; increases with every append but may have gaps. */
+  position: bigint;
+  recordedAt: Date;
+}
+
+/**
+ * The revision an append expects the stream to be at:
+ * `no_stream` (must not exist), `stream_exists` (must exist), `any`, or the exact last revision.
+ */
+export type ExpectedRevision = "no_stream" | "stream_exists" | "any" | bigint;
+
+export interface AppendResult {
+  /** Revision of the last appended event. */
+  nextExpectedRevision: bigint;
+  /** Global position of the last appended event. */
+  position: bigint;
+}
+
+export type ReadDirection = "forwards" | "backwards";
+
+export interface ReadStreamOptions {
+  /** Revision to start at (inclusive). Defaults to the start (forwards) or the end (backwards). */
+  from?: bigint;
+  maxCount?: number;
+  direction?: ReadDirection;
+}
+
+/**
+ * An opaque resume point in the global log, produced by the adapter that reads it.
+ * `null` means "from the beginning".
+ */
+export type Checkpoint = string;
+
+export interface ReadAllOptions {
+  after?: Checkpoint | null;
+  batchSize?: number;
+  /** Only events of these types; the checkpoint still advances past the others. */
+  types?: readonly string[];
+}
+
+export interface ReadAllResult {
+  events: RecordedEvent[];
+  /** Where to resume; unchanged from `after` when nothing new was read. */
+  checkpoint: Checkpoint | null;
+}
+
+/** The newest event every reader can see; all null on an empty log. */
+export interface Head {
+  position: bigint | null;
+  recordedAt: Date | null;
+  /** Resumes right after the head: `readAll({ after })` from here returns only later events. */
+  checkpoint: Checkpoint | null;
+}
+
+export interface SubscribeOptions extends ReadAllOptions {
+  signal: AbortSignal;
+}
+
+export interface EventStore {
+  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** A stream that does not exist reads as empty. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<ReadAllResult>;
+  /** The newest event every reader can see. */
+  readHead(): Promise<Head>;
+  /**
+   * A live feed of the global log: yields every batch after `after`, then waits for new ones,
+   * until the signal aborts. Never skips an event, even when writers commit out of order.
+   */
+  subscribe(options: SubscribeOptions): AsyncIterable<ReadAllResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { InvalidAppendError } from "./errors.ts";
+import type { ExpectedRevision, JsonObject, NewEvent } from "./port.ts";
+
+const jsonObject = z.record(z.string(), z.json()) as unknown as z.ZodType<JsonObject>;
+
+const newEventSchema = z.strictObject({
+  id: z.uuid().optional(),
+  type: z.string().trim().min(1, "event type is required").max(255),
+  data: jsonObject,
+  metadata: jsonObject.optional(),
+});
+
+const appendSchema = z.object({
+  streamId: z.string().trim().min(1, "stream id is required").max(512),
+  events: z.array(newEventSchema).min(1, "at least one event is required"),
+  expected: z.union([
+    z.enum(["no_stream", "stream_exists", "any"]),
+    z.bigint().nonnegative("an expected revision is never negative"),
+  ]),
+});
+
+export interface ValidAppend {
+  streamId: string;
+  events: Required<Pick<NewEvent, "id" | "type" | "data" | "metadata">>[];
+  expected: ExpectedRevision;
+}
+
+/**
+ * Checks an append before any adapter touches storage, so bad input is rejected with the same
+ * clear error everywhere and nothing is written. Gives every event an id.
+ */
+export function validateAppend(streamId: unknown, events: unknown, expected: unknown): ValidAppend {
+  const parsed = appendSchema.safeParse({ streamId, events, expected });
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "append"}: ${issue.message}`);
+    throw new InvalidAppendError(`Invalid append: ${issues.join("; ")}`);
+  }
+  return {
+    streamId: parsed.data.streamId,
+    expected: parsed.data.expected,
+    events: parsed.data.events.map((event) => ({
+      id: event.id ?? crypto.randomUUID(),
+      type: event.type,
+      data: event.data,
+      metadata: event.metadata ?? {},
+    })),
+  };
+}

@@ -1,0 +1,316 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConcurrencyError, InvalidAppendError } from "../../src/eventstore/errors.ts";
+import type { EventStore, ExpectedRevision, NewEvent, RecordedEvent } from "../../src/eventstore/port.ts";
+import type { EventStoreFixture, FixtureSetup } from "./fixture.ts";
+
+const event = (type: string, data: NewEvent["data"] = {}): NewEvent => ({ type, data });
+const newStream = () => `contract-${randomUUID()}`;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject");
+}
+
+/** Reads the global log from a checkpoint to its end. */
+async function readAllFrom(store: EventStore, after: string | null, batchSize = 100): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  let checkpoint = after;
+  for (;;) {
+    const batch = await store.readAll({ after: checkpoint, batchSize });
+    events.push(...batch.events);
+    if (batch.checkpoint === checkpoint) return events;
+    checkpoint = batch.checkpoint;
+  }
+}
+
+/**
+ * The behaviour every event store adapter must show. Each adapter's test file calls this with
+ * its fixture; a store that cannot run here reports why it was skipped.
+ */
+export function describeEventStoreContract(name: string, setup: FixtureSetup): void {
+  describe(`event store contract: ${name}`, () => {
+    let fixture: EventStoreFixture | undefined;
+    let skipReason: string | undefined;
+    let store: EventStore;
+
+    beforeAll(async () => {
+      const result = await setup();
+      if ("skip" in result) {
+        skipReason = result.skip;
+        console.warn(`SKIPPED event store contract for ${name}: ${result.skip}`);
+        return;
+      }
+      fixture = result;
+      store = result.store;
+    }, 120_000);
+
+    afterAll(async () => {
+      await fixture?.close();
+    });
+
+    /** A contract test: skipped, with the printed reason, when the store is not available. */
+    const contract = (title: string, body: () => Promise<void>, timeout?: number) =>
+      it(title, async (context) => {
+        if (skipReason) context.skip(skipReason);
+        await body();
+      }, timeout);
+
+    describe("append expectations", () => {
+      contract("no_stream creates a stream and refuses an existing one", async () => {
+        const stream = newStream();
+        const first = await store.append(stream, [event("Opened")], "no_stream");
+        expect(first.nextExpectedRevision).toBe(0n);
+        expect(typeof first.position).toBe("bigint");
+
+        const error = await rejection(store.append(stream, [event("Opened")], "no_stream"));
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect(error).toMatchObject({ streamId: stream, expected: "no_stream", actual: 0n });
+      });
+
+      contract("stream_exists refuses a missing stream and appends to an existing one", async () => {
+        const stream = newStream();
+        const error = await rejection(store.append(stream, [event("Changed")], "stream_exists"));
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect(error).toMatchObject({ streamId: stream, expected: "stream_exists", actual: "no_stream" });
+
+        await store.append(stream, [event("Opened")], "no_stream");
+        const result = await store.append(stream, [event("Changed"), event("Changed")], "stream_exists");
+        expect(result.nextExpectedRevision).toBe(2n);
+      });
+
+      contract("any appends whether or not the stream exists", async () => {
+        const stream = newStream();
+        expect((await store.append(stream, [event("A")], "any")).nextExpectedRevision).toBe(0n);
+        expect((await store.append(stream, [event("B"), event("C")], "any")).nextExpectedRevision).toBe(2n);
+      });
+
+      contract("an exact revision must match the stream's last revision", async () => {
+        const stream = newStream();
+        const missing = await rejection(store.append(stream, [event("A")], 0n));
+        expect(missing).toMatchObject({ name: "ConcurrencyError", expected: 0n, actual: "no_stream" });
+
+        await store.append(stream, [event("A"), event("B")], "no_stream");
+        const stale = await rejection(store.append(stream, [event("C")], 0n));
+        expect(stale).toBeInstanceOf(ConcurrencyError);
+        expect(stale).toMatchObject({ expected: 0n, actual: 1n });
+
+        const result = await store.append(stream, [event("C")], 1n);
+        expect(result.nextExpectedRevision).toBe(2n);
+        expect((await store.readStream(stream)).map((e) => e.type)).toEqual(["A", "B", "C"]);
+      });
+
+      contract("positions grow with every append", async () => {
+        const first = await store.append(newStream(), [event("A")], "any");
+        const second = await store.append(newStream(), [event("B")], "any");
+        expect(second.position).toBeGreaterThan(first.position);
+      });
+    });
+
+    describe("racing appends", () => {
+      const race = async (stream: string, expected: ExpectedRevision, writers: number) =>
+        Promise.allSettled(
+          Array.from({ length: writers }, (_, writer) => store.append(stream, [event("Raced", { writer })], expected)),
+        );
+
+      contract("of appends with the same expected revision, exactly one wins", async () => {
+        const stream = newStream();
+        await store.append(stream, [event("Opened")], "no_stream");
+        const results = await race(stream, 0n, 10);
+        const won = results.filter((result) => result.status === "fulfilled");
+        const lost = results.filter((result) => result.status === "rejected");
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(9);
+        for (const result of lost) expect(result.reason).toBeInstanceOf(ConcurrencyError);
+        expect(await store.readStream(stream)).toHaveLength(2);
+      });
+
+      contract("of appends that each expect no stream, exactly one creates it", async () => {
+        const stream = newStream();
+        const results = await race(stream, "no_stream", 10);
+        expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+        expect(await store.readStream(stream)).toHaveLength(1);
+      });
+
+      contract("appends expecting any all land, with gapless revisions", async () => {
+        const stream = newStream();
+        const results = await race(stream, "any", 20);
+        expect(results.every((result) => result.status === "fulfilled")).toBe(true);
+        const revisions = (await store.readStream(stream)).map((e) => e.revision);
+        expect(revisions).toEqual(Array.from({ length: 20 }, (_, index) => BigInt(index)));
+      });
+    });
+
+    describe("reading a stream", () => {
+      contract("a missing stream reads as empty", async () => {
+        expect(await store.readStream(newStream())).toEqual([]);
+        expect(await store.readStream(newStream(), { direction: "backwards" })).toEqual([]);
+      });
+
+      contract("reads forwards and backwards, from a revision, at most maxCount", async () => {
+        const stream = newStream();
+        const ids = Array.from({ length: 5 }, () => randomUUID());
+        await store.append(stream, ids.map((id, index) => ({ id, type: `E${index}`, data: { index } })), "no_stream");
+
+        const forwards = await store.readStream(stream);
+        expect(forwards.map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+        expect(forwards.map((e) => e.id)).toEqual(ids);
+        expect(forwards[0]).toMatchObject({ streamId: stream, type: "E0", data: { index: 0 }, metadata: {} });
+        expect(forwards[0]?.recordedAt).toBeInstanceOf(Date);
+
+        const backwards = await store.readStream(stream, { direction: "backwards" });
+        expect(backwards.map((e) => e.revision)).toEqual([4n, 3n, 2n, 1n, 0n]);
+
+        const middle = await store.readStream(stream, { from: 1n, maxCount: 2 });
+        expect(middle.map((e) => e.revision)).toEqual([1n, 2n]);
+        const back = await store.readStream(stream, { from: 3n, maxCount: 2, direction: "backwards" });
+        expect(back.map((e) => e.revision)).toEqual([3n, 2n]);
+      });
+
+      contract("a batch of 1,000 events lands in one append, in order", async () => {
+        const stream = newStream();
+        const events = Array.from({ length: 1000 }, (_, index) => event("Counted", { index }));
+        const result = await store.append(stream, events, "no_stream");
+        expect(result.nextExpectedRevision).toBe(999n);
+        const read = await store.readStream(stream);
+        expect(read).toHaveLength(1000);
+        expect(read.map((e) => e.data.index)).toEqual(events.map((_, index) => index));
+        expect(read.at(-1)?.revision).toBe(999n);
+      }, 60_000);
+
+      contract("unicode and nested JSON round-trip exactly", async () => {
+        const stream = newStream();
+        const data = {
+          text: "Zoë 💳 東京 مرحبا \u00e9\u0301 \"quoted\" \\ back\nslash",
+          nested: { list: [1, -2.5, true, null, { deep: ["a", { deeper: "ü" }] }], empty: {} },
+          big: "123456789012345678901234567890",
+        };
+        const metadata = { requestId: "réq-1", actor: { kind: "client", id: "c-1" } };
+        await store.append(stream, [{ type: "Ünïcode", data, metadata }], "no_stream");
+        const [read] = await store.readStream(stream);
+        expect(read?.type).toBe("Ünïcode");
+        expect(read?.data).toEqual(data);
+        expect(read?.metadata).toEqual(metadata);
+      });
+    });
+
+    describe("reading the global log", () => {
+      contract("returns appends in order and resumes from a checkpoint without repeating", async () => {
+        const start = (await store.readHead()).checkpoint;
+        const streams = [newStream(), newStream()];
+        await store.append(streams[0]!, [event("One"), event("Two")], "no_stream");
+        await store.append(streams[1]!, [event("Three")], "no_stream");
+        await store.append(streams[0]!, [event("Four")], 1n);
+
+        const all = (await readAllFrom(store, start, 2)).filter((e) => streams.includes(e.streamId));
+        expect(all.map((e) => e.type)).toEqual(["One", "Two", "Three", "Four"]);
+        const positions = all.map((e) => e.position);
+        expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions);
+
+        const firstPage = await store.readAll({ after: start, batchSize: 2 });
+        const rest = (await readAllFrom(store, firstPage.checkpoint)).filter((e) => streams.includes(e.streamId));
+        const firstOfOurs = firstPage.events.filter((e) => streams.includes(e.streamId));
+        expect([...firstOfOurs, ...rest].map((e) => e.type)).toEqual(["One", "Two", "Three", "Four"]);
+      });
+
+      contract("an unchanged checkpoint comes back when nothing is new", async () => {
+        await store.append(newStream(), [event("A")], "any");
+        const head = await store.readHead();
+        const result = await store.readAll({ after: head.checkpoint });
+        expect(result.events).toEqual([]);
+        expect(result.checkpoint).toBe(head.checkpoint);
+      });
+
+      contract("a type filter returns only those types and still advances the checkpoint", async () => {
+        const start = (await store.readHead()).checkpoint;
+        const stream = newStream();
+        const wanted = `Wanted${randomUUID().slice(0, 8)}`;
+        await store.append(stream, [event("Other"), event(wanted), event("Other")], "no_stream");
+        const result = await store.readAll({ after: start, types: [wanted], batchSize: 100 });
+        expect(result.events.map((e) => e.type)).toEqual([wanted]);
+        const head = await store.readHead();
+        expect(result.checkpoint).toBe(head.checkpoint);
+      });
+
+      contract("the head is the newest event", async () => {
+        const appended = await store.append(newStream(), [event("Newest")], "no_stream");
+        const head = await store.readHead();
+        expect(head.position).toBe(appended.position);
+        expect(head.recordedAt).toBeInstanceOf(Date);
+      });
+
+      contract("a live subscription delivers events appended after it started", async () => {
+        const controller = new AbortController();
+        const start = (await store.readHead()).checkpoint;
+        const stream = newStream();
+        const received: RecordedEvent[] = [];
+        const consuming = (async () => {
+          for await (const batch of store.subscribe({ after: start, signal: controller.signal })) {
+            received.push(...batch.events.filter((e) => e.streamId === stream));
+            if (received.length >= 3) controller.abort();
+          }
+        })();
+        await store.append(stream, [event("First")], "no_stream");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await store.append(stream, [event("Second"), event("Third")], 0n);
+        const timer = setTimeout(() => controller.abort(), 10_000);
+        await consuming;
+        clearTimeout(timer);
+        expect(received.map((e) => e.type)).toEqual(["First", "Second", "Third"]);
+      }, 15_000);
+    });
+
+    describe("positions beyond 2^53", () => {
+      contract("are exact bigints", async () => {
+        if (!fixture?.advancePositionBeyond) {
+          console.warn(`SKIPPED positions beyond 2^53 for ${name}: the adapter cannot steer its positions`);
+          return;
+        }
+        const beyond = 2n ** 53n + 10n;
+        await fixture.advancePositionBeyond(beyond);
+        const stream = newStream();
+        const appended = await store.append(stream, [event("Far"), event("Further")], "no_stream");
+        expect(appended.position).toBeGreaterThan(beyond);
+        const read = await store.readStream(stream);
+        expect(read[1]?.position).toBe(appended.position);
+        expect(read[1]!.position - read[0]!.position).toBe(1n);
+        const head = await store.readHead();
+        expect(head.position).toBe(appended.position);
+      });
+    });
+
+    describe("bad input", () => {
+      const rejectsAndWritesNothing = async (append: (stream: string) => Promise<unknown>, message: RegExp) => {
+        const stream = newStream();
+        const error = await rejection(append(stream));
+        expect(error).toBeInstanceOf(InvalidAppendError);
+        expect(String(error)).toMatch(message);
+        expect(await store.readStream(stream)).toEqual([]);
+      };
+
+      contract("an unknown expectation is rejected", async () => {
+        await rejectsAndWritesNothing(
+          (stream) => store.append(stream, [event("A")], "sometimes" as unknown as ExpectedRevision),
+          /expected/,
+        );
+        await rejectsAndWritesNothing((stream) => store.append(stream, [event("A")], -1n), /expected/);
+      });
+
+      contract("an empty event list is rejected", async () => {
+        await rejectsAndWritesNothing((stream) => store.append(stream, [], "any"), /at least one event/);
+      });
+
+      contract("an event without a type is rejected, with the rest of its batch", async () => {
+        await rejectsAndWritesNothing(
+          (stream) => store.append(stream, [event("Good"), { data: {} } as unknown as NewEvent], "any"),
+          /events\.1\.type/,
+        );
+        await rejectsAndWritesNothing((stream) => store.append(stream, [event("  ")], "any"), /type/);
+      });
+    });
+  });
+}

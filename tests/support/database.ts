@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type DatabaseConnection, openDatabase } from "../../src/db/connection.ts";
+import { testEnvironment } from "./environment.ts";
+
+export type TestDatabaseTarget = "postgres" | "pglite";
+
+/** The databases this run tests against: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export function testDatabaseTargets(): TestDatabaseTarget[] {
+  return testEnvironment.databaseUrl ? ["pglite", "postgres"] : ["pglite"];
+}
+
+export interface TestDatabase extends DatabaseConnection {
+  /** Connection string of the fresh PostgreSQL database; undefined on PGlite. */
+  url: string | undefined;
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the
+ * PostgreSQL server of DATABASE_URL that is dropped again on close.
+ */
+export async function openTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase> {
+  if (target === "pglite") {
+    return { ...(await openDatabase({ databaseUrl: undefined, dataDir: "memory://" })), url: undefined };
+  }
+  const serverUrl = testEnvironment.databaseUrl;
+  if (!serverUrl) throw new Error("DATABASE_URL is not set");
+  const name = `ledger_test_${randomBytes(6).toString("hex")}`;
+  await withServer(serverUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const connection = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory://" });
+  return {
+    ...connection,
+    url: url.toString(),
+    close: async () => {
+      await connection.close();
+      await withServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
+
+async function withServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
