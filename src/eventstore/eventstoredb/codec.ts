@@ -7,6 +7,8 @@ import {
   ErrorType,
   NO_STREAM,
   STREAM_EXISTS,
+  StreamDeletedError,
+  StreamNotFoundError,
   WrongExpectedVersionError,
   type AppendExpectedRevision,
 } from "@eventstore/db-client";
@@ -129,6 +131,13 @@ function isWrongExpectedVersion(error: unknown): error is Pick<WrongExpectedVers
 export function toConcurrencyError(error: unknown, streamId: string, expected: ExpectedRevision): ConcurrencyError | null {
   if (!isWrongExpectedVersion(error)) return null;
   return new ConcurrencyError(streamId, expected, toActualRevision(error.actualVersion));
+}
+
+/** A stream read of a stream that never existed or was deleted: the port reads it as empty. */
+export function isMissingStreamError(error: unknown): boolean {
+  if (error instanceof StreamNotFoundError || error instanceof StreamDeletedError) return true;
+  if (typeof error !== "object" || error === null || !("type" in error)) return false;
+  return error.type === ErrorType.STREAM_NOT_FOUND || error.type === ErrorType.STREAM_DELETED;
 }
 
 /** Errors that resubscribing cannot cure. */

@@ -1,0 +1,158 @@
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  START,
+  jsonEvent,
+  type AllStreamResolvedEvent,
+  type ReadPosition,
+} from "@eventstore/db-client";
+import { validateAppend } from "../validate-append.ts";
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  Head,
+  NewEvent,
+  ReadAllOptions,
+  ReadAllResult,
+  ReadStreamOptions,
+  RecordedEvent,
+} from "../port.ts";
+import {
+  comparePositions,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  isMissingStreamError,
+  positionOf,
+  toBigInt,
+  toClientExpectedRevision,
+  toConcurrencyError,
+  toLogPosition,
+  toRecordedEvent,
+  toVisibleEvent,
+  type LogPosition,
+} from "./codec.ts";
+import { subscribeToAll } from "./subscription.ts";
+
+const HEAD_PAGE_SIZE = 100;
+
+/** The EventStore port on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`. */
+export function createEventStoreDbEventStore(connectionString: string): EventStore {
+  return eventStoreOnClient(EventStoreDBClient.connectionString(connectionString));
+}
+
+/** The adapter over an existing client; exported so unit tests can hand it a fake one. */
+export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
+  async function readAllPage(fromPosition: ReadPosition, maxCount: number, backwards = false): Promise<AllStreamResolvedEvent[]> {
+    const page: AllStreamResolvedEvent[] = [];
+    for await (const resolved of client.readAll({ fromPosition, maxCount, direction: backwards ? BACKWARDS : FORWARDS })) {
+      page.push(resolved);
+    }
+    return page;
+  }
+
+  /** Only an idempotent re-append comes back without a position: take it from the stream's last event. */
+  async function positionOfRevision(streamId: string, revision: bigint): Promise<bigint> {
+    for await (const resolved of client.readStream(streamId, { fromRevision: revision, maxCount: 1 })) {
+      const position = positionOf(resolved);
+      if (position) return position.commit;
+    }
+    throw new Error(`EventStoreDB reported no position for revision ${revision} of stream ${streamId}`);
+  }
+
+  return {
+    async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+      const valid = validateAppend(streamId, events, expected);
+      try {
+        const result = await client.appendToStream(
+          valid.streamId,
+          valid.events.map((event) => jsonEvent(event)),
+          { expectedRevision: toClientExpectedRevision(valid.expected) },
+        );
+        const nextExpectedRevision = toBigInt(result.nextExpectedRevision, "revision");
+        const position = result.position
+          ? toLogPosition(result.position).commit
+          : await positionOfRevision(valid.streamId, nextExpectedRevision);
+        return { nextExpectedRevision, position };
+      } catch (error) {
+        throw toConcurrencyError(error, valid.streamId, valid.expected) ?? error;
+      }
+    },
+
+    async readStream(streamId: string, { from, maxCount, direction = "forwards" }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+      if (maxCount !== undefined && maxCount <= 0) return [];
+      const backwards = direction === "backwards";
+      const read = client.readStream(streamId, {
+        direction: backwards ? BACKWARDS : FORWARDS,
+        fromRevision: from ?? (backwards ? END : START),
+        ...(maxCount === undefined ? {} : { maxCount }),
+      });
+      const events: RecordedEvent[] = [];
+      try {
+        // A missing stream is reported while iterating, not when the read is created.
+        for await (const resolved of read) {
+          const event = toRecordedEvent(resolved);
+          if (event) events.push(event);
+        }
+      } catch (error) {
+        if (isMissingStreamError(error)) return [];
+        throw error;
+      }
+      return events;
+    },
+
+    async readAll({ after = null, batchSize = 500, types }: ReadAllOptions = {}): Promise<ReadAllResult> {
+      const limit = Math.max(1, batchSize);
+      const typeSet = types ? new Set(types) : null;
+      const start = decodeCheckpoint(after);
+      let cursor = start;
+      const events: RecordedEvent[] = [];
+      // v6's readAll takes no server-side filter, so system and unwanted events are skipped here and
+      // the scan goes on until a full batch or the end of the log: an empty result means caught up.
+      // One extra event per page because a read from a position includes the event at it.
+      const pageSize = limit + 1;
+      for (;;) {
+        const page = await readAllPage(cursor ?? START, pageSize);
+        let progressed = false;
+        for (const resolved of page) {
+          const position = positionOf(resolved);
+          if (position === null || (cursor !== null && comparePositions(position, cursor) <= 0)) continue;
+          cursor = position;
+          progressed = true;
+          const event = toVisibleEvent(resolved, typeSet);
+          if (event) events.push(event);
+          if (events.length === limit) break;
+        }
+        if (events.length === limit || page.length < pageSize || !progressed) break;
+      }
+      return { events, checkpoint: cursor && cursor !== start ? encodeCheckpoint(cursor) : after };
+    },
+
+    async readHead(): Promise<Head> {
+      let before: LogPosition | null = null;
+      for (;;) {
+        const page = await readAllPage(before ?? END, HEAD_PAGE_SIZE, true);
+        let progressed = false;
+        for (const resolved of page) {
+          const position = positionOf(resolved);
+          if (position === null || (before !== null && comparePositions(position, before) >= 0)) continue;
+          before = position;
+          progressed = true;
+          const event = toVisibleEvent(resolved, null);
+          if (event) return { position: event.position, recordedAt: event.recordedAt, checkpoint: encodeCheckpoint(position) };
+        }
+        if (page.length < HEAD_PAGE_SIZE || !progressed) return { position: null, recordedAt: null, checkpoint: null };
+      }
+    },
+
+    subscribe(options) {
+      return subscribeToAll(client, options);
+    },
+
+    async close(): Promise<void> {
+      await client.dispose();
+    },
+  };
+}
