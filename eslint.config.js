@@ -9,8 +9,8 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
-      "no-console": ["error", { allow: [] }],
+      "no-console": "error",
     },
   },
-  { files: ["bench/**", "scripts/**"], rules: { "no-console": "off" } },
+  { files: ["bench/**", "tests/**"], rules: { "no-console": "off" } },
 );

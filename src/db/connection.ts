@@ -25,9 +25,17 @@ export interface DatabaseOptions {
 
 /** Opens PostgreSQL (a `pg` pool) or embedded PGlite, and runs the migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseConnection> {
-  const connection = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 20)
-    : await openPglite(options.dataDir);
+  if (!options.databaseUrl) return usePglite(await createPglite(options.dataDir));
+  return migrated(openPostgres(options.databaseUrl, options.poolSize ?? 20));
+}
+
+/** Serves an already created PGlite instance (for example one loaded from a dump), migrated. */
+export function usePglite(pglite: PGlite): Promise<DatabaseConnection> {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return migrated({ db, kind: "pglite", close: () => db.destroy() });
+}
+
+async function migrated(connection: DatabaseConnection): Promise<DatabaseConnection> {
   try {
     await migrateToLatest(connection.db as Kysely<unknown>);
   } catch (error) {
@@ -45,11 +53,9 @@ function openPostgres(connectionString: string, max: number): DatabaseConnection
   return { db, kind: "postgres", close: () => db.destroy() };
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseConnection> {
-  const inMemory = dataDir.startsWith("memory://");
-  const location = inMemory ? dataDir : path.resolve(dataDir, "pglite");
-  if (!inMemory) await mkdir(location, { recursive: true });
-  const pglite = await PGlite.create(location);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: "pglite", close: () => db.destroy() };
+async function createPglite(dataDir: string): Promise<PGlite> {
+  if (dataDir.startsWith("memory://")) return PGlite.create(dataDir);
+  const location = path.resolve(dataDir, "pglite");
+  await mkdir(location, { recursive: true });
+  return PGlite.create(location);
 }

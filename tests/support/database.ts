@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { type DatabaseConnection, openDatabase } from "../../src/db/connection.ts";
+import { type DatabaseConnection, openDatabase, usePglite } from "../../src/db/connection.ts";
 import { testEnvironment } from "./environment.ts";
 
 export type TestDatabaseTarget = "postgres" | "pglite";
@@ -21,7 +22,8 @@ export interface TestDatabase extends DatabaseConnection {
  */
 export async function openTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase> {
   if (target === "pglite") {
-    return { ...(await openDatabase({ databaseUrl: undefined, dataDir: "memory://" })), url: undefined };
+    const pglite = await PGlite.create({ loadDataDir: await migratedPgliteDump() });
+    return { ...(await usePglite(pglite)), url: undefined };
   }
   const serverUrl = testEnvironment.databaseUrl;
   if (!serverUrl) throw new Error("DATABASE_URL is not set");
@@ -48,4 +50,18 @@ async function withServer<T>(url: string, work: (client: pg.Client) => Promise<T
   } finally {
     await client.end();
   }
+}
+
+let pgliteDump: Promise<Blob> | undefined;
+
+/** Creating and migrating a PGlite takes seconds; loading a migrated dump takes a fraction. */
+function migratedPgliteDump(): Promise<Blob> {
+  pgliteDump ??= (async () => {
+    const pglite = await PGlite.create("memory://");
+    const connection = await usePglite(pglite);
+    const dump = await pglite.dumpDataDir("none");
+    await connection.close();
+    return dump;
+  })();
+  return pgliteDump;
 }

@@ -131,6 +131,9 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
     },
 
     async readHead(): Promise<Head> {
+      // The checkpoint is the newest record of all, system ones included, so that it equals the
+      // checkpoint readAll reports once it has scanned to the end of the log.
+      let newest: LogPosition | null = null;
       let before: LogPosition | null = null;
       for (;;) {
         const page = await readAllPage(before ?? END, HEAD_PAGE_SIZE, true);
@@ -139,9 +142,10 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
           const position = positionOf(resolved);
           if (position === null || (before !== null && comparePositions(position, before) >= 0)) continue;
           before = position;
+          newest ??= position;
           progressed = true;
           const event = toVisibleEvent(resolved, null);
-          if (event) return { position: event.position, recordedAt: event.recordedAt, checkpoint: encodeCheckpoint(position) };
+          if (event) return { position: event.position, recordedAt: event.recordedAt, checkpoint: encodeCheckpoint(newest) };
         }
         if (page.length < HEAD_PAGE_SIZE || !progressed) return { position: null, recordedAt: null, checkpoint: null };
       }

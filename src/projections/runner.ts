@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
+import type { Checkpoint, EventStore, ReadAllResult } from "../eventstore/port.ts";
+import type { Logger } from "../logger.ts";
+import { acquireLease, advanceCheckpoint, readCheckpoint, releaseLease, renewLease } from "./checkpoints.ts";
+import { assertProjectionName, type Projection } from "./projection.ts";
+
+export interface ProjectionRunnerOptions {
+  db: Kysely<Database>;
+  store: EventStore;
+  projection: Projection;
+  logger: Logger;
+  /** Identifies this process in the lease; random by default. */
+  owner?: string;
+  /** How long a lease lasts without renewal: a dead runner's successor waits at most this long. */
+  leaseMs?: number;
+  batchSize?: number;
+  /** Delay after a failed batch before retrying from the stored checkpoint. */
+  retryDelayMs?: number;
+}
+
+/**
+ * Keeps one projection up to date. Across processes, only the holder of the projection's lease
+ * applies events; the others wait and take over when the lease expires. Each batch's rows and
+ * its checkpoint are written in one transaction, so a crash resumes exactly where it stopped.
+ */
+export class ProjectionRunner {
+  readonly projection: Projection;
+  readonly owner: string;
+  readonly #options: Required<Omit<ProjectionRunnerOptions, "owner" | "projection">>;
+  readonly #stopping = new AbortController();
+  #running: Promise<void> | undefined;
+  #active = false;
+
+  constructor(options: ProjectionRunnerOptions) {
+    assertProjectionName(options.projection.name);
+    this.projection = options.projection;
+    this.owner = options.owner ?? randomUUID();
+    this.#options = { leaseMs: 10_000, batchSize: 500, retryDelayMs: 1_000, ...options };
+  }
+
+  /** True while this runner holds the lease and applies events. */
+  get active(): boolean {
+    return this.#active;
+  }
+
+  start(): void {
+    this.#running ??= this.#run();
+  }
+
+  /** Stops after the batch in flight and hands the lease back so another process can take over. */
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    await this.#running;
+    await releaseLease(this.#options.db, this.projection.name, this.owner).catch(() => {});
+  }
+
+  async #run(): Promise<void> {
+    const { db, leaseMs, retryDelayMs, logger } = this.#options;
+    const name = this.projection.name;
+    const stopping = this.#stopping.signal;
+    while (!stopping.aborted) {
+      try {
+        if (await acquireLease(db, name, this.owner, leaseMs)) {
+          this.#active = true;
+          logger.info({ projection: name, owner: this.owner }, "projection lease acquired");
+          await this.#lead();
+        }
+      } catch (error) {
+        logger.error({ err: error, projection: name }, "projection runner failed; retrying from its checkpoint");
+        await sleep(retryDelayMs, undefined, { signal: stopping }).catch(() => {});
+        continue;
+      } finally {
+        this.#active = false;
+      }
+      await sleep(leaseMs / 3, undefined, { signal: stopping }).catch(() => {});
+    }
+  }
+
+  /** Applies batches while the lease is ours; returns when it is lost or the runner stops. */
+  async #lead(): Promise<void> {
+    const { db, store, leaseMs, batchSize, logger } = this.#options;
+    const name = this.projection.name;
+    const term = new AbortController();
+    const stop = () => term.abort();
+    this.#stopping.signal.addEventListener("abort", stop);
+    const renewal = setInterval(() => {
+      renewLease(db, name, this.owner, leaseMs).then(
+        (renewed) => renewed || term.abort(),
+        () => term.abort(),
+      );
+    }, leaseMs / 3);
+    try {
+      let checkpoint = (await readCheckpoint(db, name)).checkpoint;
+      const batches = store.subscribe({
+        after: checkpoint,
+        batchSize,
+        types: this.projection.eventTypes,
+        signal: term.signal,
+      });
+      for await (const batch of batches) {
+        if (!(await this.#commit(checkpoint, batch))) {
+          logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
+          return;
+        }
+        checkpoint = batch.checkpoint;
+      }
+    } finally {
+      clearInterval(renewal);
+      this.#stopping.signal.removeEventListener("abort", stop);
+    }
+  }
+
+  async #commit(previous: Checkpoint | null, batch: ReadAllResult): Promise<boolean> {
+    const { db, leaseMs } = this.#options;
+    return db.transaction().execute(async (trx) => {
+      if (!(await advanceCheckpoint(trx, this.projection.name, this.owner, leaseMs, previous, batch))) return false;
+      if (batch.events.length > 0) await this.projection.apply(trx, batch.events);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,466 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import {
+  ANY,
+  NO_STREAM,
+  STREAM_EXISTS,
+  StreamDeletedError,
+  StreamNotFoundError,
+  UnavailableError,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
+  type AppendResult as ClientAppendResult,
+  type EventStoreDBClient,
+  type ReadAllOptions as ClientReadAllOptions,
+  type SubscribeToAllOptions,
+} from "@eventstore/db-client";
+import { ConcurrencyError, InvalidAppendError } from "../../src/eventstore/errors.ts";
+import type { ReadAllResult, RecordedEvent } from "../../src/eventstore/port.ts";
+import {
+  backoffDelay,
+  comparePositions,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  eventTypesRegex,
+  isMissingStreamError,
+  isPermanentSubscriptionError,
+  positionOf,
+  toActualRevision,
+  toBigInt,
+  toClientExpectedRevision,
+  toConcurrencyError,
+  toRecordedAt,
+  toRecordedEvent,
+  toVisibleEvent,
+  type ClientResolvedEvent,
+} from "../../src/eventstore/eventstoredb/codec.ts";
+import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
+
+/** The client types revisions and positions as bigint; these tests also feed the numbers that arrive at runtime. */
+const asBigInt = (value: number): bigint => value as unknown as bigint;
+
+interface EventSpec {
+  n: number;
+  streamId?: string;
+  type?: string;
+  isJson?: boolean;
+  data?: unknown;
+  metadata?: unknown;
+  numeric?: boolean;
+}
+
+/** A resolved $all event at commit = prepare = n * 100, revision n - 1. */
+function resolved({ n, streamId = "payment-1", type = "PaymentAuthorized.v1", isJson = true, data = { n }, metadata, numeric = false }: EventSpec): AllStreamResolvedEvent {
+  const num = (value: number): bigint => (numeric ? asBigInt(value) : BigInt(value));
+  const event = {
+    streamId,
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+    isJson,
+    revision: num(n - 1),
+    type,
+    created: new Date(1_700_000_000_000 + n),
+    data,
+    metadata,
+    position: { commit: num(n * 100), prepare: num(n * 100) },
+  };
+  return { event: event as AllStreamResolvedEvent["event"], commitPosition: num(n * 100) };
+}
+
+const systemEvent = (n: number): AllStreamResolvedEvent => resolved({ n, streamId: "$$$stats", type: "$metadata" });
+const ids = (events: RecordedEvent[]): number[] => events.map((event) => Number(event.data.n));
+
+type Subscription = PassThrough & { unsubscribed: boolean; options: SubscribeToAllOptions; unsubscribe(): Promise<void> };
+
+/** Just enough of EventStoreDBClient, over an in-memory $all log. */
+class FakeClient {
+  readonly subscriptions: Subscription[] = [];
+  readonly appends: unknown[][] = [];
+  appendResult: () => Promise<ClientAppendResult> = async () => ({ success: true, nextExpectedRevision: 0n });
+  streams = new Map<string, AllStreamResolvedEvent[]>();
+  onSubscribe: (subscription: Subscription, index: number) => void = () => {};
+
+  constructor(
+    public log: AllStreamResolvedEvent[] = [],
+    /** Whether a backwards read from a position includes the event at it (the server's choice is not documented). */
+    private readonly backwardsInclusive = false,
+  ) {}
+
+  readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
+    const log = this.log;
+    const inclusive = this.backwardsInclusive;
+    const commitOf = (event: AllStreamResolvedEvent): bigint => BigInt(event.event?.position.commit ?? 0n);
+    return (async function* () {
+      let page: AllStreamResolvedEvent[];
+      if (direction === "forwards") {
+        page = fromPosition === "start" ? log : fromPosition === "end" ? [] : log.filter((event) => commitOf(event) >= BigInt(fromPosition.commit));
+      } else {
+        const before =
+          fromPosition === "end" || fromPosition === "start"
+            ? fromPosition === "end" ? log : []
+            : log.filter((event) => (inclusive ? commitOf(event) <= BigInt(fromPosition.commit) : commitOf(event) < BigInt(fromPosition.commit)));
+        page = [...before].reverse();
+      }
+      yield* page.slice(0, Number(maxCount));
+    })();
+  }
+
+  readStream(streamId: string) {
+    const events = this.streams.get(streamId);
+    return (async function* () {
+      if (!events) throw new StreamNotFoundError(undefined, streamId);
+      yield* events;
+    })();
+  }
+
+  async appendToStream(...args: unknown[]): Promise<ClientAppendResult> {
+    this.appends.push(args);
+    return this.appendResult();
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    const subscription = Object.assign(new PassThrough({ objectMode: true }), {
+      unsubscribed: false,
+      options,
+      async unsubscribe() {
+        subscription.unsubscribed = true;
+      },
+    });
+    this.subscriptions.push(subscription);
+    const index = this.subscriptions.length - 1;
+    setImmediate(() => this.onSubscribe(subscription, index));
+    return subscription;
+  }
+
+  async dispose(): Promise<void> {}
+
+  asClient(): EventStoreDBClient {
+    return this as unknown as EventStoreDBClient;
+  }
+}
+
+describe("checkpoint codec", () => {
+  it("round-trips commit and prepare positions as decimal strings", () => {
+    const position = { commit: 18_446_744_073_709_551_000n, prepare: 42n };
+    expect(encodeCheckpoint(position)).toBe("18446744073709551000:42");
+    expect(decodeCheckpoint(encodeCheckpoint(position))).toEqual(position);
+  });
+
+  it("reads null and undefined as the start of the log", () => {
+    expect(decodeCheckpoint(null)).toBeNull();
+    expect(decodeCheckpoint(undefined)).toBeNull();
+  });
+
+  it.each(["", "12", "12:", ":12", "-1:2", "1:2:3", "a:b", "1.5:2"])("rejects %j", (checkpoint) => {
+    expect(() => decodeCheckpoint(checkpoint)).toThrow(RangeError);
+  });
+
+  it("orders positions by commit, then prepare", () => {
+    expect(comparePositions({ commit: 1n, prepare: 9n }, { commit: 2n, prepare: 0n })).toBe(-1);
+    expect(comparePositions({ commit: 2n, prepare: 1n }, { commit: 2n, prepare: 0n })).toBe(1);
+    expect(comparePositions({ commit: 2n, prepare: 2n }, { commit: 2n, prepare: 2n })).toBe(0);
+  });
+});
+
+describe("revision and position normalisation", () => {
+  it.each([
+    [7n, 7n],
+    [7, 7n],
+    ["7", 7n],
+    [0, 0n],
+    ["-1", -1n],
+    ["9007199254740993", 9_007_199_254_740_993n],
+  ])("reads %s as %s", (value, expected) => {
+    expect(toBigInt(value, "revision")).toBe(expected);
+  });
+
+  it.each([1.5, Number.NaN, 2 ** 60, "12abc", ""])("rejects %j", (value) => {
+    expect(() => toBigInt(value, "revision")).toThrow(RangeError);
+  });
+
+  it("takes the record's position, else the commit position alone", () => {
+    expect(positionOf(resolved({ n: 3, numeric: true }))).toEqual({ commit: 300n, prepare: 300n });
+    expect(positionOf({ commitPosition: asBigInt(500) })).toEqual({ commit: 500n, prepare: 500n });
+    expect(positionOf({})).toBeNull();
+  });
+
+  it("reads a Date as is and ticks since the Unix epoch as milliseconds", () => {
+    const created = new Date("2024-05-01T12:00:00.123Z");
+    expect(toRecordedAt(created)).toEqual(created);
+    const ticks = BigInt(created.getTime()) * 10_000n + 4_567n;
+    expect(toRecordedAt(ticks)).toEqual(created);
+    expect(toRecordedAt(ticks.toString())).toEqual(created);
+  });
+});
+
+describe("recorded event mapping", () => {
+  it("maps a JSON event, normalising numbers and missing metadata", () => {
+    const event = toRecordedEvent(resolved({ n: 2, numeric: true }));
+    expect(event).toEqual({
+      id: "00000000-0000-4000-8000-000000000002",
+      streamId: "payment-1",
+      type: "PaymentAuthorized.v1",
+      data: { n: 2 },
+      metadata: {},
+      revision: 1n,
+      position: 200n,
+      recordedAt: new Date(1_700_000_000_002),
+    });
+    expect(typeof event?.revision).toBe("bigint");
+    expect(typeof event?.position).toBe("bigint");
+  });
+
+  it("keeps object metadata and drops binary metadata", () => {
+    expect(toRecordedEvent(resolved({ n: 1, metadata: { requestId: "r-1" } }))?.metadata).toEqual({ requestId: "r-1" });
+    expect(toRecordedEvent(resolved({ n: 1, metadata: new Uint8Array([1]) }))?.metadata).toEqual({});
+  });
+
+  it("skips binary events, non-object JSON and gaps", () => {
+    expect(toRecordedEvent(resolved({ n: 1, isJson: false, data: new Uint8Array([1]) }))).toBeNull();
+    expect(toRecordedEvent(resolved({ n: 1, data: [1, 2] }))).toBeNull();
+    expect(toRecordedEvent(resolved({ n: 1, data: "text" }))).toBeNull();
+    expect(toRecordedEvent({ commitPosition: 5n } satisfies ClientResolvedEvent)).toBeNull();
+  });
+
+  it("hides system streams and types, and types not asked for", () => {
+    expect(toVisibleEvent(systemEvent(1), null)).toBeNull();
+    expect(toVisibleEvent(resolved({ n: 1, streamId: "$settings" }), null)).toBeNull();
+    expect(toVisibleEvent(resolved({ n: 1, type: "$>" }), null)).toBeNull();
+    expect(toVisibleEvent(resolved({ n: 1, type: "A" }), new Set(["B"]))).toBeNull();
+    expect(toVisibleEvent(resolved({ n: 1, type: "B" }), new Set(["B"]))?.type).toBe("B");
+  });
+});
+
+describe("expected revision mapping", () => {
+  it.each([
+    ["no_stream", NO_STREAM],
+    ["stream_exists", STREAM_EXISTS],
+    ["any", ANY],
+    [0n, 0n],
+    [41n, 41n],
+  ] as const)("maps %s", (expected, client) => {
+    expect(toClientExpectedRevision(expected)).toBe(client);
+  });
+});
+
+describe("concurrency error mapping", () => {
+  const wrongVersion = (current: unknown) =>
+    new WrongExpectedVersionError(undefined, { streamName: "payment-1", expected: 3n, current: current as bigint });
+
+  it.each([
+    ["no_stream", "no_stream"],
+    [5n, 5n],
+    [5, 5n],
+    ["5", 5n],
+    [-1n, "no_stream"],
+    [undefined, "no_stream"],
+  ] as const)("maps actual version %s to %s", (current, actual) => {
+    const error = toConcurrencyError(wrongVersion(current), "payment-1", 3n);
+    expect(error).toBeInstanceOf(ConcurrencyError);
+    expect(error).toMatchObject({ streamId: "payment-1", expected: 3n, actual });
+    expect(toActualRevision(current)).toBe(actual);
+  });
+
+  it("reports stream_exists on a missing stream as no_stream", () => {
+    const error = toConcurrencyError(wrongVersion("no_stream"), "payment-9", "stream_exists");
+    expect(error).toMatchObject({ expected: "stream_exists", actual: "no_stream" });
+  });
+
+  it("recognises a WrongExpectedVersionError from another copy of the client by its type", () => {
+    const foreign = Object.assign(new Error("wrong version"), { type: "wrong-expected-version", actualVersion: 2 });
+    expect(toConcurrencyError(foreign, "s", 1n)).toMatchObject({ actual: 2n });
+  });
+
+  it("leaves other errors alone", () => {
+    expect(toConcurrencyError(new UnavailableError(), "s", "any")).toBeNull();
+    expect(toConcurrencyError(new Error("boom"), "s", "any")).toBeNull();
+    expect(toConcurrencyError("boom", "s", "any")).toBeNull();
+  });
+});
+
+describe("error classification", () => {
+  it("treats not-found and deleted streams as missing", () => {
+    expect(isMissingStreamError(new StreamNotFoundError(undefined, "s"))).toBe(true);
+    expect(isMissingStreamError(StreamDeletedError.fromStreamName("s"))).toBe(true);
+    expect(isMissingStreamError(new UnavailableError())).toBe(false);
+  });
+
+  it("retries transient subscription errors and gives up on permanent ones", () => {
+    expect(isPermanentSubscriptionError(new UnavailableError())).toBe(false);
+    expect(isPermanentSubscriptionError(new Error("socket hang up"))).toBe(false);
+    expect(isPermanentSubscriptionError(Object.assign(new Error("denied"), { type: "access-denied" }))).toBe(true);
+  });
+
+  it("backs off from 100 ms, doubling, up to 5 s", () => {
+    expect([0, 1, 2, 3, 5, 6, 100].map((attempt) => backoffDelay(attempt))).toEqual([100, 200, 400, 800, 3_200, 5_000, 5_000]);
+  });
+
+  it("builds an anchored, escaped event type regex", () => {
+    const regex = new RegExp(eventTypesRegex(["Payment.Captured.v1", "a+b", "x|y"]));
+    expect(regex.test("Payment.Captured.v1")).toBe(true);
+    expect(regex.test("PaymentXCaptured.v1")).toBe(false);
+    expect(regex.test("a+b")).toBe(true);
+    expect(regex.test("aab")).toBe(false);
+    expect(regex.test("x|y")).toBe(true);
+    expect(regex.test("x")).toBe(false);
+    expect(regex.test("Payment.Captured.v10")).toBe(false);
+  });
+});
+
+describe("adapter over a fake client", () => {
+  const log = () => [
+    systemEvent(1),
+    resolved({ n: 2, type: "A" }),
+    resolved({ n: 3, type: "B" }),
+    systemEvent(4),
+    resolved({ n: 5, type: "A", numeric: true }),
+  ];
+
+  it("append validates first and writes nothing on bad input", async () => {
+    const fake = new FakeClient();
+    const store = eventStoreOnClient(fake.asClient());
+    await expect(store.append("", [{ type: "A", data: {} }], "any")).rejects.toBeInstanceOf(InvalidAppendError);
+    expect(fake.appends).toHaveLength(0);
+  });
+
+  it("append maps the result and the expected revision", async () => {
+    const fake = new FakeClient();
+    fake.appendResult = async () => ({ success: true, nextExpectedRevision: asBigInt(4), position: { commit: asBigInt(900), prepare: asBigInt(900) } });
+    const store = eventStoreOnClient(fake.asClient());
+    const result = await store.append("payment-1", [{ type: "A", data: { x: 1 } }], "stream_exists");
+    expect(result).toEqual({ nextExpectedRevision: 4n, position: 900n });
+    expect(fake.appends[0]?.[2]).toEqual({ expectedRevision: STREAM_EXISTS });
+    expect(fake.appends[0]?.[1]).toMatchObject([{ type: "A", data: { x: 1 }, metadata: {}, contentType: "application/json" }]);
+  });
+
+  it("append takes the position from the stream when the server gives none", async () => {
+    const fake = new FakeClient();
+    fake.streams.set("payment-1", [resolved({ n: 7 })]);
+    fake.appendResult = async () => ({ success: true, nextExpectedRevision: 6n });
+    const store = eventStoreOnClient(fake.asClient());
+    expect(await store.append("payment-1", [{ type: "A", data: {} }], "any")).toEqual({ nextExpectedRevision: 6n, position: 700n });
+  });
+
+  it("append turns WrongExpectedVersionError into ConcurrencyError", async () => {
+    const fake = new FakeClient();
+    fake.appendResult = async () => {
+      throw new WrongExpectedVersionError(undefined, { streamName: "payment-1", expected: "no_stream", current: asBigInt(2) });
+    };
+    const store = eventStoreOnClient(fake.asClient());
+    const error: unknown = await store.append("payment-1", [{ type: "A", data: {} }], "no_stream").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConcurrencyError);
+    expect(error).toMatchObject({ streamId: "payment-1", expected: "no_stream", actual: 2n });
+  });
+
+  it("readStream reads a missing stream as empty", async () => {
+    const store = eventStoreOnClient(new FakeClient().asClient());
+    expect(await store.readStream("nope")).toEqual([]);
+  });
+
+  it("readAll skips system events and the event at `after`", async () => {
+    const store = eventStoreOnClient(new FakeClient(log()).asClient());
+    const all = await store.readAll();
+    expect(ids(all.events)).toEqual([2, 3, 5]);
+    expect(all.checkpoint).toBe("500:500");
+    expect(ids((await store.readAll({ after: "300:300" })).events)).toEqual([5]);
+    expect(await store.readAll({ after: "500:500" })).toEqual({ events: [], checkpoint: "500:500" });
+  });
+
+  it("readAll with types still advances the checkpoint past skipped events", async () => {
+    const store = eventStoreOnClient(new FakeClient([...log(), resolved({ n: 6, type: "A" })]).asClient());
+    expect(await store.readAll({ types: ["B"] })).toMatchObject({ checkpoint: "600:600" });
+    expect(ids((await store.readAll({ types: ["B"] })).events)).toEqual([3]);
+    expect(await store.readAll({ after: "300:300", types: ["B"] })).toEqual({ events: [], checkpoint: "600:600" });
+  });
+
+  it("readAll pages through long runs of skipped events, so empty means caught up", async () => {
+    const events = [...Array.from({ length: 7 }, (_, i) => systemEvent(i + 1)), resolved({ n: 8 }), resolved({ n: 9 })];
+    const store = eventStoreOnClient(new FakeClient(events).asClient());
+    const seen: number[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const batch: ReadAllResult = await store.readAll({ after, batchSize: 1 });
+      if (batch.events.length === 0) break;
+      seen.push(...ids(batch.events));
+      after = batch.checkpoint;
+    }
+    expect(seen).toEqual([8, 9]);
+    expect(after).toBe("900:900");
+  });
+
+  it.each([false, true])("readHead finds the last visible event past a page of system events (backwards inclusive: %s)", async (inclusive) => {
+    const tail = Array.from({ length: 150 }, (_, i) => systemEvent(i + 4));
+    const store = eventStoreOnClient(new FakeClient([...log().slice(0, 3), ...tail], inclusive).asClient());
+    const head = await store.readHead();
+    // The checkpoint lies past the trailing system events, where a full readAll scan also ends.
+    expect(head).toEqual({ position: 300n, recordedAt: new Date(1_700_000_000_003), checkpoint: "15300:15300" });
+    expect((await store.readAll({ types: ["nothing"] })).checkpoint).toBe(head.checkpoint);
+    expect(await store.readAll({ after: head.checkpoint })).toEqual({ events: [], checkpoint: head.checkpoint });
+  });
+
+  it("readHead is all null on a log without visible events", async () => {
+    const store = eventStoreOnClient(new FakeClient([systemEvent(1)]).asClient());
+    expect(await store.readHead()).toEqual({ position: null, recordedAt: null, checkpoint: null });
+  });
+
+  it("subscribe resumes after a dropped subscription without duplicates or gaps, and stops on abort", async () => {
+    const fake = new FakeClient();
+    fake.onSubscribe = (subscription, index) => {
+      if (index === 0) {
+        subscription.write(resolved({ n: 1 }));
+        subscription.write(systemEvent(2));
+        subscription.write(resolved({ n: 3, numeric: true }));
+        setTimeout(() => subscription.destroy(new UnavailableError()), 20);
+      } else {
+        // A resubscription from a position may replay the event at it.
+        subscription.write(resolved({ n: 3 }));
+        subscription.write(resolved({ n: 4 }));
+      }
+    };
+    const store = eventStoreOnClient(fake.asClient());
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const checkpoints: (string | null)[] = [];
+    for await (const batch of store.subscribe({ signal: controller.signal })) {
+      seen.push(...ids(batch.events));
+      checkpoints.push(batch.checkpoint);
+      if (seen.length >= 3) controller.abort();
+    }
+    expect(seen).toEqual([1, 3, 4]);
+    expect(checkpoints.at(-1)).toBe("400:400");
+    expect(fake.subscriptions).toHaveLength(2);
+    expect(fake.subscriptions[0]?.options.fromPosition).toBe("start");
+    expect(fake.subscriptions[1]?.options.fromPosition).toEqual({ commit: 300n, prepare: 300n });
+    expect(fake.subscriptions.every((subscription) => subscription.unsubscribed)).toBe(true);
+  });
+
+  it("subscribe starts after `after`, filters by type on the server and the client", async () => {
+    const fake = new FakeClient();
+    fake.onSubscribe = (subscription) => {
+      subscription.write(resolved({ n: 5, type: "B" }));
+      subscription.write(resolved({ n: 6, type: "A" }));
+      subscription.write(resolved({ n: 7, type: "B" }));
+    };
+    const store = eventStoreOnClient(fake.asClient());
+    const controller = new AbortController();
+    const seen: number[] = [];
+    for await (const batch of store.subscribe({ after: "500:500", types: ["B"], signal: controller.signal })) {
+      seen.push(...ids(batch.events));
+      controller.abort();
+    }
+    expect(seen).toEqual([7]);
+    const filter = fake.subscriptions[0]?.options.filter;
+    expect(filter).toMatchObject({ filterOn: "eventType", regex: "^(?:B)$" });
+    expect(fake.subscriptions[0]?.options.fromPosition).toEqual({ commit: 500n, prepare: 500n });
+  });
+
+  it("subscribe stops when the consumer breaks out", async () => {
+    const fake = new FakeClient();
+    fake.onSubscribe = (subscription) => subscription.write(resolved({ n: 1 }));
+    const store = eventStoreOnClient(fake.asClient());
+    for await (const batch of store.subscribe({ signal: new AbortController().signal })) {
+      expect(ids(batch.events)).toEqual([1]);
+      break;
+    }
+    expect(fake.subscriptions[0]?.unsubscribed).toBe(true);
+  });
+});
