@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { type Service, startService } from "../src/service.ts";
+import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "./support/database.ts";
+
+for (const target of testDatabaseTargets()) {
+  describe(`the service on ${target}`, () => {
+    let database: TestDatabase | undefined;
+    let service: Service;
+
+    beforeAll(async () => {
+      if (target === "postgres") database = await openTestDatabase("postgres");
+      const config = loadConfig({ PORT: "0", DATA_DIR: "memory://", DATABASE_URL: database?.url });
+      service = await startService(config, createLogger("silent"));
+    });
+    afterAll(async () => {
+      await service.stop();
+      await database?.close();
+    });
+
+    it("answers liveness and, once its stores answer, readiness", async () => {
+      const live = await fetch(`${service.url}/health/live`);
+      expect(live.status).toBe(200);
+      const ready = await fetch(`${service.url}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: "ready" });
+    });
+  });
+}
+
+describe("configuration", () => {
+  it("rejects a malformed value with the variable named", () => {
+    expect(() => loadConfig({ PORT: "http" })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ EVENTSTORE_URL: "http://x" })).toThrow(/EVENTSTORE_URL/);
+  });
+
+  it("defaults to the embedded database and the PostgreSQL event store", () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      databaseUrl: undefined,
+      dataDir: "./data",
+      eventStoreUrl: undefined,
+    });
+  });
+});
