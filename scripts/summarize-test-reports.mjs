@@ -14,7 +14,8 @@ for (const file of process.argv.slice(2)) {
     continue;
   }
   passed += report.numPassedTests;
-  failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  // A file that fails outside any test (a crashing hook, an import error) fails the run too.
+  failed += report.numFailedTests || (report.success ? 0 : 1);
   skipped += report.numPendingTests + report.numTodoTests;
 }
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
