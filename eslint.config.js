@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -6,11 +7,12 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    languageOptions: { globals: globals.node },
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
       "no-console": "error",
     },
   },
-  { files: ["bench/**", "tests/**"], rules: { "no-console": "off" } },
+  { files: ["bench/**", "tests/**", "scripts/**"], rules: { "no-console": "off" } },
 );
