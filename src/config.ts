@@ -12,6 +12,9 @@ const environmentSchema = z.object({
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
+  ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -23,6 +26,10 @@ export interface Config {
   dataDir: string;
   /** Unset: events are stored in PostgreSQL. */
   eventStoreUrl: string | undefined;
+  /** Unset: generated on the first start and printed once. */
+  adminApiKey: string | undefined;
+  rateLimitPerMinute: number;
+  bodyLimitBytes: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
 
@@ -40,6 +47,9 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     eventStoreUrl: env.EVENTSTORE_URL,
+    adminApiKey: env.ADMIN_API_KEY,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -7,7 +7,13 @@ const logger = createLogger(config.logLevel);
 
 try {
   const service = await startService(config, logger);
-  logger.info(`API: ${service.url}/v1 · health: ${service.url}/health/ready`);
+  logger.info(`API: ${service.url}/v1 · docs: ${service.url}/docs · health: ${service.url}/health/ready`);
+  if (service.generatedAdminKey) {
+    // Straight to the terminal, never through the logger: the key is shown this once only.
+    process.stdout.write(
+      `\nGenerated admin API key (shown once; only its hash is kept; set ADMIN_API_KEY to choose your own):\n\n  ${service.generatedAdminKey}\n\n`,
+    );
+  }
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       logger.info({ signal }, "shutting down");

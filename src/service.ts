@@ -1,21 +1,43 @@
 import { sql } from "kysely";
 import { buildApp } from "./api/app.ts";
+import { createMetrics } from "./api/metrics.ts";
+import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import type { Logger } from "./logger.ts";
+import { clientsProjection } from "./projections/clients/clients-projection.ts";
+import { ProjectionRunner } from "./projections/runner.ts";
+
+/** Every read model the service keeps up to date. */
+export const projections = [clientsProjection];
 
 export interface Service {
   url: string;
+  /** The admin key, when this start generated it: shown once by the caller, stored nowhere. */
+  generatedAdminKey: string | undefined;
   stop(): Promise<void>;
 }
 
-/** Opens the stores, runs the migrations, and serves HTTP until stopped. */
+/** Opens the stores, runs the migrations and projections, and serves HTTP until stopped. */
 export async function startService(config: Config, logger: Logger): Promise<Service> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const store = openEventStore(config.eventStoreUrl, database.db);
-  const app = buildApp({
+  const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
+  const runners = projections.map(
+    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
+  );
+  for (const runner of runners) runner.start();
+
+  const app = await buildApp({
     logger,
+    db: database.db,
+    store,
+    now: () => new Date(),
+    metrics: createMetrics(),
+    adminKeyHash: adminKey.hash,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    bodyLimitBytes: config.bodyLimitBytes,
     checkReadiness: async () => {
       await sql`select 1`.execute(database.db);
       await store.readHead();
@@ -28,8 +50,10 @@ export async function startService(config: Config, logger: Logger): Promise<Serv
   );
   return {
     url,
+    generatedAdminKey: adminKey.generated,
     async stop() {
       await app.close();
+      await Promise.all(runners.map((runner) => runner.stop()));
       await store.close();
       await database.close();
     },

@@ -1,27 +1,96 @@
+import { createHash } from "node:crypto";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
 import type { Logger } from "../logger.ts";
+import { registerAuthentication } from "./auth.ts";
+import { registerIdempotency } from "./idempotency.ts";
+import { type Metrics, registerMetrics } from "./metrics.ts";
+import { ApiProblem, registerProblemHandling } from "./problems.ts";
+import { requestIdOf } from "./request-id.ts";
+import { clientRoutes } from "./routes/clients.ts";
+import type { RouteDependencies } from "./routes/dependencies.ts";
 
-export interface AppDependencies {
+export interface AppDependencies extends RouteDependencies {
   logger: Logger;
+  metrics: Metrics;
+  adminKeyHash: string;
   /** Resolves when every store answers; rejects with the reason otherwise. */
   checkReadiness: () => Promise<void>;
+  /** Requests per minute per API key. */
+  rateLimitPerMinute: number;
+  bodyLimitBytes: number;
 }
 
 /** The HTTP application, built without listening so tests can drive it in-process. */
-export function buildApp({ logger, checkReadiness }: AppDependencies): FastifyInstance {
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    bodyLimit: deps.bodyLimitBytes,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerProblemHandling(app);
+  registerMetrics(app, deps.metrics);
 
-  app.get("/health/live", async () => ({ status: "ok" }));
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Payment ledger API",
+        version: "1.0.0",
+        description: "Card transactions against four processors, with an auditable event log. See API.md.",
+      },
+      components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  app.get("/health/ready", async (_request, reply) => {
+  app.get("/health/live", { schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/health/ready", { schema: { hide: true } }, async (request, reply) => {
     try {
-      await checkReadiness();
+      await deps.checkReadiness();
       return { status: "ready" };
     } catch (error) {
-      reply.log.warn({ err: error }, "not ready");
+      request.log.warn({ err: error }, "not ready");
       return reply.code(503).send({ status: "unavailable" });
     }
   });
+
+  await app.register(
+    async (v1) => {
+      await v1.register(rateLimit, {
+        max: deps.rateLimitPerMinute,
+        timeWindow: 60_000,
+        // Per API key (its hash, never the key), falling back to the address for unauthenticated calls.
+        keyGenerator: (request) => {
+          const authorization = request.headers.authorization;
+          return authorization ? createHash("sha256").update(authorization).digest("hex") : request.ip;
+        },
+        errorResponseBuilder: (_request, context) =>
+          new ApiProblem("rate_limited", `Too many requests; retry in ${context.after}.`),
+      });
+      registerAuthentication(v1, deps.db, deps.adminKeyHash);
+      registerIdempotency(v1, deps.db);
+      await v1.register(clientRoutes, deps);
+    },
+    { prefix: "/v1" },
+  );
 
   return app;
 }

@@ -30,8 +30,45 @@ export interface ProjectionCheckpointsTable {
   updated_at: Generated<Date>;
 }
 
+export interface ClientsTable {
+  client_id: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+  revision: Int8;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  client_id: string;
+  key_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface AdminKeyTable {
+  singleton: Generated<boolean>;
+  key_hash: string;
+  created_at: Generated<Date>;
+}
+
+export interface IdempotencyRecordsTable {
+  scope: string;
+  idempotency_key: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  response_headers: Record<string, string> | null;
+  created_at: Generated<Date>;
+  completed_at: Date | null;
+}
+
 export interface Database {
   streams: StreamsTable;
   events: EventsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
+  clients: ClientsTable;
+  api_keys: ApiKeysTable;
+  admin_key: AdminKeyTable;
+  idempotency_records: IdempotencyRecordsTable;
 }

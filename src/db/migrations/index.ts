@@ -1,8 +1,10 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as eventStore from "./0001-event-store.ts";
+import * as clientsAndIdempotency from "./0002-clients-and-idempotency.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
+  "0002-clients-and-idempotency": clientsAndIdempotency,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Kysely } from "kysely";
+import { hashApiKey, sameHash } from "../auth/keys.ts";
+import type { Database } from "../db/schema.ts";
+import { ApiProblem } from "./problems.ts";
+
+export type Principal = { role: "admin" } | { role: "client"; clientId: string; keyId: string };
+
+/** Who may call a route: set on every /v1 route as `config.access`. */
+export type Access = "admin" | "client" | "any";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+const bearer = /^Bearer ([\x21-\x7e]{16,512})$/;
+
+/**
+ * Authenticates every route that declares `config.access`, then checks the role. Client keys are
+ * looked up on every request, so a revoked key stops working at once on every instance.
+ */
+export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKeyHash: string): void {
+  app.decorateRequest("principal", undefined);
+  app.addHook("onRequest", async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access) return;
+    const principal = await authenticate(request, db, adminKeyHash);
+    request.principal = principal;
+    if (access !== "any" && principal.role !== access) {
+      throw new ApiProblem("forbidden", `This operation needs an ${access} key.`);
+    }
+  });
+}
+
+async function authenticate(request: FastifyRequest, db: Kysely<Database>, adminKeyHash: string): Promise<Principal> {
+  const key = bearer.exec(request.headers.authorization ?? "")?.[1];
+  if (!key) throw new ApiProblem("invalid_credentials", "Send an API key as `Authorization: Bearer <key>`.");
+  const hash = hashApiKey(key);
+  if (sameHash(hash, adminKeyHash)) return { role: "admin" };
+  const client = await db
+    .selectFrom("api_keys")
+    .select(["client_id", "key_id"])
+    .where("key_hash", "=", hash)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  if (!client) throw new ApiProblem("invalid_credentials", "The API key is unknown or revoked.");
+  return { role: "client", clientId: client.client_id, keyId: client.key_id };
+}
+
+/** The authenticated caller of a route that declares `config.access`. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error(`Route ${request.routeOptions.url} declares no access`);
+  return request.principal;
+}
+
+/** The client a request may see: its own for client keys; none is forbidden for admins. */
+export function canSeeClient(principal: Principal, clientId: string): boolean {
+  return principal.role === "admin" || principal.clientId === clientId;
+}

@@ -1,0 +1,106 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import type { JsonObject } from "../eventstore/port.ts";
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** Codes of API.md, with their status and title. */
+const problemCatalog = {
+  validation_error: [400, "Validation failed"],
+  invalid_credentials: [401, "Invalid credentials"],
+  forbidden: [403, "Forbidden"],
+  not_found: [404, "Not found"],
+  method_not_allowed: [405, "Method not allowed"],
+  invalid_transaction_state: [409, "Invalid transaction state"],
+  idempotency_request_in_progress: [409, "Idempotent request in progress"],
+  version_conflict: [412, "Version conflict"],
+  payload_too_large: [413, "Payload too large"],
+  unsupported_media_type: [415, "Unsupported media type"],
+  idempotency_key_reused: [422, "Idempotency key reused"],
+  host_configuration_missing: [422, "Host configuration missing"],
+  host_configuration_disabled: [422, "Host configuration disabled"],
+  rate_limited: [429, "Too many requests"],
+  internal_error: [500, "Internal server error"],
+  service_unavailable: [503, "Service unavailable"],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ProblemCode = keyof typeof problemCatalog;
+
+/** An error that the API answers as `application/problem+json`. */
+export class ApiProblem extends Error {
+  readonly status: number;
+  readonly title: string;
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly extra: { errors?: FieldError[]; transaction?: JsonObject } = {},
+  ) {
+    super(detail);
+    [this.status, this.title] = problemCatalog[code];
+  }
+}
+
+export const notFound = (what = "resource") => new ApiProblem("not_found", `No such ${what}.`);
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiProblem): FastifyReply {
+  return reply
+    .code(problem.status)
+    .type("application/problem+json")
+    .send({
+      type: `/problems/${problem.code}`,
+      title: problem.title,
+      status: problem.status,
+      code: problem.code,
+      detail: problem.detail,
+      requestId: request.id,
+      ...problem.extra,
+    });
+}
+
+/** Turns every failure into problem+json; a 5xx never carries internals. */
+export function registerProblemHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) request.log.error({ err: error }, "request failed");
+    return sendProblem(request, reply, problem);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, new ApiProblem("not_found", `No route for ${request.method} ${request.url.split("?")[0]}.`)),
+  );
+}
+
+function toProblem(error: FastifyError): ApiProblem {
+  if (error instanceof ApiProblem) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors = error.validation.map((issue) => ({
+      path: fieldPath(issue.instancePath, issue.params),
+      message: issue.message ?? "is invalid",
+    }));
+    return new ApiProblem("validation_error", `The ${error.validationContext ?? "request"} is invalid.`, { errors });
+  }
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiProblem("payload_too_large", "The request body is over the size limit.");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiProblem("unsupported_media_type", "Send JSON with content-type application/json.");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new ApiProblem("validation_error", "The request body is missing or malformed.");
+  }
+  if (error.statusCode === 400 || error instanceof SyntaxError) {
+    return new ApiProblem("validation_error", "The request body is not valid JSON.");
+  }
+  if (error.statusCode === 429) return new ApiProblem("rate_limited", "Too many requests; retry later.");
+  return new ApiProblem("internal_error", "Something went wrong on our side; it was logged.");
+}
+
+/** `/card/number` → `card.number`; an unknown key is named by its own path. */
+function fieldPath(instancePath: string, params: Record<string, unknown>): string {
+  const path = instancePath.replace(/^\//, "").split("/").filter(Boolean);
+  const keys = params.keys;
+  if (Array.isArray(keys) && keys.length > 0) path.push(String(keys[0]));
+  return path.join(".");
+}

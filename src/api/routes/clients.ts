@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { type CommandContext, issueApiKey, registerClient, revokeApiKey } from "../../commands/clients.ts";
+import { canSeeClient, principalOf } from "../auth.ts";
+import { eventMetadataOf } from "../event-metadata.ts";
+import { ApiProblem, notFound } from "../problems.ts";
+import type { RouteDependencies } from "./dependencies.ts";
+
+const clientIdParams = z.strictObject({ clientId: z.uuid() });
+
+const clientSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    limits: z.array(z.object({ currency: z.string() }).passthrough()),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Client" });
+
+const apiKeySchema = z
+  .object({
+    id: z.uuid(),
+    key: z.string().describe("Shown only in this response; only its hash is stored."),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "ApiKey" });
+
+export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now }) => {
+  const context = (metadata: CommandContext["metadata"]): CommandContext => ({ db, store, now, metadata });
+
+  async function loadClient(clientId: string) {
+    const row = await db
+      .selectFrom("clients")
+      .select(["client_id", "name", "created_at"])
+      .where("client_id", "=", clientId)
+      .executeTakeFirst();
+    if (!row) throw notFound("client");
+    return { id: row.client_id, name: row.name, limits: [], createdAt: row.created_at.toISOString() };
+  }
+
+  app.post(
+    "/clients",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags: ["clients"],
+        summary: "Create a client",
+        body: z.strictObject({ name: z.string().trim().min(1).max(200) }),
+        response: { 201: clientSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await registerClient(context(eventMetadataOf(request)), request.body.name);
+      if (!result.ok) throw new ApiProblem("internal_error", result.detail);
+      return reply.code(201).send(await loadClient(result.value.clientId));
+    },
+  );
+
+  app.get(
+    "/clients/:clientId",
+    {
+      config: { access: "any" },
+      schema: { tags: ["clients"], summary: "Get a client", params: clientIdParams, response: { 200: clientSchema } },
+    },
+    async (request) => {
+      if (!canSeeClient(principalOf(request), request.params.clientId)) throw notFound("client");
+      return loadClient(request.params.clientId);
+    },
+  );
+
+  app.post(
+    "/clients/:clientId/api-keys",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags: ["clients"],
+        summary: "Create an API key for a client",
+        params: clientIdParams,
+        body: z.strictObject({}).optional(),
+        response: { 201: apiKeySchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await issueApiKey(context(eventMetadataOf(request)), request.params.clientId);
+      if (!result.ok) throw notFound("client");
+      return reply.code(201).send({ id: result.value.keyId, key: result.value.key, createdAt: result.value.createdAt });
+    },
+  );
+
+  app.delete(
+    "/clients/:clientId/api-keys/:keyId",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags: ["clients"],
+        summary: "Revoke an API key at once",
+        params: z.strictObject({ clientId: z.uuid(), keyId: z.uuid() }),
+        response: { 204: z.null().describe("Revoked") },
+      },
+    },
+    async (request, reply) => {
+      const result = await revokeApiKey(context(eventMetadataOf(request)), request.params.clientId, request.params.keyId);
+      if (!result.ok) throw notFound(result.detail === "No such client." ? "client" : "API key");
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,59 @@
+import type { Kysely } from "kysely";
+import { generateApiKey, hashApiKey } from "../auth/keys.ts";
+import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand } from "../domain/clients/decider.ts";
+import type { Database } from "../db/schema.ts";
+import type { EventStore } from "../eventstore/port.ts";
+import { newId } from "../ids.ts";
+import { waitForReadModel } from "../projections/read-your-writes.ts";
+import { type EventMetadata, execute } from "./execute.ts";
+
+export interface CommandContext {
+  db: Kysely<Database>;
+  store: EventStore;
+  now: () => Date;
+  metadata: EventMetadata;
+}
+
+export type CommandResult<T> = { ok: true; value: T } | { ok: false; error: ClientFailure; detail: string };
+
+async function runClientCommand(context: CommandContext, clientId: string, command: ClientCommand) {
+  const result = await execute(context.store, clientDecider, clientStreamId(clientId), command, context.metadata);
+  if (result.ok && result.events.length > 0 && result.revision !== null) {
+    const revision = result.revision.toString();
+    await waitForReadModel(async () =>
+      Boolean(
+        await context.db
+          .selectFrom("clients")
+          .select("client_id")
+          .where("client_id", "=", clientId)
+          .where("revision", ">=", revision)
+          .executeTakeFirst(),
+      ),
+    );
+  }
+  return result;
+}
+
+export async function registerClient(context: CommandContext, name: string): Promise<CommandResult<{ clientId: string }>> {
+  const clientId = newId();
+  const now = context.now().toISOString();
+  const result = await runClientCommand(context, clientId, { type: "RegisterClient", clientId, name, now });
+  return result.ok ? { ok: true, value: { clientId } } : result;
+}
+
+export async function issueApiKey(
+  context: CommandContext,
+  clientId: string,
+): Promise<CommandResult<{ keyId: string; key: string; createdAt: string }>> {
+  const key = generateApiKey("client");
+  const keyId = newId();
+  const now = context.now().toISOString();
+  const result = await runClientCommand(context, clientId, { type: "IssueApiKey", keyId, keyHash: hashApiKey(key), now });
+  return result.ok ? { ok: true, value: { keyId, key, createdAt: now } } : result;
+}
+
+export async function revokeApiKey(context: CommandContext, clientId: string, keyId: string): Promise<CommandResult<null>> {
+  const now = context.now().toISOString();
+  const result = await runClientCommand(context, clientId, { type: "RevokeApiKey", keyId, now });
+  return result.ok ? { ok: true, value: null } : result;
+}

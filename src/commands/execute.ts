@@ -1,0 +1,47 @@
+import type { Decider } from "../domain/decider.ts";
+import { ConcurrencyError } from "../eventstore/errors.ts";
+import type { EventStore, ExpectedRevision, JsonObject } from "../eventstore/port.ts";
+
+/** Why and by whom: recorded with every event. */
+export type EventMetadata = JsonObject;
+
+export type Execution<State, Event, Failure extends string> =
+  | { ok: true; events: Event[]; state: State; revision: bigint | null }
+  | { ok: false; error: Failure; detail: string };
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Loads a stream, folds it, decides, and appends with the expected revision. On a concurrent
+ * write it reloads and decides again, a bounded number of times.
+ */
+export async function execute<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+  store: EventStore,
+  decider: Decider<State, Command, Event, Failure>,
+  streamId: string,
+  command: Command,
+  metadata: EventMetadata,
+): Promise<Execution<State, Event, Failure>> {
+  for (let attempt = 1; ; attempt += 1) {
+    const history = await store.readStream(streamId);
+    let state = decider.initialState();
+    for (const recorded of history) state = decider.evolve(state, recorded as unknown as Event);
+    const decision = decider.decide(command, state);
+    if (!decision.ok) return decision;
+
+    const last = history.at(-1)?.revision;
+    if (decision.events.length === 0) return { ok: true, events: [], state, revision: last ?? null };
+    const expected: ExpectedRevision = last === undefined ? "no_stream" : last;
+    try {
+      const appended = await store.append(
+        streamId,
+        decision.events.map((event) => ({ type: event.type, data: event.data as JsonObject, metadata })),
+        expected,
+      );
+      const next = decision.events.reduce(decider.evolve, state);
+      return { ok: true, events: decision.events, state: next, revision: appended.nextExpectedRevision };
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt === MAX_ATTEMPTS) throw error;
+    }
+  }
+}

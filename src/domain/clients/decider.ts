@@ -1,0 +1,61 @@
+import { accept, type Decider, reject } from "../decider.ts";
+
+export type ClientEvent =
+  | { type: "ClientRegistered.v1"; data: { clientId: string; name: string; occurredAt: string } }
+  | { type: "ApiKeyIssued.v1"; data: { keyId: string; keyHash: string; occurredAt: string } }
+  | { type: "ApiKeyRevoked.v1"; data: { keyId: string; occurredAt: string } };
+
+export type ClientCommand =
+  | { type: "RegisterClient"; clientId: string; name: string; now: string }
+  | { type: "IssueApiKey"; keyId: string; keyHash: string; now: string }
+  | { type: "RevokeApiKey"; keyId: string; now: string };
+
+export type ClientFailure = "already_exists" | "not_found";
+
+export interface ClientState {
+  registered: boolean;
+  /** Issued keys, and whether each is revoked. */
+  keys: Map<string, { revoked: boolean }>;
+}
+
+export const clientStreamId = (clientId: string) => `client-${clientId}`;
+
+export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, ClientFailure> = {
+  initialState: () => ({ registered: false, keys: new Map() }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case "ClientRegistered.v1":
+        return { ...state, registered: true };
+      case "ApiKeyIssued.v1":
+        return { ...state, keys: new Map(state.keys).set(event.data.keyId, { revoked: false }) };
+      case "ApiKeyRevoked.v1":
+        return { ...state, keys: new Map(state.keys).set(event.data.keyId, { revoked: true }) };
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === "RegisterClient") {
+      if (state.registered) return reject("already_exists", "The client already exists.");
+      return accept({
+        type: "ClientRegistered.v1",
+        data: { clientId: command.clientId, name: command.name, occurredAt: command.now },
+      });
+    }
+    if (!state.registered) return reject("not_found", "No such client.");
+    switch (command.type) {
+      case "IssueApiKey":
+        return accept({
+          type: "ApiKeyIssued.v1",
+          data: { keyId: command.keyId, keyHash: command.keyHash, occurredAt: command.now },
+        });
+      case "RevokeApiKey": {
+        const key = state.keys.get(command.keyId);
+        if (!key) return reject("not_found", "No such API key.");
+        // Revoking twice is not an error and records nothing new.
+        if (key.revoked) return accept();
+        return accept({ type: "ApiKeyRevoked.v1", data: { keyId: command.keyId, occurredAt: command.now } });
+      }
+    }
+  },
+};
