@@ -3,7 +3,7 @@ import { buildApp } from "./api/app.ts";
 import { createMetrics } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
-import { openDatabase } from "./db/connection.ts";
+import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import type { Logger } from "./logger.ts";
 import { clientsProjection } from "./projections/clients/clients-projection.ts";
@@ -19,9 +19,12 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Opens the stores, runs the migrations and projections, and serves HTTP until stopped. */
-export async function startService(config: Config, logger: Logger): Promise<Service> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+/**
+ * Opens the stores (or takes over an open database), runs the migrations and projections, and
+ * serves HTTP until stopped.
+ */
+export async function startService(config: Config, logger: Logger, opened?: DatabaseConnection): Promise<Service> {
+  const database = opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const store = openEventStore(config.eventStoreUrl, database.db);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const runners = projections.map(

@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseTargets } from "../support/database.ts";
+import { startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
+
+for (const target of testDatabaseTargets()) {
+  describe(`API platform on ${target}`, () => {
+    let api: TestService;
+    beforeAll(async () => {
+      api = await startTestService(target);
+    });
+    afterAll(() => api.stop());
+
+    describe("request ids", () => {
+      it("echoes the caller's x-request-id and makes one otherwise", async () => {
+        const echoed = await api.request("GET", "/v1/clients/00000000-0000-7000-8000-000000000000", {
+          headers: { "x-request-id": "trace-123" },
+        });
+        expect(echoed.headers.get("x-request-id")).toBe("trace-123");
+        expect(echoed.body.requestId).toBe("trace-123");
+        const made = await api.request("GET", "/health/live", { key: null });
+        expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      });
+    });
+
+    describe("errors are problem+json", () => {
+      it("an unknown route is 404 not_found", async () => {
+        const response = await api.request("GET", "/v1/nothing-here");
+        expect(response.status).toBe(404);
+        expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+        expect(response.body).toMatchObject({ type: "/problems/not_found", status: 404, code: "not_found" });
+      });
+
+      it("an unknown field is 400 validation_error naming the field", async () => {
+        const response = await api.request("POST", "/v1/clients", { body: { name: "Acme", nmae: "typo" } });
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe("validation_error");
+        expect(response.body.errors).toEqual([expect.objectContaining({ path: "nmae" })]);
+      });
+
+      it("a field that fails its schema is 400 with its path", async () => {
+        const response = await api.request("POST", "/v1/clients", { body: { name: "" } });
+        expect(response.status).toBe(400);
+        expect(response.body.errors).toEqual([expect.objectContaining({ path: "name" })]);
+        const badParam = await api.request("GET", "/v1/clients/not-a-uuid");
+        expect(badParam.status).toBe(400);
+        expect(badParam.body.errors).toEqual([expect.objectContaining({ path: "clientId" })]);
+      });
+
+      it("malformed JSON is 400 validation_error", async () => {
+        const response = await api.request("POST", "/v1/clients", { body: '{"name": "Acme",' });
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe("validation_error");
+      });
+
+      it("a body over 64 KiB is 413 payload_too_large", async () => {
+        const response = await api.request("POST", "/v1/clients", { body: { name: "x".repeat(70 * 1024) } });
+        expect(response.status).toBe(413);
+        expect(response.body.code).toBe("payload_too_large");
+      });
+
+      it("a body that is not JSON is 415 unsupported_media_type", async () => {
+        const response = await api.request("POST", "/v1/clients", {
+          body: "name=Acme",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+        });
+        expect(response.status).toBe(415);
+        expect(response.body.code).toBe("unsupported_media_type");
+      });
+    });
+
+    describe("authentication and roles", () => {
+      it("missing, malformed and unknown keys are 401 invalid_credentials", async () => {
+        for (const headers of [{}, { authorization: "Basic abc" }, { authorization: "Bearer short" }]) {
+          const response = await api.request("POST", "/v1/clients", { key: null, headers, body: { name: "A" } });
+          expect(response.status).toBe(401);
+          expect(response.body.code).toBe("invalid_credentials");
+        }
+        const unknown = await api.request("GET", "/v1/clients/00000000-0000-7000-8000-000000000000", {
+          key: "ldgr_sk_unknownunknownunknownunknownunknown",
+        });
+        expect(unknown.status).toBe(401);
+      });
+
+      it("admin manages clients; a client key may not (403); another client's is 404", async () => {
+        const acme = await api.createClient("Acme");
+        const globex = await api.createClient("Globex");
+
+        const byAdmin = await api.request("GET", `/v1/clients/${acme.clientId}`);
+        expect(byAdmin.status).toBe(200);
+        expect(byAdmin.body).toMatchObject({ id: acme.clientId, name: "Acme", limits: [] });
+        expect(new Date(byAdmin.body.createdAt).toISOString()).toBe(byAdmin.body.createdAt);
+
+        const byItself = await api.request("GET", `/v1/clients/${acme.clientId}`, { key: acme.key });
+        expect(byItself.status).toBe(200);
+        const byOther = await api.request("GET", `/v1/clients/${acme.clientId}`, { key: globex.key });
+        expect(byOther.status).toBe(404);
+        expect(byOther.body.code).toBe("not_found");
+
+        const clientCreatesClient = await api.request("POST", "/v1/clients", { key: acme.key, body: { name: "X" } });
+        expect(clientCreatesClient.status).toBe(403);
+        expect(clientCreatesClient.body.code).toBe("forbidden");
+        const clientIssuesKey = await api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, {
+          key: acme.key,
+          body: {},
+        });
+        expect(clientIssuesKey.status).toBe(403);
+      });
+
+      it("a key is shown once, and a revoked key stops working at once", async () => {
+        const acme = await api.createClient("Acme");
+        expect(acme.key).toMatch(/^ldgr_sk_[A-Za-z0-9_-]{43}$/);
+        expect((await api.request("GET", `/v1/clients/${acme.clientId}`, { key: acme.key })).status).toBe(200);
+
+        const revoked = await api.request("DELETE", `/v1/clients/${acme.clientId}/api-keys/${acme.keyId}`);
+        expect(revoked.status).toBe(204);
+        const after = await api.request("GET", `/v1/clients/${acme.clientId}`, { key: acme.key });
+        expect(after.status).toBe(401);
+        expect(after.body.code).toBe("invalid_credentials");
+
+        const again = await api.request("DELETE", `/v1/clients/${acme.clientId}/api-keys/${acme.keyId}`);
+        expect(again.status).toBe(204);
+        const unknownKey = await api.request(
+          "DELETE",
+          `/v1/clients/${acme.clientId}/api-keys/00000000-0000-7000-8000-000000000000`,
+        );
+        expect(unknownKey.status).toBe(404);
+      });
+
+      it("creating a key for an unknown client is 404", async () => {
+        const response = await api.request("POST", "/v1/clients/00000000-0000-7000-8000-000000000000/api-keys", {
+          body: {},
+        });
+        expect(response.status).toBe(404);
+      });
+    });
+
+    describe("idempotency", () => {
+      it("replays the first response for the same key and request, and processes nothing again", async () => {
+        const headers = { "idempotency-key": `create-${Math.random()}` };
+        const first = await api.request("POST", "/v1/clients", { body: { name: "Once" }, headers });
+        expect(first.status).toBe(201);
+        expect(first.headers.get("idempotent-replayed")).toBeNull();
+        const second = await api.request("POST", "/v1/clients", { body: { name: "Once" }, headers });
+        expect(second.status).toBe(201);
+        expect(second.headers.get("idempotent-replayed")).toBe("true");
+        expect(second.body).toEqual(first.body);
+      });
+
+      it("refuses the same key with a different request (422 idempotency_key_reused)", async () => {
+        const headers = { "idempotency-key": `reuse-${Math.random()}` };
+        await api.request("POST", "/v1/clients", { body: { name: "First" }, headers });
+        const reused = await api.request("POST", "/v1/clients", { body: { name: "Second" }, headers });
+        expect(reused.status).toBe(422);
+        expect(reused.body.code).toBe("idempotency_key_reused");
+      });
+
+      it("scopes keys to the caller: another client's identical key is a new request", async () => {
+        const acme = await api.createClient("Acme");
+        const globex = await api.createClient("Globex");
+        const headers = { "idempotency-key": "shared-key" };
+        const a = await api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { body: {}, headers });
+        const b = await api.request("POST", `/v1/clients/${globex.clientId}/api-keys`, { body: {}, headers });
+        expect(a.status).toBe(201);
+        // Same admin scope, different path: a different request under the same key.
+        expect(b.status).toBe(422);
+      });
+
+      it("of 8 racing duplicates, exactly one executes; the rest are replays or 409 in progress", async () => {
+        const headers = { "idempotency-key": `race-${Math.random()}` };
+        const responses = await Promise.all(
+          Array.from({ length: 8 }, () => api.request("POST", "/v1/clients", { body: { name: "Raced" }, headers })),
+        );
+        const created = responses.filter((r) => r.status === 201);
+        const inProgress = responses.filter((r) => r.status === 409);
+        expect(created.length + inProgress.length).toBe(8);
+        expect(created.filter((r) => r.headers.get("idempotent-replayed") === null)).toHaveLength(1);
+        expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+        for (const response of inProgress) expect(response.body.code).toBe("idempotency_request_in_progress");
+        const { rows } = await api.database.db
+          .selectFrom("clients")
+          .select("client_id")
+          .where("name", "=", "Raced")
+          .execute()
+          .then((found) => ({ rows: found }));
+        expect(rows).toHaveLength(1);
+      });
+
+      it("holds across a restart", async () => {
+        const headers = { "idempotency-key": `restart-${Math.random()}` };
+        const first = await api.request("POST", "/v1/clients", { body: { name: "Durable" }, headers });
+        await api.restart();
+        const replayed = await api.request("POST", "/v1/clients", { body: { name: "Durable" }, headers });
+        expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+        expect(replayed.body).toEqual(first.body);
+      });
+
+      it("rejects a malformed key", async () => {
+        const response = await api.request("POST", "/v1/clients", {
+          body: { name: "X" },
+          headers: { "idempotency-key": "x".repeat(256) },
+        });
+        expect(response.status).toBe(400);
+      });
+    });
+
+    describe("outside /v1", () => {
+      it("serves the OpenAPI document, the docs and Prometheus metrics", async () => {
+        const openapi = await api.request("GET", "/openapi.json", { key: null });
+        expect(openapi.status).toBe(200);
+        expect(Object.keys(openapi.body.paths)).toEqual(
+          expect.arrayContaining(["/v1/clients", "/v1/clients/{clientId}", "/v1/clients/{clientId}/api-keys"]),
+        );
+        const docs = await api.request("GET", "/docs", { key: null });
+        expect(docs.status).toBe(200);
+        const metrics = await api.request("GET", "/metrics", { key: null });
+        expect(metrics.text).toContain('http_request_duration_seconds_count{method="POST",route="/v1/clients"');
+      });
+    });
+
+    it("never logs an API key or the authorization header", async () => {
+      const acme = await api.createClient("Logged");
+      await api.request("GET", `/v1/clients/${acme.clientId}`, { key: acme.key });
+      const logs = api.logs();
+      expect(logs).toContain("request completed");
+      expect(logs).not.toContain(acme.key);
+      expect(logs).not.toContain(TEST_ADMIN_KEY);
+    });
+  });
+}
+
+describe("rate limiting", () => {
+  let api: TestService;
+  beforeAll(async () => {
+    api = await startTestService("pglite", { RATE_LIMIT_PER_MINUTE: "5" });
+  });
+  afterAll(() => api.stop());
+
+  it("answers 429 rate_limited with retry-after once a key exceeds its rate", async () => {
+    const statuses: number[] = [];
+    let limited;
+    for (let index = 0; index < 7; index += 1) {
+      const response = await api.request("GET", "/v1/clients/00000000-0000-7000-8000-000000000000");
+      statuses.push(response.status);
+      if (response.status === 429) limited = response;
+    }
+    expect(statuses.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
+    expect(limited?.body.code).toBe("rate_limited");
+    expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,100 @@
+import { Writable } from "node:stream";
+import { loadConfig } from "../../src/config.ts";
+import { createLogger } from "../../src/logger.ts";
+import { type Service, startService } from "../../src/service.ts";
+import { openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "./database.ts";
+
+export const TEST_ADMIN_KEY = "test-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read any field of a JSON answer
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestService {
+  url: string;
+  database: TestDatabase;
+  /** Every log line the service wrote. */
+  logs: () => string;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** Creates a client and a key for it. */
+  createClient(name?: string): Promise<{ clientId: string; key: string; keyId: string }>;
+  /** Stops the service and starts it again on the same database. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The real service on a fresh database, listening on a free loopback port. */
+export async function startTestService(
+  target: TestDatabaseTarget,
+  environment: Record<string, string> = {},
+): Promise<TestService> {
+  const database = await openTestDatabase(target);
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const config = loadConfig({
+    PORT: "0",
+    DATA_DIR: "memory://",
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    DATABASE_URL: database.url,
+    ...environment,
+  });
+  // The service must not close the database: the test owns it, and may restart the service on it.
+  const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} });
+  let service: Service = await start();
+  const api: TestService = {
+    get url() {
+      return service.url;
+    },
+    database,
+    logs: () => lines.join(""),
+    async request(method, path, { key = TEST_ADMIN_KEY, body, headers = {} } = {}) {
+      const response = await fetch(`${service.url}${path}`, {
+        method,
+        headers: {
+          ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async createClient(name = "Acme") {
+      const client = await api.request("POST", "/v1/clients", { body: { name } });
+      if (client.status !== 201) throw new Error(`client creation failed: ${client.text}`);
+      const issued = await api.request("POST", `/v1/clients/${client.body.id}/api-keys`, { body: {} });
+      if (issued.status !== 201) throw new Error(`key creation failed: ${issued.text}`);
+      return { clientId: client.body.id, key: issued.body.key, keyId: issued.body.id };
+    },
+    async restart() {
+      await service.stop();
+      service = await start();
+    },
+    async stop() {
+      await service.stop();
+      await database.close();
+    },
+  };
+  return api;
+}
