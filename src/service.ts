@@ -1,12 +1,13 @@
 import { sql } from "kysely";
 import { buildApp } from "./api/app.ts";
-import { createMetrics } from "./api/metrics.ts";
+import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
 import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import type { Logger } from "./logger.ts";
 import { clientsProjection } from "./projections/clients/clients-projection.ts";
+import { measureLag } from "./projections/lag.ts";
 import { ProjectionRunner } from "./projections/runner.ts";
 
 /** Every read model the service keeps up to date. */
@@ -25,7 +26,11 @@ export interface Service {
  */
 export async function startService(config: Config, logger: Logger, opened?: DatabaseConnection): Promise<Service> {
   const database = opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const store = openEventStore(config.eventStoreUrl, database.db);
+  const rawStore = openEventStore(config.eventStoreUrl, database.db);
+  const metrics = createMetrics(() =>
+    Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection.name))),
+  );
+  const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const runners = projections.map(
     (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
@@ -37,7 +42,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     db: database.db,
     store,
     now: () => new Date(),
-    metrics: createMetrics(),
+    metrics,
     adminKeyHash: adminKey.hash,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -1,12 +1,16 @@
 import type { FastifyInstance } from "fastify";
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { EventStore } from "../eventstore/port.ts";
+import type { ProjectionLag } from "../projections/lag.ts";
 
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<"method" | "route" | "status">;
+  appendDuration: Histogram<"outcome">;
 }
 
-export function createMetrics(): Metrics {
+/** `measureLags` is asked on every scrape, so the lag is never stale. */
+export function createMetrics(measureLags: () => Promise<ProjectionLag[]>): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -16,7 +20,60 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  return { registry, httpDuration };
+  const appendDuration = new Histogram({
+    name: "event_store_append_duration_seconds",
+    help: "Event store append latency; outcome is ok, conflict or error",
+    labelNames: ["outcome"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  const lagGauge = (name: string, help: string, value: (lag: ProjectionLag) => number) => {
+    const gauge: Gauge<"projection"> = new Gauge({
+      name,
+      help,
+      labelNames: ["projection"] as const,
+      registers: [registry],
+      async collect() {
+        for (const lag of await measureLags()) gauge.set({ projection: lag.projection }, value(lag));
+      },
+    });
+  };
+  lagGauge("projection_lag_seconds", "Seconds between the newest event and the last one the projection applied", (lag) => lag.secondsBehind);
+  lagGauge(
+    "projection_lag_positions",
+    "Global log positions between the head and the projection's last applied event",
+    (lag) => Number(lag.positionsBehind),
+  );
+  return { registry, httpDuration, appendDuration };
+}
+
+/** The same event store, with every append timed. */
+export function instrumentEventStore(store: EventStore, metrics: Metrics): EventStore {
+  return {
+    ...bindAll(store),
+    async append(streamId, events, expected) {
+      const stop = metrics.appendDuration.startTimer();
+      try {
+        const result = await store.append(streamId, events, expected);
+        stop({ outcome: "ok" });
+        return result;
+      } catch (error) {
+        stop({ outcome: error instanceof Error && error.name === "ConcurrencyError" ? "conflict" : "error" });
+        throw error;
+      }
+    },
+  };
+}
+
+function bindAll(store: EventStore): EventStore {
+  return {
+    append: store.append.bind(store),
+    readStream: store.readStream.bind(store),
+    readAll: store.readAll.bind(store),
+    readHead: store.readHead.bind(store),
+    subscribe: store.subscribe.bind(store),
+    close: store.close.bind(store),
+  };
 }
 
 /** Times every request by its route pattern (never the raw URL, which holds ids) and serves /metrics. */

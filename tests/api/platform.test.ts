@@ -70,7 +70,8 @@ for (const target of testDatabaseTargets()) {
 
     describe("authentication and roles", () => {
       it("missing, malformed and unknown keys are 401 invalid_credentials", async () => {
-        for (const headers of [{}, { authorization: "Basic abc" }, { authorization: "Bearer short" }]) {
+        const attempts: Record<string, string>[] = [{}, { authorization: "Basic abc" }, { authorization: "Bearer short" }];
+        for (const headers of attempts) {
           const response = await api.request("POST", "/v1/clients", { key: null, headers, body: { name: "A" } });
           expect(response.status).toBe(401);
           expect(response.body.code).toBe("invalid_credentials");
@@ -205,6 +206,7 @@ for (const target of testDatabaseTargets()) {
 
     describe("outside /v1", () => {
       it("serves the OpenAPI document, the docs and Prometheus metrics", async () => {
+        await api.request("POST", "/v1/clients", { body: { name: "Measured" } });
         const openapi = await api.request("GET", "/openapi.json", { key: null });
         expect(openapi.status).toBe(200);
         expect(Object.keys(openapi.body.paths)).toEqual(
@@ -214,6 +216,9 @@ for (const target of testDatabaseTargets()) {
         expect(docs.status).toBe(200);
         const metrics = await api.request("GET", "/metrics", { key: null });
         expect(metrics.text).toContain('http_request_duration_seconds_count{method="POST",route="/v1/clients"');
+        expect(metrics.text).toMatch(/event_store_append_duration_seconds_count\{outcome="ok"\} [1-9]/);
+        expect(metrics.text).toContain('projection_lag_seconds{projection="clients"}');
+        expect(metrics.text).toContain('projection_lag_positions{projection="clients"}');
       });
     });
 

@@ -1,0 +1,169 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import type { JsonObject } from "../eventstore/port.ts";
+
+/**
+ * Envelope encryption of secrets (host credentials) at rest, with AES-256-GCM.
+ *
+ * Every encryption draws a fresh 256-bit data key, encrypts the payload with it, and wraps the
+ * data key with a master key. The master key's id travels in the ciphertext, so the master key
+ * can rotate: new writes use the active key, and older ciphertexts decrypt as long as their key
+ * is still configured.
+ *
+ * Format: `v1.<keyId>.<wrapped data key>.<payload>`, the last two base64url of
+ * `iv (12 bytes) | ciphertext | tag (16 bytes)`. The header `v1.<keyId>` is authenticated data of
+ * both, so neither the version nor the key id can be swapped.
+ */
+
+const VERSION = "v1";
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+// The first payload byte says what was encrypted, so decryptJson can refuse a plain string.
+const KIND_STRING = 0x73; // "s"
+const KIND_JSON = 0x6a; // "j"
+
+/** The ciphertext names a master key that is not configured (retired too early?). */
+export class UnknownKeyError extends Error {
+  override readonly name = "UnknownKeyError";
+  constructor(readonly keyId: string) {
+    super(`Unknown master key id "${keyId}": it must stay configured while ciphertexts use it.`);
+  }
+}
+
+/** Malformed, truncated or tampered ciphertext, or the wrong key. */
+export class DecryptionError extends Error {
+  override readonly name = "DecryptionError";
+}
+
+/** The master key configuration is unusable. Messages never contain key material. */
+export class MasterKeyError extends Error {
+  override readonly name = "MasterKeyError";
+}
+
+export interface SecretBoxOptions {
+  activeKeyId: string;
+  /** Master keys by id, 32 bytes each. */
+  keys: Record<string, Buffer>;
+}
+
+export interface SecretBox {
+  encrypt(plaintext: JsonObject | string): string;
+  /** The encrypted string, or the JSON text of an encrypted object. */
+  decrypt(ciphertext: string): string;
+  /** The encrypted object; throws `DecryptionError` for an encrypted string. */
+  decryptJson(ciphertext: string): JsonObject;
+}
+
+export function createSecretBox(options: SecretBoxOptions): SecretBox {
+  const keys = new Map<string, Buffer>();
+  for (const [keyId, key] of Object.entries(options.keys)) {
+    checkKeyId(keyId);
+    if (key.length !== KEY_BYTES) throw new MasterKeyError(`Master key "${keyId}" must be ${KEY_BYTES} bytes.`);
+    keys.set(keyId, Buffer.from(key)); // A copy: the caller may reuse or wipe its buffer.
+  }
+  const activeKey = keys.get(options.activeKeyId);
+  if (!activeKey) throw new MasterKeyError(`The active master key "${options.activeKeyId}" is not among the keys.`);
+
+  function open(ciphertext: string): Buffer {
+    const parts = ciphertext.split(".");
+    if (parts.length !== 4 || parts[0] !== VERSION) throw new DecryptionError("Not a v1 ciphertext.");
+    const [, keyId = "", wrapped = "", payload = ""] = parts;
+    const masterKey = keys.get(keyId);
+    if (!masterKey) throw new UnknownKeyError(keyId);
+    const header = Buffer.from(`${VERSION}.${keyId}`);
+    const dataKey = gcmDecrypt(masterKey, wrapped, header);
+    if (dataKey.length !== KEY_BYTES) throw new DecryptionError("The wrapped data key has the wrong size.");
+    return gcmDecrypt(dataKey, payload, header);
+  }
+
+  return {
+    encrypt(plaintext) {
+      const kind = typeof plaintext === "string" ? KIND_STRING : KIND_JSON;
+      const body = typeof plaintext === "string" ? plaintext : JSON.stringify(plaintext);
+      const header = Buffer.from(`${VERSION}.${options.activeKeyId}`);
+      const dataKey = randomBytes(KEY_BYTES);
+      const payload = gcmEncrypt(dataKey, Buffer.concat([Buffer.of(kind), Buffer.from(body, "utf8")]), header);
+      const wrapped = gcmEncrypt(activeKey, dataKey, header);
+      dataKey.fill(0);
+      return `${VERSION}.${options.activeKeyId}.${wrapped}.${payload}`;
+    },
+
+    decrypt(ciphertext) {
+      return open(ciphertext).subarray(1).toString("utf8");
+    },
+
+    decryptJson(ciphertext) {
+      const plaintext = open(ciphertext);
+      if (plaintext[0] !== KIND_JSON) throw new DecryptionError("The ciphertext holds a string, not a JSON object.");
+      return JSON.parse(plaintext.subarray(1).toString("utf8")) as JsonObject;
+    },
+  };
+}
+
+function gcmEncrypt(key: Buffer, plaintext: Buffer, aad: Buffer): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(aad);
+  const encrypted = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([iv, encrypted, cipher.getAuthTag()]).toString("base64url");
+}
+
+function gcmDecrypt(key: Buffer, part: string, aad: Buffer): Buffer {
+  if (!/^[A-Za-z0-9_-]+$/.test(part)) throw new DecryptionError("The ciphertext is not base64url.");
+  const bytes = Buffer.from(part, "base64url");
+  if (bytes.length < IV_BYTES + TAG_BYTES) throw new DecryptionError("The ciphertext is truncated.");
+  const iv = bytes.subarray(0, IV_BYTES);
+  const tag = bytes.subarray(bytes.length - TAG_BYTES);
+  const encrypted = bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES);
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(aad);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(encrypted), decipher.final()]);
+  } catch {
+    throw new DecryptionError("The ciphertext does not authenticate: tampered, or encrypted with another key.");
+  }
+}
+
+function checkKeyId(keyId: string): void {
+  if (!KEY_ID.test(keyId)) {
+    throw new MasterKeyError(`Master key id "${keyId}" must be 1 to 64 letters, digits, "_" or "-".`);
+  }
+}
+
+/**
+ * Reads `k1:<base64 32 bytes>,k2:<base64 32 bytes>`. The last key is the active one, so a
+ * rotation appends a new key and keeps the old ones for decrypting what they encrypted.
+ */
+export function parseMasterKeys(spec: string): SecretBoxOptions {
+  const entries = spec
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  if (entries.length === 0) throw new MasterKeyError("No master keys: expected id:base64key[,id:base64key...].");
+
+  const keys: Record<string, Buffer> = {};
+  let activeKeyId = "";
+  for (const [index, entry] of entries.entries()) {
+    const separator = entry.indexOf(":");
+    if (separator < 0) throw new MasterKeyError(`Master key #${index + 1} must be id:base64key.`);
+    const keyId = entry.slice(0, separator);
+    const encoded = entry.slice(separator + 1);
+    checkKeyId(keyId);
+    if (Object.hasOwn(keys, keyId)) throw new MasterKeyError(`Master key id "${keyId}" appears twice.`);
+    // Node's decoder skips characters it does not know instead of failing, so check first.
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded)) throw new MasterKeyError(`Master key "${keyId}" is not base64.`);
+    const key = Buffer.from(encoded, "base64");
+    if (key.length !== KEY_BYTES) {
+      throw new MasterKeyError(`Master key "${keyId}" must decode to ${KEY_BYTES} bytes, not ${key.length}.`);
+    }
+    keys[keyId] = key;
+    activeKeyId = keyId;
+  }
+  return { activeKeyId, keys };
+}
+
+/** A new random master key, base64, for `parseMasterKeys`. */
+export const generateMasterKey = (): string => randomBytes(KEY_BYTES).toString("base64");
