@@ -13,6 +13,7 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default("./data"),
   EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
   ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  SECRETS_MASTER_KEYS: optionalString,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -28,6 +29,8 @@ export interface Config {
   eventStoreUrl: string | undefined;
   /** Unset: generated on the first start and printed once. */
   adminApiKey: string | undefined;
+  /** `id:base64key[,id:base64key…]`, the last one active. Unset: generated into `dataDir`. */
+  secretsMasterKeys: string | undefined;
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
@@ -48,6 +51,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     dataDir: env.DATA_DIR,
     eventStoreUrl: env.EVENTSTORE_URL,
     adminApiKey: env.ADMIN_API_KEY,
+    secretsMasterKeys: env.SECRETS_MASTER_KEYS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,

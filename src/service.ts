@@ -3,15 +3,18 @@ import { buildApp } from "./api/app.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
+import { loadMasterKeys } from "./crypto/master-keys.ts";
+import { createSecretBox } from "./crypto/secrets.ts";
 import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import type { Logger } from "./logger.ts";
 import { clientsProjection } from "./projections/clients/clients-projection.ts";
+import { hostConfigurationsProjection } from "./projections/host-configurations/host-configurations-projection.ts";
 import { measureLag } from "./projections/lag.ts";
 import { ProjectionRunner } from "./projections/runner.ts";
 
 /** Every read model the service keeps up to date. */
-export const projections = [clientsProjection];
+export const projections = [clientsProjection, hostConfigurationsProjection];
 
 export interface Service {
   url: string;
@@ -32,6 +35,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   );
   const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
+  const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
   const runners = projections.map(
     (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
   );
@@ -43,6 +47,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     store,
     now: () => new Date(),
     metrics,
+    secrets,
     adminKeyHash: adminKey.hash,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,

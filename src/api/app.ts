@@ -17,9 +17,9 @@ import { type Metrics, registerMetrics } from "./metrics.ts";
 import { ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
 import { clientRoutes } from "./routes/clients.ts";
-import type { RouteDependencies } from "./routes/dependencies.ts";
+import { type HostConfigurationRouteDependencies, hostConfigurationRoutes } from "./routes/host-configurations.ts";
 
-export interface AppDependencies extends RouteDependencies {
+export interface AppDependencies extends HostConfigurationRouteDependencies {
   logger: Logger;
   metrics: Metrics;
   adminKeyHash: string;
@@ -88,6 +88,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       registerAuthentication(v1, deps.db, deps.adminKeyHash);
       registerIdempotency(v1, deps.db);
       await v1.register(clientRoutes, deps);
+      await v1.register(hostConfigurationRoutes, deps);
     },
     { prefix: "/v1" },
   );

@@ -1,20 +1,11 @@
-import type { Kysely } from "kysely";
 import { generateApiKey, hashApiKey } from "../auth/keys.ts";
 import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand } from "../domain/clients/decider.ts";
-import type { Database } from "../db/schema.ts";
-import type { EventStore } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
 import { waitForReadModel } from "../projections/read-your-writes.ts";
-import { type EventMetadata, execute } from "./execute.ts";
+import type { CommandContext, CommandResult as Result } from "./context.ts";
+import { execute } from "./execute.ts";
 
-export interface CommandContext {
-  db: Kysely<Database>;
-  store: EventStore;
-  now: () => Date;
-  metadata: EventMetadata;
-}
-
-export type CommandResult<T> = { ok: true; value: T } | { ok: false; error: ClientFailure; detail: string };
+type CommandResult<T> = Result<T, ClientFailure>;
 
 async function runClientCommand(context: CommandContext, clientId: string, command: ClientCommand) {
   const result = await execute(context.store, clientDecider, clientStreamId(clientId), command, context.metadata);

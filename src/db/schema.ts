@@ -63,6 +63,18 @@ export interface IdempotencyRecordsTable {
   completed_at: Date | null;
 }
 
+export interface HostConfigurationsTable {
+  host_configuration_id: string;
+  processor: string;
+  client_id: string;
+  enabled: boolean;
+  version: number;
+  /** The API view (HostConfigurationView): never holds secrets. */
+  view: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export interface Database {
   streams: StreamsTable;
   events: EventsTable;
@@ -71,4 +83,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   admin_key: AdminKeyTable;
   idempotency_records: IdempotencyRecordsTable;
+  host_configurations: HostConfigurationsTable;
 }

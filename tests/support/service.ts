@@ -72,11 +72,11 @@ export async function startTestService(
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       const text = await response.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
-        parsed = undefined;
+        // Not JSON: the test reads `text`.
       }
       return { status: response.status, headers: response.headers, body: parsed, text };
     },

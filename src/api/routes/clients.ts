@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { type CommandContext, issueApiKey, registerClient, revokeApiKey } from "../../commands/clients.ts";
+import { issueApiKey, registerClient, revokeApiKey } from "../../commands/clients.ts";
+import type { CommandContext } from "../../commands/context.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";

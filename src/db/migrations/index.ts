@@ -1,10 +1,12 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as eventStore from "./0001-event-store.ts";
 import * as clientsAndIdempotency from "./0002-clients-and-idempotency.ts";
+import * as hostConfigurations from "./0003-host-configurations.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
   "0002-clients-and-idempotency": clientsAndIdempotency,
+  "0003-host-configurations": hostConfigurations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,207 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context.ts";
+import {
+  createHostConfiguration,
+  type HostConfigurationInput,
+  updateHostConfiguration,
+} from "../../commands/host-configurations.ts";
+import type { SecretBox } from "../../crypto/secrets.ts";
+import {
+  type HostConfigurationEvent,
+  type HostConfigurationFailure,
+  type HostConfigurationView,
+  hostConfigurationStreamId,
+  versions,
+} from "../../domain/host-configurations/decider.ts";
+import { hostConfigurationSchemas, type Processor, processors } from "../../domain/host-configurations/schemas.ts";
+import { canSeeClient, principalOf } from "../auth.ts";
+import { eventMetadataOf } from "../event-metadata.ts";
+import { ApiProblem, notFound } from "../problems.ts";
+import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
+import type { RouteDependencies } from "./dependencies.ts";
+
+export interface HostConfigurationRouteDependencies extends RouteDependencies {
+  secrets: SecretBox;
+}
+
+const viewSchema = z
+  .looseObject({
+    id: z.uuid(),
+    processor: z.enum(processors),
+    clientId: z.uuid(),
+    name: z.string(),
+    enabled: z.boolean(),
+    credentials: z.object({ configured: z.boolean() }),
+    version: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "HostConfiguration" });
+
+const idParams = z.strictObject({ id: z.uuid() });
+const ifMatch = z.strictObject({ "if-match": z.string().optional() }).loose();
+
+export const hostConfigurationRoutes: FastifyPluginAsyncZod<HostConfigurationRouteDependencies> = async (app, deps) => {
+  for (const processor of processors) registerProcessorRoutes(app, deps, processor);
+};
+
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+
+function registerProcessorRoutes(
+  app: ZodApp,
+  deps: HostConfigurationRouteDependencies,
+  processor: Processor,
+) {
+  const { db, store, now, secrets } = deps;
+  const base = `/host-configurations/${processor}`;
+  const schemas = hostConfigurationSchemas[processor];
+  const tags = ["host configurations"];
+  const context = (request: FastifyRequest): CommandContext => ({ db, store, now, metadata: eventMetadataOf(request) });
+
+  /** The configuration as the caller may see it: another processor's or client's is 404. */
+  async function visible(request: FastifyRequest, id: string): Promise<HostConfigurationView> {
+    const row = await db
+      .selectFrom("host_configurations")
+      .select(["view", "processor", "client_id"])
+      .where("host_configuration_id", "=", id)
+      .executeTakeFirst();
+    if (!row || row.processor !== processor || !canSeeClient(principalOf(request), row.client_id)) {
+      throw notFound("host configuration");
+    }
+    return row.view as HostConfigurationView;
+  }
+
+  async function assertClientExists(clientId: string) {
+    const client = await db.selectFrom("clients").select("client_id").where("client_id", "=", clientId).executeTakeFirst();
+    if (!client) {
+      throw new ApiProblem("validation_error", "The clientId names no client.", {
+        errors: [{ path: "clientId", message: "no such client" }],
+      });
+    }
+  }
+
+  app.post(
+    base,
+    {
+      config: { access: "admin" },
+      schema: { tags, summary: `Create a ${processor} host configuration`, body: schemas.create, response: { 201: viewSchema } },
+    },
+    async (request, reply) => {
+      const { credentials, ...configuration } = request.body;
+      await assertClientExists(configuration.clientId);
+      const input = { processor, configuration, credentials } as HostConfigurationInput;
+      const result = await createHostConfiguration(context(request), secrets, input);
+      if (!result.ok) throw failure(result.error, result.detail);
+      const view = await visible(request, result.value.hostConfigurationId);
+      return reply.code(201).header("etag", etagOf(view.version)).send(view);
+    },
+  );
+
+  app.put(
+    `${base}/:id`,
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: `Replace a ${processor} host configuration (credentials left out are kept)`,
+        params: idParams,
+        headers: ifMatch,
+        body: schemas.update,
+        response: { 200: viewSchema },
+      },
+    },
+    async (request, reply) => {
+      await visible(request, request.params.id);
+      const { credentials, ...configuration } = request.body;
+      const input = { processor, configuration, credentials } as HostConfigurationInput;
+      const expected = parseIfMatch(request.headers["if-match"]);
+      const result = await updateHostConfiguration(context(request), secrets, request.params.id, input, expected);
+      if (!result.ok) throw failure(result.error, result.detail);
+      const view = await visible(request, request.params.id);
+      return reply.header("etag", etagOf(view.version)).send(view);
+    },
+  );
+
+  app.get(
+    `${base}/:id`,
+    {
+      config: { access: "any" },
+      schema: { tags, summary: `Get a ${processor} host configuration`, params: idParams, response: { 200: viewSchema } },
+    },
+    async (request, reply) => {
+      const view = await visible(request, request.params.id);
+      return reply.header("etag", etagOf(view.version)).send(view);
+    },
+  );
+
+  app.get(
+    base,
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: `List ${processor} host configurations, newest first`,
+        querystring: listQuery.extend({ clientId: z.uuid().optional() }),
+        response: { 200: z.object({ data: z.array(viewSchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { clientId, limit, cursor } = request.query;
+      if (clientId && !canSeeClient(principal, clientId)) return { data: [], nextCursor: null };
+      const ownClient = principal.role === "client" ? principal.clientId : clientId;
+      let query = db
+        .selectFrom("host_configurations")
+        .select(["host_configuration_id", "view"])
+        .where("processor", "=", processor)
+        .orderBy("host_configuration_id", "desc")
+        .limit(limit + 1);
+      if (ownClient) query = query.where("client_id", "=", ownClient);
+      if (cursor) query = query.where("host_configuration_id", "<", decodeIdCursor(cursor));
+      const page = pageOf(await query.execute(), limit, (row) => encodeIdCursor(row.host_configuration_id));
+      return { data: page.data.map((row) => row.view as HostConfigurationView), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    `${base}/:id/versions`,
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: `Every version of a ${processor} host configuration, oldest first`,
+        params: idParams,
+        response: { 200: z.object({ data: z.array(viewSchema) }) },
+      },
+    },
+    async (request) => {
+      await visible(request, request.params.id);
+      const events = await store.readStream(hostConfigurationStreamId(request.params.id));
+      return { data: versions(events as unknown as HostConfigurationEvent[]) };
+    },
+  );
+}
+
+const etagOf = (version: number) => `"${version}"`;
+
+/** `"3"`, `W/"3"` or `3`; anything else can never match a version. */
+function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header.trim());
+  return match ? Number(match[1]) : -1;
+}
+
+function failure(error: HostConfigurationFailure, detail: string): ApiProblem {
+  switch (error) {
+    case "version_conflict":
+      return new ApiProblem("version_conflict", detail);
+    case "client_mismatch":
+      return new ApiProblem("validation_error", detail, { errors: [{ path: "clientId", message: "cannot change" }] });
+    case "not_found":
+    case "processor_mismatch":
+    case "already_exists":
+      return notFound("host configuration");
+  }
+}

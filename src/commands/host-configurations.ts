@@ -1,0 +1,83 @@
+import type { SecretBox } from "../crypto/secrets.ts";
+import {
+  asEncryptedSecret,
+  type HostConfigurationFailure,
+  hostConfigurationDecider,
+  hostConfigurationStreamId,
+  type HostConfigurationCommand,
+} from "../domain/host-configurations/decider.ts";
+import type { Processor, ProcessorConfiguration } from "../domain/host-configurations/schemas.ts";
+import type { JsonObject } from "../eventstore/port.ts";
+import { newId } from "../ids.ts";
+import { waitForReadModel } from "../projections/read-your-writes.ts";
+import type { CommandContext, CommandResult } from "./context.ts";
+import { execute } from "./execute.ts";
+
+export interface HostConfigurationInput {
+  processor: Processor;
+  /** Everything but the credentials, already validated against the processor's schema. */
+  configuration: ProcessorConfiguration["configuration"];
+  /** Plaintext; encrypted here before it reaches an event. `undefined` on update keeps the stored ones. */
+  credentials: JsonObject | undefined;
+}
+
+type Written = { hostConfigurationId: string; version: number };
+
+async function run(
+  context: CommandContext,
+  hostConfigurationId: string,
+  command: HostConfigurationCommand,
+): Promise<CommandResult<Written, HostConfigurationFailure>> {
+  const result = await execute(
+    context.store,
+    hostConfigurationDecider,
+    hostConfigurationStreamId(hostConfigurationId),
+    command,
+    context.metadata,
+  );
+  if (!result.ok) return result;
+  if (result.state.status !== "present") throw new Error("a host configuration command left no configuration");
+  const version = result.state.version;
+  await waitForReadModel(async () =>
+    Boolean(
+      await context.db
+        .selectFrom("host_configurations")
+        .select("version")
+        .where("host_configuration_id", "=", hostConfigurationId)
+        .where("version", ">=", version)
+        .executeTakeFirst(),
+    ),
+  );
+  return { ok: true, value: { hostConfigurationId, version } };
+}
+
+const encrypted = (secrets: SecretBox, credentials: JsonObject | undefined) =>
+  credentials && Object.keys(credentials).length > 0 ? asEncryptedSecret(secrets.encrypt(credentials)) : undefined;
+
+export function createHostConfiguration(context: CommandContext, secrets: SecretBox, input: HostConfigurationInput) {
+  const hostConfigurationId = newId();
+  return run(context, hostConfigurationId, {
+    type: "CreateHostConfiguration",
+    hostConfigurationId,
+    ...({ processor: input.processor, configuration: input.configuration } as ProcessorConfiguration),
+    credentials: encrypted(secrets, input.credentials) ?? null,
+    now: context.now().toISOString(),
+  });
+}
+
+export function updateHostConfiguration(
+  context: CommandContext,
+  secrets: SecretBox,
+  hostConfigurationId: string,
+  input: HostConfigurationInput,
+  expectedVersion: number | undefined,
+) {
+  return run(context, hostConfigurationId, {
+    type: "UpdateHostConfiguration",
+    hostConfigurationId,
+    ...({ processor: input.processor, configuration: input.configuration } as ProcessorConfiguration),
+    credentials: encrypted(secrets, input.credentials),
+    expectedVersion,
+    now: context.now().toISOString(),
+  });
+}

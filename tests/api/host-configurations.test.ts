@@ -1,0 +1,201 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processors } from "../../src/domain/host-configurations/schemas.ts";
+import { testDatabaseTargets } from "../support/database.ts";
+import { type Body, validBodies, withField } from "../support/host-configurations.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+/** Every secret value the valid bodies carry. */
+const secrets = processors.flatMap((processor) =>
+  Object.values((validBodies[processor].credentials ?? {}) as Record<string, string>),
+);
+
+for (const target of testDatabaseTargets()) {
+  describe(`host configurations on ${target}`, () => {
+    let api: TestService;
+    let acme: Awaited<ReturnType<TestService["createClient"]>>;
+    let globex: Awaited<ReturnType<TestService["createClient"]>>;
+    const bodyFor = (processor: (typeof processors)[number], clientId = acme.clientId): Body => ({
+      ...validBodies[processor],
+      clientId,
+    });
+
+    beforeAll(async () => {
+      api = await startTestService(target);
+      acme = await api.createClient("Acme");
+      globex = await api.createClient("Globex");
+    });
+    afterAll(() => api.stop());
+
+    for (const processor of processors) {
+      describe(processor, () => {
+        it("creates, reads, replaces with If-Match, lists and keeps every version", async () => {
+          const created = await api.request("POST", `/v1/host-configurations/${processor}`, { body: bodyFor(processor) });
+          expect(created.status).toBe(201);
+          expect(created.headers.get("etag")).toBe('"1"');
+          const hasCredentials = processor !== "processor_a";
+          expect(created.body).toMatchObject({
+            processor,
+            clientId: acme.clientId,
+            name: "Main street store",
+            version: 1,
+            merchant: validBodies[processor].merchant,
+            settings: expect.objectContaining({ settlementTime: "23:30", timeZone: "America/Chicago" }),
+            credentials: { configured: hasCredentials },
+            customProperties: { region: "north" },
+          });
+          const id = created.body.id;
+
+          const read = await api.request("GET", `/v1/host-configurations/${processor}/${id}`);
+          expect(read.status).toBe(200);
+          expect(read.headers.get("etag")).toBe('"1"');
+          expect(read.body).toEqual(created.body);
+
+          const { credentials: _kept, ...withoutCredentials } = bodyFor(processor);
+          const replaced = await api.request("PUT", `/v1/host-configurations/${processor}/${id}`, {
+            body: { ...withoutCredentials, name: "Renamed", enabled: false },
+            headers: { "if-match": '"1"' },
+          });
+          expect(replaced.status).toBe(200);
+          expect(replaced.headers.get("etag")).toBe('"2"');
+          expect(replaced.body).toMatchObject({ name: "Renamed", enabled: false, version: 2, credentials: { configured: hasCredentials } });
+          expect(replaced.body.createdAt).toBe(created.body.createdAt);
+
+          const stale = await api.request("PUT", `/v1/host-configurations/${processor}/${id}`, {
+            body: withoutCredentials,
+            headers: { "if-match": '"1"' },
+          });
+          expect(stale.status).toBe(412);
+          expect(stale.body.code).toBe("version_conflict");
+
+          const history = await api.request("GET", `/v1/host-configurations/${processor}/${id}/versions`);
+          expect(history.status).toBe(200);
+          expect(history.body.data.map((v: { version: number; name: string }) => [v.version, v.name])).toEqual([
+            [1, "Main street store"],
+            [2, "Renamed"],
+          ]);
+
+          const listed = await api.request("GET", `/v1/host-configurations/${processor}?clientId=${acme.clientId}`);
+          expect(listed.status).toBe(200);
+          expect(listed.body.data.map((v: { id: string }) => v.id)).toContain(id);
+          expect(listed.body.nextCursor).toBeNull();
+        });
+
+        it("rejects an invalid field with its path, and unknown fields", async () => {
+          const invalidMerchant = withField(bodyFor(processor), "settings.settlementTime", "24:00");
+          const response = await api.request("POST", `/v1/host-configurations/${processor}`, { body: invalidMerchant });
+          expect(response.status).toBe(400);
+          expect(response.body.errors).toEqual([expect.objectContaining({ path: "settings.settlementTime" })]);
+          const unknown = await api.request("POST", `/v1/host-configurations/${processor}`, {
+            body: withField(bodyFor(processor), "merchant.extra", "x"),
+          });
+          expect(unknown.status).toBe(400);
+          expect(unknown.body.errors).toEqual([expect.objectContaining({ path: "merchant.extra" })]);
+        });
+      });
+    }
+
+    it("checks processor_c's merchant id against its platform BIN", async () => {
+      const wrong = withField(bodyFor("processor_c"), "merchant.platformBin", "000002");
+      const response = await api.request("POST", "/v1/host-configurations/processor_c", { body: wrong });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ path: "merchant.merchantId" })]);
+    });
+
+    it("keeps identifiers as strings with their leading zeros", async () => {
+      const created = await api.request("POST", "/v1/host-configurations/processor_a", { body: bodyFor("processor_a") });
+      expect(created.body.merchant.merchantNumber).toBe("000123456789");
+      expect(created.body.settings.agentBank).toBe("000001");
+    });
+
+    it("answers 404 for an unknown processor, another processor's id, or an unknown client", async () => {
+      const created = await api.request("POST", "/v1/host-configurations/processor_b", { body: bodyFor("processor_b") });
+      expect((await api.request("GET", `/v1/host-configurations/processor_e/${created.body.id}`)).status).toBe(404);
+      expect((await api.request("GET", `/v1/host-configurations/processor_a/${created.body.id}`)).status).toBe(404);
+      const noClient = await api.request("POST", "/v1/host-configurations/processor_b", {
+        body: bodyFor("processor_b", "00000000-0000-7000-8000-000000000000"),
+      });
+      expect(noClient.status).toBe(400);
+      expect(noClient.body.errors).toEqual([expect.objectContaining({ path: "clientId" })]);
+    });
+
+    it("lets clients read only their own configurations, and write none", async () => {
+      const created = await api.request("POST", "/v1/host-configurations/processor_d", { body: bodyFor("processor_d") });
+      const path = `/v1/host-configurations/processor_d/${created.body.id}`;
+      expect((await api.request("GET", path, { key: acme.key })).status).toBe(200);
+      expect((await api.request("GET", `${path}/versions`, { key: acme.key })).status).toBe(200);
+      const other = await api.request("GET", path, { key: globex.key });
+      expect(other.status).toBe(404);
+      expect((await api.request("GET", `${path}/versions`, { key: globex.key })).status).toBe(404);
+      const othersList = await api.request("GET", "/v1/host-configurations/processor_d", { key: globex.key });
+      expect(othersList.body.data).toEqual([]);
+      const ownList = await api.request("GET", "/v1/host-configurations/processor_d", { key: acme.key });
+      expect(ownList.body.data.map((v: { id: string }) => v.id)).toContain(created.body.id);
+
+      const write = await api.request("POST", "/v1/host-configurations/processor_d", {
+        key: acme.key,
+        body: bodyFor("processor_d"),
+      });
+      expect(write.status).toBe(403);
+      expect((await api.request("GET", path, { key: null })).status).toBe(401);
+    });
+
+    it("of two updates with the same If-Match, one wins and the other gets 412", async () => {
+      const created = await api.request("POST", "/v1/host-configurations/processor_b", { body: bodyFor("processor_b") });
+      const path = `/v1/host-configurations/processor_b/${created.body.id}`;
+      const responses = await Promise.all(
+        ["One", "Two"].map((name) =>
+          api.request("PUT", path, { body: { ...bodyFor("processor_b"), name }, headers: { "if-match": '"1"' } }),
+        ),
+      );
+      expect(responses.map((r) => r.status).sort()).toEqual([200, 412]);
+      const current = await api.request("GET", path);
+      expect(current.body.version).toBe(2);
+    });
+
+    it("pages lists with a cursor, never repeating or skipping", async () => {
+      const client = await api.createClient("Paged");
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) {
+        const created = await api.request("POST", "/v1/host-configurations/processor_a", {
+          body: bodyFor("processor_a", client.clientId),
+        });
+        ids.push(created.body.id);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = `clientId=${client.clientId}&limit=2${cursor ? `&cursor=${cursor}` : ""}`;
+        const page = await api.request("GET", `/v1/host-configurations/processor_a?${query}`);
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.map((v: { id: string }) => v.id));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual([...ids].reverse());
+      expect((await api.request("GET", "/v1/host-configurations/processor_a?limit=101")).status).toBe(400);
+      expect((await api.request("GET", "/v1/host-configurations/processor_a?cursor=bogus")).status).toBe(400);
+    });
+
+    it("never returns, stores in the clear or logs a secret", async () => {
+      for (const processor of processors) {
+        await api.request("POST", `/v1/host-configurations/${processor}`, { body: bodyFor(processor) });
+      }
+      const db = api.database.db;
+      const stored = await sql<{ text: string }>`
+        select data::text || metadata::text as text from events
+        union all select view::text from host_configurations
+        union all select coalesce(response_body, '') from idempotency_records
+      `.execute(db);
+      const everything = stored.rows.map((row) => row.text).join("\n") + api.logs();
+      // The search covers real content: the configurations' clear fields are there.
+      expect(everything).toContain("Main street store");
+      expect(everything).toContain("request completed");
+      for (const secret of secrets) expect(everything).not.toContain(secret);
+      const events = await sql<{ data: { credentials: string | null } }>`
+        select data from events where type = 'HostConfigurationCreated.v1'`.execute(db);
+      const ciphertexts = events.rows.map((row) => row.data.credentials).filter(Boolean);
+      expect(ciphertexts.length).toBeGreaterThan(0);
+      for (const ciphertext of ciphertexts) expect(ciphertext).toMatch(/^v1\.[A-Za-z0-9_-]+\./);
+    });
+  });
+}
