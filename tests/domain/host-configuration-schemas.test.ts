@@ -5,7 +5,7 @@ import {
   type Processor,
   processors,
 } from "../../src/domain/host-configurations/schemas.ts";
-import { type Body, type Json, validBodies, withField } from "../support/host-configurations.ts";
+import { type Json, validBodies, withField } from "../support/host-configurations.ts";
 
 function issuePaths(processor: Processor, body: unknown): string[] {
   const result = hostConfigurationCreateSchema(processor).safeParse(body);
