@@ -14,6 +14,13 @@ const environmentSchema = z.object({
   EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
   ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   SECRETS_MASTER_KEYS: optionalString,
+  CARD_FINGERPRINT_KEY: optionalString,
+  PROCESSOR_A_URL: optionalString.pipe(z.url().optional()),
+  PROCESSOR_B_URL: optionalString.pipe(z.url().optional()),
+  PROCESSOR_C_URL: optionalString.pipe(z.url().optional()),
+  PROCESSOR_D_URL: optionalString.pipe(z.url().optional()),
+  PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  PENDING_RESOLVER_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -31,6 +38,12 @@ export interface Config {
   adminApiKey: string | undefined;
   /** `id:base64key[,id:base64key…]`, the last one active. Unset: generated into `dataDir`. */
   secretsMasterKeys: string | undefined;
+  /** base64, at least 32 bytes. Unset: generated into `dataDir`. */
+  cardFingerprintKey: string | undefined;
+  /** Where each processor answers; unset: the built-in simulator is started on loopback. */
+  processorUrls: Record<"processor_a" | "processor_b" | "processor_c" | "processor_d", string> | undefined;
+  processorTimeoutMs: number;
+  pendingResolverIntervalMs: number;
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
@@ -44,6 +57,11 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
   const env = parsed.data;
+  const [a, b, c, d] = [env.PROCESSOR_A_URL, env.PROCESSOR_B_URL, env.PROCESSOR_C_URL, env.PROCESSOR_D_URL];
+  const processorUrls = a && b && c && d ? { processor_a: a, processor_b: b, processor_c: c, processor_d: d } : undefined;
+  if (!processorUrls && (a || b || c || d)) {
+    throw new Error("Invalid configuration: set all of PROCESSOR_A_URL..PROCESSOR_D_URL, or none (simulator)");
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -52,6 +70,10 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     eventStoreUrl: env.EVENTSTORE_URL,
     adminApiKey: env.ADMIN_API_KEY,
     secretsMasterKeys: env.SECRETS_MASTER_KEYS,
+    cardFingerprintKey: env.CARD_FINGERPRINT_KEY,
+    processorUrls,
+    processorTimeoutMs: env.PROCESSOR_TIMEOUT_MS,
+    pendingResolverIntervalMs: env.PENDING_RESOLVER_INTERVAL_MS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,

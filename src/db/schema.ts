@@ -75,6 +75,30 @@ export interface HostConfigurationsTable {
   updated_at: Date;
 }
 
+export interface PaymentsTable {
+  payment_id: string;
+  client_id: string;
+  revision: Int8;
+  state: unknown;
+}
+
+export interface TransactionsTable {
+  transaction_id: string;
+  payment_id: string;
+  client_id: string;
+  type: string;
+  status: string;
+  user_id: string;
+  processor: string;
+  currency: string;
+  amount: Int8;
+  reference: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** The API transaction object: never holds a card number or CVC. */
+  view: unknown;
+}
+
 export interface Database {
   streams: StreamsTable;
   events: EventsTable;
@@ -84,4 +108,6 @@ export interface Database {
   admin_key: AdminKeyTable;
   idempotency_records: IdempotencyRecordsTable;
   host_configurations: HostConfigurationsTable;
+  payments: PaymentsTable;
+  transactions: TransactionsTable;
 }

@@ -2,11 +2,13 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from "k
 import * as eventStore from "./0001-event-store.ts";
 import * as clientsAndIdempotency from "./0002-clients-and-idempotency.ts";
 import * as hostConfigurations from "./0003-host-configurations.ts";
+import * as payments from "./0004-payments.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
   "0002-clients-and-idempotency": clientsAndIdempotency,
   "0003-host-configurations": hostConfigurations,
+  "0004-payments": payments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
