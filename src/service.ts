@@ -3,6 +3,9 @@ import { buildApp } from "./api/app.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
+import { PendingResolver } from "./commands/payments/resolve-pending.ts";
+import { createCardFingerprinter, generateFingerprintKey } from "./crypto/card-fingerprint.ts";
+import { generatedSecret } from "./crypto/generated-secret.ts";
 import { loadMasterKeys } from "./crypto/master-keys.ts";
 import { createSecretBox } from "./crypto/secrets.ts";
 import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
@@ -12,9 +15,12 @@ import { clientsProjection } from "./projections/clients/clients-projection.ts";
 import { hostConfigurationsProjection } from "./projections/host-configurations/host-configurations-projection.ts";
 import { measureLag } from "./projections/lag.ts";
 import { ProjectionRunner } from "./projections/runner.ts";
+import { createConnectors } from "./processors/connectors.ts";
+import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
+import { transactionsProjection } from "./projections/transactions/transactions-projection.ts";
 
 /** Every read model the service keeps up to date. */
-export const projections = [clientsProjection, hostConfigurationsProjection];
+export const projections = [clientsProjection, hostConfigurationsProjection, transactionsProjection];
 
 export interface Service {
   url: string;
@@ -36,18 +42,40 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
+  const fingerprint = createCardFingerprinter(
+    config.cardFingerprintKey ??
+      (await generatedSecret(config.dataDir, "card-fingerprint-key", generateFingerprintKey, logger)),
+  );
+  // With no processor URLs configured, the simulator of all four runs on loopback.
+  let simulator: Simulator | undefined;
+  let baseUrls = config.processorUrls;
+  if (!baseUrls) {
+    simulator = await startSimulator();
+    baseUrls = simulator.baseUrls;
+  }
+  const connectors = createConnectors({ baseUrls, timeoutMs: config.processorTimeoutMs });
   const runners = projections.map(
     (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
   );
   for (const runner of runners) runner.start();
+  const now = () => new Date();
+  const resolver = new PendingResolver({
+    context: { db: database.db, store, now, secrets, connectors, fingerprint, metadata: { actor: { role: "system" } } },
+    logger,
+    intervalMs: config.pendingResolverIntervalMs,
+    minAgeMs: config.processorTimeoutMs,
+  });
+  resolver.start();
 
   const app = await buildApp({
     logger,
     db: database.db,
     store,
-    now: () => new Date(),
+    now,
     metrics,
     secrets,
+    connectors,
+    fingerprint,
     adminKeyHash: adminKey.hash,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -58,7 +86,11 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   });
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info(
-    { database: database.kind, eventStore: config.eventStoreUrl ? "eventstoredb" : "postgres" },
+    {
+      database: database.kind,
+      eventStore: config.eventStoreUrl ? "eventstoredb" : "postgres",
+      processors: simulator ? `simulator at ${simulator.url}` : "configured",
+    },
     "payment ledger listening",
   );
   return {
@@ -66,7 +98,9 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     generatedAdminKey: adminKey.generated,
     async stop() {
       await app.close();
+      await resolver.stop();
       await Promise.all(runners.map((runner) => runner.stop()));
+      await simulator?.close();
       await store.close();
       await database.close();
     },

@@ -17,9 +17,10 @@ import { type Metrics, registerMetrics } from "./metrics.ts";
 import { ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
 import { clientRoutes } from "./routes/clients.ts";
-import { type HostConfigurationRouteDependencies, hostConfigurationRoutes } from "./routes/host-configurations.ts";
+import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
+import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
 
-export interface AppDependencies extends HostConfigurationRouteDependencies {
+export interface AppDependencies extends TransactionRouteDependencies {
   logger: Logger;
   metrics: Metrics;
   adminKeyHash: string;
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       registerIdempotency(v1, deps.db);
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);
+      await v1.register(transactionRoutes, deps);
     },
     { prefix: "/v1" },
   );

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import type { JsonObject } from "../eventstore/port.ts";
 
 export interface FieldError {
   path: string;
@@ -10,6 +9,11 @@ export interface FieldError {
 /** Codes of API.md, with their status and title. */
 const problemCatalog = {
   validation_error: [400, "Validation failed"],
+  card_declined: [402, "Card declined"],
+  insufficient_funds: [402, "Insufficient funds"],
+  expired_card: [402, "Expired card"],
+  incorrect_cvc: [402, "Incorrect CVC"],
+  limit_exceeded: [402, "Limit exceeded"],
   invalid_credentials: [401, "Invalid credentials"],
   forbidden: [403, "Forbidden"],
   not_found: [404, "Not found"],
@@ -20,11 +24,16 @@ const problemCatalog = {
   payload_too_large: [413, "Payload too large"],
   unsupported_media_type: [415, "Unsupported media type"],
   idempotency_key_reused: [422, "Idempotency key reused"],
+  amount_exceeds_capturable: [422, "Amount exceeds capturable"],
+  amount_exceeds_refundable: [422, "Amount exceeds refundable"],
   host_configuration_missing: [422, "Host configuration missing"],
   host_configuration_disabled: [422, "Host configuration disabled"],
   rate_limited: [429, "Too many requests"],
   internal_error: [500, "Internal server error"],
+  processor_error: [502, "Processor error"],
+  processor_authentication_failed: [502, "Processor authentication failed"],
   service_unavailable: [503, "Service unavailable"],
+  processor_timeout: [504, "Processor timeout"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ProblemCode = keyof typeof problemCatalog;
@@ -36,7 +45,8 @@ export class ApiProblem extends Error {
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
-    readonly extra: { errors?: FieldError[]; transaction?: JsonObject } = {},
+    /** `transaction`: the recorded transaction of a decline, failure or unknown outcome. */
+    readonly extra: { errors?: FieldError[]; transaction?: object } = {},
   ) {
     super(detail);
     [this.status, this.title] = problemCatalog[code];

@@ -50,6 +50,8 @@ export async function startTestService(
     DATA_DIR: "memory://",
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     DATABASE_URL: database.url,
+    PROCESSOR_TIMEOUT_MS: "500",
+    PENDING_RESOLVER_INTERVAL_MS: "200",
     ...environment,
   });
   // The service must not close the database: the test owns it, and may restart the service on it.

@@ -1,0 +1,228 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { PaymentContext } from "../../commands/payments/dependencies.ts";
+import { followUp } from "../../commands/payments/follow-up.ts";
+import { startPayment } from "../../commands/payments/start-payment.ts";
+import type { SecretBox } from "../../crypto/secrets.ts";
+import { cardBrands, cardSchema } from "../../domain/cards.ts";
+import { processors } from "../../domain/host-configurations/schemas.ts";
+import { amountSchema, currencySchema } from "../../domain/money.ts";
+import { declineCodes, type FailureReason, type TransactionView } from "../../domain/payments/index.ts";
+import type { Connectors } from "../../processors/port.ts";
+import { principalOf } from "../auth.ts";
+import { eventMetadataOf } from "../event-metadata.ts";
+import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
+import type { RouteDependencies } from "./dependencies.ts";
+
+export interface TransactionRouteDependencies extends RouteDependencies {
+  secrets: SecretBox;
+  connectors: Connectors;
+  fingerprint: (cardNumber: string) => string;
+}
+
+const processorResponseSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  authorizationCode: z.string().nullable(),
+  reference: z.string().nullable(),
+});
+
+const transactionSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(["authorization", "capture", "sale", "refund", "void"]),
+    status: z.enum(["pending", "approved", "declined", "failed"]),
+    clientId: z.uuid(),
+    userId: z.string(),
+    processor: z.enum(processors),
+    hostConfigurationId: z.uuid(),
+    amount: z.number().int(),
+    currency: z.string(),
+    parentTransactionId: z.uuid().nullable(),
+    card: z
+      .object({
+        brand: z.enum(cardBrands),
+        bin: z.string(),
+        last4: z.string(),
+        expMonth: z.number().int(),
+        expYear: z.number().int(),
+        fingerprint: z.string(),
+      })
+      .nullable(),
+    declineCode: z.enum(declineCodes).nullable(),
+    processorResponse: processorResponseSchema.nullable(),
+    capturedAmount: z.number().int(),
+    refundedAmount: z.number().int(),
+    voided: z.boolean(),
+    settledAt: z.string().nullable(),
+    reference: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Transaction" });
+
+const printable = (max: number) => z.string().min(1).max(max).regex(/^[^\p{Cc}]*$/u, "must not contain control characters");
+const metadataSchema = z
+  .record(z.string().min(1).max(40), z.string().max(500))
+  .refine((value) => Object.keys(value).length <= 20, "at most 20 keys");
+
+const followUpTarget = { transactionId: z.uuid() };
+
+type Result =
+  | { ok: true; transaction: TransactionView; failureReason: FailureReason | null }
+  | { ok: false; error: ProblemCode | "already_exists"; detail: string };
+
+export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependencies> = async (app, deps) => {
+  const tags = ["transactions"];
+  const context = (request: FastifyRequest): PaymentContext => ({ ...deps, metadata: eventMetadataOf(request) });
+  const clientIdOf = (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    if (principal.role !== "client") throw new ApiProblem("forbidden", "Transactions are made with client keys.");
+    return principal.clientId;
+  };
+  const rootBody = z.strictObject({
+    processor: z.enum(processors),
+    amount: amountSchema,
+    currency: currencySchema,
+    card: cardSchema(deps.now),
+    userId: printable(255),
+    reference: printable(255).optional(),
+    metadata: metadataSchema.optional(),
+    hostConfigurationId: z.uuid().optional(),
+  });
+
+  for (const type of ["authorization", "sale"] as const) {
+    app.post(
+      `/transactions/${type}`,
+      {
+        config: { access: "client" },
+        schema: { tags, summary: `Create a${type === "sale" ? " sale" : "n authorization"}`, body: rootBody, response: { 201: transactionSchema } },
+      },
+      async (request, reply) => {
+        const { card, reference, metadata, hostConfigurationId, ...rest } = request.body;
+        const result = await startPayment(context(request), {
+          ...rest,
+          type,
+          card,
+          clientId: clientIdOf(request),
+          reference: reference ?? null,
+          metadata: metadata ?? {},
+          hostConfigurationId,
+        });
+        return answer(reply, result);
+      },
+    );
+  }
+
+  app.post(
+    "/transactions/capture",
+    {
+      config: { access: "client" },
+      schema: {
+        tags,
+        summary: "Capture an authorization, in full or in part",
+        body: z.strictObject({ ...followUpTarget, amount: amountSchema.optional() }),
+        response: { 201: transactionSchema },
+      },
+    },
+    async (request, reply) => {
+      const { transactionId, amount } = request.body;
+      const result = await followUp(context(request), clientIdOf(request), {
+        type: "capture",
+        parentTransactionId: transactionId,
+        amount,
+      });
+      return answer(reply, result);
+    },
+  );
+
+  app.post(
+    "/transactions/refund",
+    {
+      config: { access: "client" },
+      schema: {
+        tags,
+        summary: "Refund a sale or capture, in full or in part",
+        body: z.strictObject({ ...followUpTarget, amount: amountSchema.optional(), reason: printable(500).optional() }),
+        response: { 201: transactionSchema },
+      },
+    },
+    async (request, reply) => {
+      const { transactionId, amount, reason } = request.body;
+      const result = await followUp(context(request), clientIdOf(request), {
+        type: "refund",
+        parentTransactionId: transactionId,
+        amount,
+        reason: reason ?? null,
+      });
+      return answer(reply, result);
+    },
+  );
+
+  app.post(
+    "/transactions/void",
+    {
+      config: { access: "client" },
+      schema: {
+        tags,
+        summary: "Void an authorization, or an unsettled sale or capture",
+        body: z.strictObject(followUpTarget),
+        response: { 201: transactionSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await followUp(context(request), clientIdOf(request), {
+        type: "void",
+        parentTransactionId: request.body.transactionId,
+      });
+      return answer(reply, result);
+    },
+  );
+
+  app.get(
+    "/transactions/:id",
+    {
+      config: { access: "any" },
+      schema: { tags, summary: "Get a transaction", params: z.strictObject({ id: z.uuid() }), response: { 200: transactionSchema } },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const ownClient = principal.role === "client" ? principal.clientId : undefined;
+      const row = await deps.db
+        .selectFrom("transactions")
+        .select("view")
+        .where("transaction_id", "=", request.params.id)
+        .$if(ownClient !== undefined, (query) => query.where("client_id", "=", ownClient!))
+        .executeTakeFirst();
+      if (!row) throw notFound("transaction");
+      return row.view as TransactionView;
+    },
+  );
+};
+
+/** Approved: 201. Declined, failed or unknown: the error status, with the recorded transaction. */
+function answer(reply: FastifyReply, result: Result) {
+  if (!result.ok) {
+    if (result.error === "already_exists") throw new Error(result.detail);
+    throw new ApiProblem(result.error, result.detail);
+  }
+  const { transaction, failureReason } = result;
+  switch (transaction.status) {
+    case "approved":
+      return reply.code(201).send(transaction);
+    case "pending":
+      throw new ApiProblem(
+        "processor_timeout",
+        "The processor did not answer in time; the transaction stays pending until it does.",
+        { transaction },
+      );
+    case "declined":
+      throw new ApiProblem(transaction.declineCode ?? "card_declined", "The transaction was declined.", { transaction });
+    case "failed":
+      throw new ApiProblem(failureReason ?? "processor_error", "The processor could not process the transaction.", {
+        transaction,
+      });
+  }
+}

@@ -1,0 +1,73 @@
+import type { Kysely } from "kysely";
+import type { SecretBox } from "../../crypto/secrets.ts";
+import type { Database } from "../../db/schema.ts";
+import {
+  evolve,
+  type HostConfigurationEvent,
+  type HostConfigurationView,
+  hostConfigurationStreamId,
+  initialState,
+  toView,
+} from "../../domain/host-configurations/decider.ts";
+import type { Processor } from "../../domain/host-configurations/schemas.ts";
+import type { EventStore, JsonObject } from "../../eventstore/port.ts";
+
+export type HostConfigurationForPayment =
+  | { ok: true; view: HostConfigurationView; credentials: JsonObject | null }
+  | { ok: false; error: "host_configuration_missing" | "host_configuration_disabled"; detail: string };
+
+/**
+ * The host configuration a transaction runs on: the one named, or else the client's one enabled
+ * configuration for the processor. Read from its stream, so version and credentials match.
+ */
+export async function hostConfigurationForPayment(
+  deps: { db: Kysely<Database>; store: EventStore; secrets: SecretBox },
+  request: { clientId: string; processor: Processor; hostConfigurationId: string | undefined },
+): Promise<HostConfigurationForPayment> {
+  const candidates = await deps.db
+    .selectFrom("host_configurations")
+    .select(["host_configuration_id", "enabled"])
+    .where("client_id", "=", request.clientId)
+    .where("processor", "=", request.processor)
+    .$if(request.hostConfigurationId !== undefined, (query) =>
+      query.where("host_configuration_id", "=", request.hostConfigurationId!),
+    )
+    .execute();
+  const enabled = candidates.filter((candidate) => candidate.enabled);
+  if (candidates.length === 0) {
+    return {
+      ok: false,
+      error: "host_configuration_missing",
+      detail: request.hostConfigurationId
+        ? `No ${request.processor} host configuration ${request.hostConfigurationId} for this client.`
+        : `This client has no ${request.processor} host configuration.`,
+    };
+  }
+  if (enabled.length === 0) {
+    return { ok: false, error: "host_configuration_disabled", detail: `The ${request.processor} host configuration is disabled.` };
+  }
+  if (enabled.length > 1) {
+    return {
+      ok: false,
+      error: "host_configuration_missing",
+      detail: `This client has ${enabled.length} enabled ${request.processor} host configurations: pass hostConfigurationId.`,
+    };
+  }
+  const loaded = await loadHostConfiguration(deps, enabled[0]!.host_configuration_id);
+  if (!loaded.view.enabled) {
+    return { ok: false, error: "host_configuration_disabled", detail: `The ${request.processor} host configuration is disabled.` };
+  }
+  return { ok: true, ...loaded };
+}
+
+/** A host configuration from its stream, credentials decrypted, enabled or not. */
+export async function loadHostConfiguration(
+  deps: { store: EventStore; secrets: SecretBox },
+  hostConfigurationId: string,
+): Promise<{ view: HostConfigurationView; credentials: JsonObject | null }> {
+  const events = await deps.store.readStream(hostConfigurationStreamId(hostConfigurationId));
+  const state = (events as unknown as HostConfigurationEvent[]).reduce(evolve, initialState());
+  const view = toView(state);
+  if (state.status !== "present" || !view) throw new Error(`host configuration ${hostConfigurationId} has no events`);
+  return { view, credentials: state.credentials ? deps.secrets.decryptJson(state.credentials) : null };
+}

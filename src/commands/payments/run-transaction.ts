@@ -1,0 +1,71 @@
+import {
+  type FailureReason,
+  type InitiateTransaction,
+  paymentDecider,
+  type PaymentFailure,
+  type PaymentState,
+  paymentStreamId,
+  type TransactionView,
+  toTransactionView,
+} from "../../domain/payments/index.ts";
+import type { ProcessorRequest } from "../../processors/port.ts";
+import { waitForReadModel } from "../../projections/read-your-writes.ts";
+import { execute } from "../execute.ts";
+import type { PaymentContext } from "./dependencies.ts";
+import { outcomeOf } from "./outcome.ts";
+
+export type TransactionResult =
+  | { ok: true; transaction: TransactionView; failureReason: FailureReason | null }
+  | { ok: false; error: PaymentFailure; detail: string };
+
+/**
+ * The life of one transaction: record the intent, call the processor, record its answer. A crash
+ * between the two leaves a pending transaction for the resolver, never a charge with no trace.
+ */
+export async function runTransaction(
+  context: PaymentContext,
+  paymentId: string,
+  initiate: InitiateTransaction,
+  requestFor: (state: PaymentState) => ProcessorRequest,
+): Promise<TransactionResult> {
+  const streamId = paymentStreamId(paymentId);
+  const initiated = await execute(context.store, paymentDecider, streamId, initiate, context.metadata);
+  if (!initiated.ok) return initiated;
+
+  const request = requestFor(initiated.state);
+  const answer = await context.connectors[request.hostConfiguration.view.processor].submit(request);
+  const outcome = outcomeOf(answer);
+  let state = initiated.state;
+  let revision = initiated.revision;
+  if (outcome) {
+    const recorded = await execute(
+      context.store,
+      paymentDecider,
+      streamId,
+      { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, now: context.now().toISOString() },
+      context.metadata,
+    );
+    if (!recorded.ok) throw new Error(`Recording the processor's answer failed: ${recorded.detail}`);
+    state = recorded.state;
+    revision = recorded.revision;
+  }
+  if (revision !== null) await waitForPayment(context, paymentId, revision);
+  const transaction = toTransactionView(state, initiate.transactionId);
+  const failureReason = state.transactions.get(initiate.transactionId)?.failureReason ?? null;
+  if (!transaction) throw new Error("an initiated transaction is missing from its payment");
+  return { ok: true, transaction, failureReason };
+}
+
+/** Until the transactions read model reflects the payment up to `revision`. */
+export function waitForPayment(context: PaymentContext, paymentId: string, revision: bigint) {
+  return waitForReadModel(async () =>
+    Boolean(
+      await context.db
+        .selectFrom("payments")
+        .select("payment_id")
+        .where("payment_id", "=", paymentId)
+        .where("revision", ">=", revision.toString())
+        .executeTakeFirst(),
+    ),
+  );
+}

@@ -1,0 +1,41 @@
+import type { TransactionType } from "./events.ts";
+import type { PaymentState, TransactionState } from "./state.ts";
+
+/** Approved or still pending: it holds its amount until it is declined or fails. */
+export const isOpen = (transaction: TransactionState): boolean =>
+  transaction.status === "approved" || transaction.status === "pending";
+
+/** The approved and pending follow-ups of one type that target a transaction. */
+export function openChildren(state: PaymentState, parentId: string, type: TransactionType): TransactionState[] {
+  return [...state.transactions.values()].filter(
+    (child) => child.parentTransactionId === parentId && child.type === type && isOpen(child),
+  );
+}
+
+const sum = (transactions: readonly TransactionState[]) => transactions.reduce((total, t) => total + t.amount, 0);
+
+/** Voided, or a void of it is pending: nothing else may follow it either way. */
+export const isVoidedOrVoiding = (state: PaymentState, id: string): boolean =>
+  openChildren(state, id, "void").length > 0;
+
+/**
+ * What a new capture of this authorization may still take: its amount less every approved and
+ * pending capture. 0 when it is not an approved authorization, or it is voided or being voided.
+ */
+export function capturableAmount(state: PaymentState, authorizationId: string): number {
+  const authorization = state.transactions.get(authorizationId);
+  if (!authorization || authorization.type !== "authorization" || authorization.status !== "approved") return 0;
+  if (isVoidedOrVoiding(state, authorizationId)) return 0;
+  return Math.max(0, authorization.amount - sum(openChildren(state, authorizationId, "capture")));
+}
+
+/**
+ * What a new refund of this sale or capture may still take: its amount less every approved and
+ * pending refund. 0 when it is not an approved sale or capture, or it is voided or being voided.
+ */
+export function refundableAmount(state: PaymentState, id: string): number {
+  const transaction = state.transactions.get(id);
+  if (!transaction || (transaction.type !== "sale" && transaction.type !== "capture")) return 0;
+  if (transaction.status !== "approved" || isVoidedOrVoiding(state, id)) return 0;
+  return Math.max(0, transaction.amount - sum(openChildren(state, id, "refund")));
+}

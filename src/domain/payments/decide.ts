@@ -1,0 +1,285 @@
+import type { SafeCard } from "../cards.ts";
+import { accept, type Decision, reject } from "../decider.ts";
+import type { Processor } from "../host-configurations/schemas.ts";
+import { isKnownCurrency, isValidAmount } from "../money.ts";
+import { capturableAmount, isVoidedOrVoiding, openChildren, refundableAmount } from "./amounts.ts";
+import type {
+  DeclineCode,
+  FailureReason,
+  PaymentEvent,
+  ProcessorResponse,
+  RootTransactionType,
+  TransactionInitiated,
+  UnapprovedProcessorResponse,
+} from "./events.ts";
+import type { PaymentState, TransactionState } from "./state.ts";
+
+// --- commands --------------------------------------------------------------------------------
+
+/** Starts a payment: only on an empty stream. */
+export interface InitiateRoot {
+  type: "InitiateTransaction";
+  transactionType: RootTransactionType;
+  transactionId: string;
+  amount: number;
+  currency: string;
+  clientId: string;
+  userId: string;
+  processor: Processor;
+  hostConfigurationId: string;
+  hostConfigurationVersion: number;
+  card: SafeCard;
+  reference: string | null;
+  metadata: Record<string, string>;
+  now: string;
+}
+
+/**
+ * A capture, refund or void of a transaction in this payment. The currency, user, processor and
+ * host configuration are the parent's; `clientId` must be the parent's too (else `not_found`).
+ */
+interface InitiateFollowUp {
+  type: "InitiateTransaction";
+  transactionId: string;
+  parentTransactionId: string;
+  clientId: string;
+  /** The host configuration version the processor call will use. */
+  hostConfigurationVersion: number;
+  reference?: string | null;
+  metadata?: Record<string, string>;
+  now: string;
+}
+
+export interface InitiateCapture extends InitiateFollowUp {
+  transactionType: "capture";
+  /** `undefined`: everything still capturable. */
+  amount?: number;
+}
+
+export interface InitiateRefund extends InitiateFollowUp {
+  transactionType: "refund";
+  /** `undefined`: everything still refundable. */
+  amount?: number;
+  reason?: string | null;
+}
+
+/** A void has no amount of its own: it records its parent's, which is all of it still open. */
+export interface InitiateVoid extends InitiateFollowUp {
+  transactionType: "void";
+}
+
+export type InitiateTransaction = InitiateRoot | InitiateCapture | InitiateRefund | InitiateVoid;
+
+export type Outcome =
+  | { status: "approved"; processorResponse: ProcessorResponse }
+  | { status: "declined"; declineCode: DeclineCode; processorResponse: UnapprovedProcessorResponse | null }
+  | { status: "failed"; reason: FailureReason; processorResponse: UnapprovedProcessorResponse | null };
+
+/** The processor's answer, or the service's own decline (`limit_exceeded`), for a pending transaction. */
+export interface RecordOutcome {
+  type: "RecordOutcome";
+  transactionId: string;
+  outcome: Outcome;
+  now: string;
+}
+
+export type PaymentCommand = InitiateTransaction | RecordOutcome;
+
+/** `validation_error`: an amount or currency a request schema should already have refused. */
+export type PaymentFailure =
+  | "already_exists"
+  | "not_found"
+  | "invalid_transaction_state"
+  | "amount_exceeds_capturable"
+  | "amount_exceeds_refundable"
+  | "validation_error";
+
+type PaymentDecision = Decision<PaymentEvent, PaymentFailure>;
+
+// --- initiate --------------------------------------------------------------------------------
+
+function initiateRoot(command: InitiateRoot, state: PaymentState): PaymentDecision {
+  if (state.rootTransactionId !== null) return reject("already_exists", "The payment already exists.");
+  if (!isValidAmount(command.amount)) return reject("validation_error", `Invalid amount: ${command.amount}.`);
+  if (!isKnownCurrency(command.currency)) return reject("validation_error", `Unknown currency: ${command.currency}.`);
+  return accept<PaymentEvent>({
+    type: "TransactionInitiated.v1",
+    data: {
+      transactionId: command.transactionId,
+      type: command.transactionType,
+      amount: command.amount,
+      currency: command.currency,
+      parentTransactionId: null,
+      clientId: command.clientId,
+      userId: command.userId,
+      processor: command.processor,
+      hostConfigurationId: command.hostConfigurationId,
+      hostConfigurationVersion: command.hostConfigurationVersion,
+      card: command.card,
+      reference: command.reference,
+      metadata: command.metadata,
+      reason: null,
+      occurredAt: command.now,
+    },
+  });
+}
+
+const followUp = (
+  command: InitiateCapture | InitiateRefund | InitiateVoid,
+  parent: TransactionState,
+  amount: number,
+): TransactionInitiated => ({
+  type: "TransactionInitiated.v1",
+  data: {
+    transactionId: command.transactionId,
+    type: command.transactionType,
+    amount,
+    currency: parent.currency,
+    parentTransactionId: parent.id,
+    clientId: parent.clientId,
+    userId: parent.userId,
+    processor: parent.processor,
+    hostConfigurationId: parent.hostConfigurationId,
+    hostConfigurationVersion: command.hostConfigurationVersion,
+    card: null,
+    reference: command.reference ?? null,
+    metadata: command.metadata ?? {},
+    reason: command.transactionType === "refund" ? (command.reason ?? null) : null,
+    occurredAt: command.now,
+  },
+});
+
+/** Only an approved transaction that is not voided, nor being voided, can be followed. */
+function followable(state: PaymentState, parent: TransactionState): PaymentDecision | null {
+  if (parent.status !== "approved") {
+    return reject("invalid_transaction_state", `The ${parent.type} is ${parent.status}.`);
+  }
+  if (isVoidedOrVoiding(state, parent.id)) {
+    return reject("invalid_transaction_state", `The ${parent.type} is voided or being voided.`);
+  }
+  return null;
+}
+
+function capture(command: InitiateCapture, state: PaymentState, parent: TransactionState): PaymentDecision {
+  if (parent.type !== "authorization") {
+    return reject("invalid_transaction_state", `Only an authorization can be captured, not a ${parent.type}.`);
+  }
+  const refused = followable(state, parent);
+  if (refused) return refused;
+  if (command.amount !== undefined && !isValidAmount(command.amount)) {
+    return reject("validation_error", `Invalid amount: ${command.amount}.`);
+  }
+  const capturable = capturableAmount(state, parent.id);
+  if (capturable === 0) return reject("amount_exceeds_capturable", "Nothing is left to capture.");
+  const amount = command.amount ?? capturable;
+  if (amount > capturable) {
+    return reject("amount_exceeds_capturable", `At most ${capturable} can still be captured.`);
+  }
+  return accept<PaymentEvent>(followUp(command, parent, amount));
+}
+
+function refund(command: InitiateRefund, state: PaymentState, parent: TransactionState): PaymentDecision {
+  if (parent.type !== "sale" && parent.type !== "capture") {
+    return reject("invalid_transaction_state", `Only a sale or a capture can be refunded, not a ${parent.type}.`);
+  }
+  const refused = followable(state, parent);
+  if (refused) return refused;
+  if (command.amount !== undefined && !isValidAmount(command.amount)) {
+    return reject("validation_error", `Invalid amount: ${command.amount}.`);
+  }
+  const refundable = refundableAmount(state, parent.id);
+  if (refundable === 0) return reject("amount_exceeds_refundable", "Nothing is left to refund.");
+  const amount = command.amount ?? refundable;
+  if (amount > refundable) {
+    return reject("amount_exceeds_refundable", `At most ${refundable} can still be refunded.`);
+  }
+  return accept<PaymentEvent>(followUp(command, parent, amount));
+}
+
+function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionState): PaymentDecision {
+  if (parent.type === "refund" || parent.type === "void") {
+    return reject("invalid_transaction_state", `A ${parent.type} cannot be voided.`);
+  }
+  const refused = followable(state, parent);
+  if (refused) return refused;
+  if (parent.type === "authorization") {
+    if (openChildren(state, parent.id, "capture").length > 0) {
+      return reject("invalid_transaction_state", "The authorization has captures; refund them instead.");
+    }
+  } else {
+    if (parent.settledAt !== null) return reject("invalid_transaction_state", `The ${parent.type} is settled.`);
+    if (openChildren(state, parent.id, "refund").length > 0) {
+      return reject("invalid_transaction_state", `The ${parent.type} has refunds.`);
+    }
+  }
+  // Nothing of the parent is captured or refunded (above), so its amount is exactly what the void releases.
+  return accept<PaymentEvent>(followUp(command, parent, parent.amount));
+}
+
+const isRoot = (command: InitiateTransaction): command is InitiateRoot =>
+  command.transactionType === "authorization" || command.transactionType === "sale";
+
+function initiate(command: InitiateTransaction, state: PaymentState): PaymentDecision {
+  if (isRoot(command)) return initiateRoot(command, state);
+  if (state.rootTransactionId === null) return reject("not_found", "No such transaction.");
+  if (state.transactions.has(command.transactionId)) {
+    return reject("already_exists", "A transaction with this id already exists.");
+  }
+  const parent = state.transactions.get(command.parentTransactionId);
+  // Another client's transaction does not exist for this one.
+  if (!parent || parent.clientId !== command.clientId) return reject("not_found", "No such transaction.");
+  switch (command.transactionType) {
+    case "capture":
+      return capture(command, state, parent);
+    case "refund":
+      return refund(command, state, parent);
+    case "void":
+      return voidOf(command, state, parent);
+  }
+}
+
+// --- outcomes --------------------------------------------------------------------------------
+
+function sameOutcome(transaction: TransactionState, outcome: Outcome): boolean {
+  if (transaction.status !== outcome.status) return false;
+  if (outcome.status === "declined") return transaction.declineCode === outcome.declineCode;
+  if (outcome.status === "failed") return transaction.failureReason === outcome.reason;
+  return true;
+}
+
+function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDecision {
+  const transaction = state.transactions.get(command.transactionId);
+  if (!transaction) return reject("not_found", "No such transaction.");
+  if (transaction.status !== "pending") {
+    // A retried resolution of the same answer records nothing; the first processor response stands.
+    if (sameOutcome(transaction, command.outcome)) return accept();
+    return reject("invalid_transaction_state", `The ${transaction.type} is already ${transaction.status}.`);
+  }
+  const { transactionId, outcome, now: occurredAt } = command;
+  switch (outcome.status) {
+    case "approved":
+      return accept<PaymentEvent>({
+        type: "TransactionApproved.v1",
+        data: { transactionId, processorResponse: outcome.processorResponse, occurredAt },
+      });
+    case "declined":
+      return accept<PaymentEvent>({
+        type: "TransactionDeclined.v1",
+        data: {
+          transactionId,
+          declineCode: outcome.declineCode,
+          processorResponse: outcome.processorResponse,
+          occurredAt,
+        },
+      });
+    case "failed":
+      return accept<PaymentEvent>({
+        type: "TransactionFailed.v1",
+        data: { transactionId, reason: outcome.reason, processorResponse: outcome.processorResponse, occurredAt },
+      });
+  }
+}
+
+export function decide(command: PaymentCommand, state: PaymentState): PaymentDecision {
+  return command.type === "InitiateTransaction" ? initiate(command, state) : recordOutcome(command, state);
+}

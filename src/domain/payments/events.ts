@@ -1,0 +1,93 @@
+import type { SafeCard } from "../cards.ts";
+import type { Processor } from "../host-configurations/schemas.ts";
+
+/** One stream per payment: the root authorization or sale and every transaction that follows it. */
+export const paymentStreamId = (rootTransactionId: string) => `payment-${rootTransactionId}`;
+
+export const transactionTypes = ["authorization", "sale", "capture", "refund", "void"] as const;
+export type TransactionType = (typeof transactionTypes)[number];
+export type RootTransactionType = Extract<TransactionType, "authorization" | "sale">;
+
+export const declineCodes = [
+  "card_declined",
+  "insufficient_funds",
+  "expired_card",
+  "incorrect_cvc",
+  "limit_exceeded",
+] as const;
+export type DeclineCode = (typeof declineCodes)[number];
+
+export const failureReasons = ["processor_error", "processor_authentication_failed"] as const;
+export type FailureReason = (typeof failureReasons)[number];
+
+/** The processor's answer, in ISO 8583 style (`00` approved, `05` do not honor...). */
+export type ProcessorResponse = {
+  code: string;
+  message: string;
+  authorizationCode: string | null;
+  reference: string | null;
+};
+
+/** A declined or failed transaction has no authorization code. */
+export type UnapprovedProcessorResponse = ProcessorResponse & { authorizationCode: null };
+
+/** Recorded before the processor is called, so a crash in between leaves a pending transaction. */
+export type TransactionInitiated = {
+  type: "TransactionInitiated.v1";
+  data: {
+    transactionId: string;
+    type: TransactionType;
+    amount: number;
+    currency: string;
+    /** `null` for the root authorization or sale. */
+    parentTransactionId: string | null;
+    clientId: string;
+    userId: string;
+    processor: Processor;
+    hostConfigurationId: string;
+    /** The version of the host configuration this transaction was sent with. */
+    hostConfigurationVersion: number;
+    /** Only the root carries the card. */
+    card: SafeCard | null;
+    reference: string | null;
+    metadata: Record<string, string>;
+    /** Why a refund was made; `null` for every other type. */
+    reason: string | null;
+    occurredAt: string;
+  };
+};
+
+export type TransactionApproved = {
+  type: "TransactionApproved.v1";
+  data: { transactionId: string; processorResponse: ProcessorResponse; occurredAt: string };
+};
+
+export type TransactionDeclined = {
+  type: "TransactionDeclined.v1";
+  data: {
+    transactionId: string;
+    declineCode: DeclineCode;
+    /** `null` when the service declined without asking the processor (`limit_exceeded`). */
+    processorResponse: UnapprovedProcessorResponse | null;
+    occurredAt: string;
+  };
+};
+
+export type TransactionFailed = {
+  type: "TransactionFailed.v1";
+  data: {
+    transactionId: string;
+    reason: FailureReason;
+    processorResponse: UnapprovedProcessorResponse | null;
+    occurredAt: string;
+  };
+};
+
+export type PaymentEvent = TransactionInitiated | TransactionApproved | TransactionDeclined | TransactionFailed;
+
+export const paymentEventTypes = [
+  "TransactionInitiated.v1",
+  "TransactionApproved.v1",
+  "TransactionDeclined.v1",
+  "TransactionFailed.v1",
+] as const satisfies readonly PaymentEvent["type"][];

@@ -1,0 +1,16 @@
+import type { Decider } from "../decider.ts";
+import { decide, type PaymentCommand, type PaymentFailure } from "./decide.ts";
+import type { PaymentEvent } from "./events.ts";
+import { evolve, initialState, type PaymentState } from "./state.ts";
+
+export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent, PaymentFailure> = {
+  initialState,
+  evolve,
+  decide,
+};
+
+export { capturableAmount, refundableAmount } from "./amounts.ts";
+export * from "./decide.ts";
+export * from "./events.ts";
+export * from "./state.ts";
+export * from "./view.ts";

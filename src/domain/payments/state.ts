@@ -1,0 +1,152 @@
+import type { SafeCard } from "../cards.ts";
+import type { Processor } from "../host-configurations/schemas.ts";
+import type {
+  DeclineCode,
+  FailureReason,
+  PaymentEvent,
+  ProcessorResponse,
+  TransactionApproved,
+  TransactionType,
+} from "./events.ts";
+
+export type TransactionStatus = "pending" | "approved" | "declined" | "failed";
+
+/** One transaction of the payment: the API transaction object's fields and what only the ledger needs. */
+export type TransactionState = {
+  id: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  clientId: string;
+  userId: string;
+  processor: Processor;
+  hostConfigurationId: string;
+  hostConfigurationVersion: number;
+  amount: number;
+  currency: string;
+  parentTransactionId: string | null;
+  card: SafeCard | null;
+  declineCode: DeclineCode | null;
+  failureReason: FailureReason | null;
+  processorResponse: ProcessorResponse | null;
+  /** Authorization: its approved captures. Approved sale or capture: its own amount. Otherwise 0. */
+  capturedAmount: number;
+  /** Sale or capture: its approved refunds. */
+  refundedAmount: number;
+  /** An approved void targets it. */
+  voided: boolean;
+  /** Always `null` for now: no settlement is recorded yet. */
+  settledAt: string | null;
+  reference: string | null;
+  metadata: Record<string, string>;
+  /** A refund's reason. */
+  reason: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type PaymentState = {
+  /** `null` until the root authorization or sale is initiated. */
+  rootTransactionId: string | null;
+  /** Every transaction by id, in the order they were initiated. */
+  transactions: ReadonlyMap<string, TransactionState>;
+};
+
+export const initialState = (): PaymentState => ({ rootTransactionId: null, transactions: new Map() });
+
+const withTransactions = (state: PaymentState, ...changed: TransactionState[]): PaymentState => {
+  const transactions = new Map(state.transactions);
+  for (const transaction of changed) transactions.set(transaction.id, transaction);
+  return { ...state, transactions };
+};
+
+/** What an approved follow-up does to its parent. */
+function afterChildApproved(parent: TransactionState, child: TransactionState, at: string): TransactionState {
+  switch (child.type) {
+    case "capture":
+      return { ...parent, capturedAmount: parent.capturedAmount + child.amount, updatedAt: at };
+    case "refund":
+      return { ...parent, refundedAmount: parent.refundedAmount + child.amount, updatedAt: at };
+    case "void":
+      return { ...parent, voided: true, updatedAt: at };
+    case "authorization":
+    case "sale":
+      return parent;
+  }
+}
+
+function approve(state: PaymentState, transaction: TransactionState, event: TransactionApproved) {
+  const { processorResponse, occurredAt } = event.data;
+  const capturesItself = transaction.type === "sale" || transaction.type === "capture";
+  const approved: TransactionState = {
+    ...transaction,
+    status: "approved",
+    processorResponse,
+    capturedAmount: capturesItself ? transaction.amount : transaction.capturedAmount,
+    updatedAt: occurredAt,
+  };
+  const parentId = transaction.parentTransactionId;
+  const parent = parentId === null ? undefined : state.transactions.get(parentId);
+  if (!parent) return withTransactions(state, approved);
+  return withTransactions(state, approved, afterChildApproved(parent, approved, occurredAt));
+}
+
+export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
+  if (event.type === "TransactionInitiated.v1") {
+    const data = event.data;
+    if (state.transactions.has(data.transactionId)) return state;
+    const initiated: TransactionState = {
+      id: data.transactionId,
+      type: data.type,
+      status: "pending",
+      clientId: data.clientId,
+      userId: data.userId,
+      processor: data.processor,
+      hostConfigurationId: data.hostConfigurationId,
+      hostConfigurationVersion: data.hostConfigurationVersion,
+      amount: data.amount,
+      currency: data.currency,
+      parentTransactionId: data.parentTransactionId,
+      card: data.card,
+      declineCode: null,
+      failureReason: null,
+      processorResponse: null,
+      capturedAmount: 0,
+      refundedAmount: 0,
+      voided: false,
+      settledAt: null,
+      reference: data.reference,
+      metadata: data.metadata,
+      reason: data.reason,
+      createdAt: data.occurredAt,
+      updatedAt: data.occurredAt,
+    };
+    return { ...withTransactions(state, initiated), rootTransactionId: state.rootTransactionId ?? initiated.id };
+  }
+
+  // Outcomes only ever decide a pending transaction: a terminal status never changes, even on replay.
+  const transaction = state.transactions.get(event.data.transactionId);
+  if (!transaction || transaction.status !== "pending") return state;
+  switch (event.type) {
+    case "TransactionApproved.v1":
+      return approve(state, transaction, event);
+    case "TransactionDeclined.v1":
+      return withTransactions(state, {
+        ...transaction,
+        status: "declined",
+        declineCode: event.data.declineCode,
+        processorResponse: event.data.processorResponse,
+        updatedAt: event.data.occurredAt,
+      });
+    case "TransactionFailed.v1":
+      return withTransactions(state, {
+        ...transaction,
+        status: "failed",
+        failureReason: event.data.reason,
+        processorResponse: event.data.processorResponse,
+        updatedAt: event.data.occurredAt,
+      });
+    default:
+      // An event type this version does not know changes nothing.
+      return state;
+  }
+}

@@ -1,0 +1,57 @@
+import type { SafeCard } from "../cards.ts";
+import type { Processor } from "../host-configurations/schemas.ts";
+import type { DeclineCode, ProcessorResponse, TransactionType } from "./events.ts";
+import type { PaymentState, TransactionStatus } from "./state.ts";
+
+/** The transaction object of the API, exactly. */
+export type TransactionView = {
+  id: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  clientId: string;
+  userId: string;
+  processor: Processor;
+  hostConfigurationId: string;
+  amount: number;
+  currency: string;
+  parentTransactionId: string | null;
+  card: SafeCard | null;
+  declineCode: DeclineCode | null;
+  processorResponse: ProcessorResponse | null;
+  capturedAmount: number;
+  refundedAmount: number;
+  voided: boolean;
+  settledAt: string | null;
+  reference: string | null;
+  metadata: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export function toTransactionView(state: PaymentState, id: string): TransactionView | null {
+  const t = state.transactions.get(id);
+  if (!t) return null;
+  return {
+    id: t.id,
+    type: t.type,
+    status: t.status,
+    clientId: t.clientId,
+    userId: t.userId,
+    processor: t.processor,
+    hostConfigurationId: t.hostConfigurationId,
+    amount: t.amount,
+    currency: t.currency,
+    parentTransactionId: t.parentTransactionId,
+    card: t.card === null ? null : { ...t.card },
+    declineCode: t.declineCode,
+    processorResponse: t.processorResponse === null ? null : { ...t.processorResponse },
+    capturedAmount: t.capturedAmount,
+    refundedAmount: t.refundedAmount,
+    voided: t.voided,
+    settledAt: t.settledAt,
+    reference: t.reference,
+    metadata: { ...t.metadata },
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}

@@ -1,0 +1,65 @@
+import type { HttpResult } from "./http.ts";
+import type { InquiryOutcome, ProcessorOutcome } from "./port.ts";
+import { authenticationFailed, outcomeOf, type ProcessorAnswer, processorError } from "./response-codes.ts";
+
+/** How to read one processor's bodies. */
+export interface AnswerReader {
+  /** The answer in a 2xx body; `undefined` when the body is not one. */
+  answer(body: unknown): ProcessorAnswer | undefined;
+  /**
+   * Whether a 404 body is the processor's own "no such transaction", not a 404 from a wrong URL
+   * or a proxy, which would otherwise pass for proof that the processor never saw it.
+   */
+  notFound(body: unknown): boolean;
+}
+
+/** The outcome of a submitted operation, from whatever HTTP gave back. */
+export function submitOutcome(result: HttpResult, read: AnswerReader): ProcessorOutcome {
+  switch (result.kind) {
+    case "not_sent":
+      // The connection was never made: the processor cannot have acted, so this is a plain failure.
+      return processorError("connection_failed", `The processor could not be reached (${result.code}).`);
+    case "no_answer":
+      return { kind: "unknown", message: `The processor did not answer in time (${result.code}).` };
+    case "answered":
+      return answeredOutcome(result.status, result.body, read);
+  }
+}
+
+function answeredOutcome(status: number, body: unknown, read: AnswerReader): ProcessorOutcome {
+  if (status === 401 || status === 403) {
+    return authenticationFailed(`http_${status}`, "The processor rejected the host configuration's credentials.");
+  }
+  // A gateway timed out waiting for the processor, which may have acted.
+  if (status === 504) return { kind: "unknown", message: "The processor's gateway timed out (HTTP 504)." };
+  if (status < 200 || status >= 300) {
+    return processorError(`http_${status}`, `The processor answered HTTP ${status}.`);
+  }
+  const answer = read.answer(body);
+  // An answer we cannot read may still be an approval.
+  if (!answer) return { kind: "unknown", message: "The processor's answer could not be read." };
+  return outcomeOf(answer);
+}
+
+/**
+ * The outcome of an inquiry. Anything but a readable record or a clear "not found" leaves the
+ * transaction as unknown as it was: a failed inquiry says nothing about the transaction.
+ */
+export function inquiryOutcome(result: HttpResult, read: AnswerReader): InquiryOutcome {
+  if (result.kind !== "answered") {
+    return { kind: "unknown", message: `The processor could not be asked (${result.code}).` };
+  }
+  if (result.status === 404 && read.notFound(result.body)) return { kind: "not_found" };
+  if (result.status < 200 || result.status >= 300) {
+    return { kind: "unknown", message: `The processor's status inquiry answered HTTP ${result.status}.` };
+  }
+  const answer = read.answer(result.body);
+  if (!answer) return { kind: "unknown", message: "The processor's status answer could not be read." };
+  return outcomeOf(answer);
+}
+
+/** The host configuration's credentials are absent or malformed: nothing was sent. */
+export const unusableCredentials = {
+  submit: authenticationFailed("credentials_unusable", "The host configuration has no usable credentials for this processor."),
+  inquiry: { kind: "unknown", message: "The host configuration has no usable credentials to ask the processor." },
+} as const satisfies { submit: ProcessorOutcome; inquiry: InquiryOutcome };

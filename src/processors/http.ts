@@ -1,0 +1,85 @@
+import { Agent, request } from "undici";
+import type { JsonObject } from "../eventstore/port.ts";
+
+/**
+ * JSON over HTTP to a processor, classified by what the processor may have seen: nothing
+ * (`not_sent`), everything but we have no answer (`no_answer`), or an answer.
+ */
+export type HttpResult =
+  | { kind: "answered"; status: number; body: unknown }
+  | { kind: "not_sent"; code: string }
+  | { kind: "no_answer"; code: string };
+
+export interface HttpClient {
+  readonly timeoutMs: number;
+  post(url: string, body: JsonObject, headers?: Record<string, string>): Promise<HttpResult>;
+  get(url: string, headers?: Record<string, string>): Promise<HttpResult>;
+}
+
+/**
+ * Errors raised before a single byte left: the connection was never made, so the processor
+ * cannot have acted. Anything else (timeouts, resets) may come after it received the request.
+ */
+const notSentCodes = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function errorCode(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    if (error.name === "TimeoutError" || error.name === "AbortError") return "TIMEOUT";
+  }
+  return "UNKNOWN";
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One keep-alive pool for all connectors; undici never retries a POST on it. */
+export function createHttpClient(options: { timeoutMs: number }): HttpClient {
+  const { timeoutMs } = options;
+  const dispatcher = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+
+  async function send(
+    method: "GET" | "POST",
+    url: string,
+    body: JsonObject | undefined,
+    headers: Record<string, string>,
+  ): Promise<HttpResult> {
+    try {
+      const response = await request(url, {
+        method,
+        dispatcher,
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: {
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.body.text();
+      return { kind: "answered", status: response.statusCode, body: parseJson(text) };
+    } catch (error) {
+      const code = errorCode(error);
+      return { kind: notSentCodes.has(code) ? "not_sent" : "no_answer", code };
+    }
+  }
+
+  return {
+    timeoutMs,
+    post: (url, body, headers = {}) => send("POST", url, body, headers),
+    get: (url, headers = {}) => send("GET", url, undefined, headers),
+  };
+}

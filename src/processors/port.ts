@@ -1,0 +1,77 @@
+import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
+import type { Processor } from "../domain/host-configurations/schemas.ts";
+import type { JsonObject } from "../eventstore/port.ts";
+
+/**
+ * The processor connector port: what the commands call to reach a card processor. Every
+ * connector maps a request and its host configuration onto its processor's own message and maps
+ * the answer back onto a `ProcessorOutcome`.
+ */
+
+export const operations = ["authorization", "sale", "capture", "refund", "void"] as const;
+export type Operation = (typeof operations)[number];
+
+export interface CardDetails {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc?: string;
+  holderName?: string;
+}
+
+export interface ProcessorHostConfiguration {
+  view: HostConfigurationView;
+  /** Already decrypted; `null` when the processor has none. */
+  credentials: JsonObject | null;
+}
+
+export interface ProcessorRequest {
+  operation: Operation;
+  /** Our id; also the idempotency reference at the processor. */
+  transactionId: string;
+  /** Required for capture, refund and void. */
+  parentTransactionId?: string;
+  /** The processor's reference of the parent, from its approval. */
+  parentProcessorReference?: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  /** Authorization and sale only; never logged. */
+  card?: CardDetails;
+  hostConfiguration: ProcessorHostConfiguration;
+}
+
+export type DeclineCode = "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc";
+export type FailureReason = "processor_error" | "processor_authentication_failed";
+
+export type ProcessorOutcome =
+  | { kind: "approved"; code: "00"; message: string; authorizationCode: string; reference: string }
+  | { kind: "declined"; code: string; message: string; declineCode: DeclineCode; reference?: string }
+  | { kind: "failed"; code: string; message: string; reason: FailureReason; reference?: string }
+  /** Timeout or no usable answer: the processor may have acted, so the transaction stays pending. */
+  | { kind: "unknown"; message: string };
+
+export interface InquiryRequest {
+  transactionId: string;
+  hostConfiguration: ProcessorHostConfiguration;
+}
+
+export type InquiryOutcome = ProcessorOutcome | { kind: "not_found" };
+
+export interface ProcessorConnector {
+  readonly processor: Processor;
+  /**
+   * Sends one operation, exactly once: never retried, since the processor may already have acted.
+   * Resolves with the outcome for every processor or network answer; rejects only on a caller
+   * bug (a host configuration of another processor, a follow-up without its parent, an
+   * authorization or sale without a card).
+   */
+  submit(request: ProcessorRequest): Promise<ProcessorOutcome>;
+  /**
+   * Asks the processor what became of a transaction it may or may not have received.
+   * `unknown` when the processor gave no usable answer: ask again later.
+   */
+  inquire(request: InquiryRequest): Promise<InquiryOutcome>;
+}
+
+export type Connectors = Record<Processor, ProcessorConnector>;

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { hostConfigurationSchemas } from "../domain/host-configurations/schemas.ts";
+import { type AnswerReader, inquiryOutcome, submitOutcome, unusableCredentials } from "./exchange.ts";
+import { configurationFor } from "./host-configuration.ts";
+import type { HttpClient } from "./http.ts";
+import { compact } from "./json.ts";
+import type { Operation, ProcessorConnector, ProcessorHostConfiguration, ProcessorRequest } from "./port.ts";
+import { cardOf, parentOf } from "./request.ts";
+
+/** processor_d: resource-style REST with a bearer API key; follow-ups are sub-resources of the payment. */
+
+const followUpPaths: Record<Exclude<Operation, "authorization" | "sale">, string> = {
+  capture: "captures",
+  refund: "refunds",
+  void: "reversals",
+};
+
+function path(request: ProcessorRequest): string {
+  const parent = parentOf(request);
+  if (!parent || request.operation === "authorization" || request.operation === "sale") return "payments";
+  // The processor's own id when we have it; it also accepts the reference we gave the parent.
+  return `payments/${encodeURIComponent(parent.reference ?? parent.transactionId)}/${followUpPaths[request.operation]}`;
+}
+
+function message(request: ProcessorRequest) {
+  const { merchant, settings } = configurationFor("processor_d", request.hostConfiguration.view);
+  const card = cardOf(request);
+  return compact({
+    reference: request.transactionId,
+    capture: request.operation === "sale" ? true : request.operation === "authorization" ? false : undefined,
+    amount: { value: request.amount, currency: request.currency },
+    acquirer: compact({
+      bin: merchant.acquirerBin,
+      merchantId: merchant.merchantId,
+      institutionId: merchant.acquiringInstitutionId,
+      amexSeNumber: merchant.amexSeNumber,
+    }),
+    terminal: compact({
+      terminalId: settings.terminalId,
+      terminalNumber: settings.terminalNumber,
+      mcc: settings.mcc,
+      mvv: settings.mvv,
+    }),
+    paymentMethod:
+      card &&
+      compact({
+        type: "card",
+        number: card.number,
+        expiryMonth: card.expMonth,
+        expiryYear: card.expYear,
+        cvc: card.cvc,
+        holderName: card.holderName,
+      }),
+  });
+}
+
+function authorization(hostConfiguration: ProcessorHostConfiguration) {
+  configurationFor("processor_d", hostConfiguration.view);
+  const credentials = hostConfigurationSchemas.processor_d.credentials.safeParse(hostConfiguration.credentials);
+  return credentials.success ? { authorization: `Bearer ${credentials.data.secretApiKey}` } : undefined;
+}
+
+const answerSchema = z.object({
+  id: z.string(),
+  result: z.object({ code: z.string(), message: z.string().optional() }),
+  authorizationCode: z.string().optional(),
+});
+const notFoundSchema = z.object({ error: z.object({ type: z.literal("resource_missing") }) });
+
+const reader: AnswerReader = {
+  answer(body) {
+    const parsed = answerSchema.safeParse(body);
+    if (!parsed.success) return undefined;
+    const { id, result, authorizationCode } = parsed.data;
+    return { code: result.code, message: result.message, authorizationCode, reference: id };
+  },
+  notFound: (body) => notFoundSchema.safeParse(body).success,
+};
+
+export function createProcessorD(http: HttpClient, baseUrl: string): ProcessorConnector {
+  const root = `${baseUrl}/processor_d/v2`;
+  return {
+    processor: "processor_d",
+    async submit(request) {
+      const body = message(request);
+      const headers = authorization(request.hostConfiguration);
+      if (!headers) return unusableCredentials.submit;
+      const result = await http.post(`${root}/${path(request)}`, body, {
+        ...headers,
+        "idempotency-key": request.transactionId,
+      });
+      return submitOutcome(result, reader);
+    },
+    async inquire({ transactionId, hostConfiguration }) {
+      const headers = authorization(hostConfiguration);
+      if (!headers) return unusableCredentials.inquiry;
+      return inquiryOutcome(await http.get(`${root}/references/${encodeURIComponent(transactionId)}`, headers), reader);
+    },
+  };
+}

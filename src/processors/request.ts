@@ -1,0 +1,20 @@
+import type { CardDetails, Operation, ProcessorRequest } from "./port.ts";
+
+/** Checks of the request's shape shared by connectors; a failure is a caller bug, so it throws. */
+
+export const isFollowUp = (operation: Operation) => operation !== "authorization" && operation !== "sale";
+
+export function cardOf(request: ProcessorRequest): CardDetails | undefined {
+  if (isFollowUp(request.operation)) return undefined;
+  if (!request.card) throw new Error(`An ${request.operation} needs a card.`);
+  return request.card;
+}
+
+export function parentOf(request: ProcessorRequest): { transactionId: string; reference?: string } | undefined {
+  if (!isFollowUp(request.operation)) return undefined;
+  if (!request.parentTransactionId) throw new Error(`A ${request.operation} needs its parent transaction.`);
+  return {
+    transactionId: request.parentTransactionId,
+    ...(request.parentProcessorReference === undefined ? {} : { reference: request.parentProcessorReference }),
+  };
+}

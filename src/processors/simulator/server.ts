@@ -1,0 +1,70 @@
+import { setTimeout as delay } from "node:timers/promises";
+import Fastify from "fastify";
+import type { Processor } from "../../domain/host-configurations/schemas.ts";
+import type { ReceivedMessage, SimulatorContext } from "./context.ts";
+import { createLedger } from "./ledger.ts";
+import { registerProcessorA } from "./processor-a.ts";
+import { registerProcessorB } from "./processor-b.ts";
+import { registerProcessorC } from "./processor-c.ts";
+import { registerProcessorD } from "./processor-d.ts";
+
+export interface SimulatorOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** How long the timeout card's answer is held back; longer than any connector waits. */
+  timeoutCardDelayMs?: number;
+}
+
+export interface Simulator {
+  url: string;
+  baseUrls: Record<Processor, string>;
+  /** For tests: the last operation message received for our transaction id, card data and secrets redacted. */
+  received(transactionId: string): ReceivedMessage | undefined;
+  close(): Promise<void>;
+}
+
+/** All four simulated processors on one HTTP server, each under its own path prefix. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const { host = "127.0.0.1", port = 0, timeoutCardDelayMs = 30_000 } = options;
+  const closing = new AbortController();
+  const received = new Map<string, ReceivedMessage>();
+  const context: SimulatorContext = {
+    ledger: createLedger(),
+    hold: () => delay(timeoutCardDelayMs, undefined, { signal: closing.signal }).catch(() => undefined),
+    record: (transactionId, message) => received.set(transactionId, message),
+  };
+
+  // No logger: messages carry card numbers.
+  const app = Fastify({ logger: false });
+  // Fastify's default error answers can quote the body (JSON syntax errors do).
+  app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    return reply.code(status).send({ error: status === 500 ? "internal_error" : "bad_request" });
+  });
+  registerProcessorA(app, context);
+  registerProcessorB(app, context);
+  registerProcessorC(app, context);
+  registerProcessorD(app, context);
+
+  await app.listen({ host, port });
+  const address = app.server.address();
+  if (address === null || typeof address === "string") throw new Error("The simulator is not listening on TCP.");
+  // A wildcard address is where to listen, not where to connect.
+  const reachable = address.address === "0.0.0.0" || address.address === "::" ? "127.0.0.1" : address.address;
+  const url = `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${address.port}`;
+
+  return {
+    url,
+    baseUrls: { processor_a: url, processor_b: url, processor_c: url, processor_d: url },
+    received: (transactionId) => {
+      const message = received.get(transactionId);
+      return message && structuredClone(message);
+    },
+    async close() {
+      // Held answers go out at once, so closing does not wait for them.
+      closing.abort();
+      await app.close();
+    },
+  };
+}

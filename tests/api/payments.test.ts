@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testDatabaseTargets } from "../support/database.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+const card = (number: string) => ({ number, expMonth: 12, expYear: 2030, cvc: number.startsWith("37") ? "1234" : "123" });
+
+for (const target of testDatabaseTargets()) {
+  describe(`payments on ${target}`, () => {
+    let api: TestService;
+    let acme: Awaited<ReturnType<TestService["createClient"]>>;
+    let globex: Awaited<ReturnType<TestService["createClient"]>>;
+
+    beforeAll(async () => {
+      api = await startTestService(target);
+      acme = await api.createClient("Acme");
+      globex = await api.createClient("Globex");
+      for (const client of [acme, globex]) {
+        for (const processor of ["processor_a", "processor_b", "processor_c", "processor_d"] as const) {
+          const created = await api.request("POST", `/v1/host-configurations/${processor}`, {
+            body: { ...validBodies[processor], clientId: client.clientId },
+          });
+          expect(created.status).toBe(201);
+        }
+      }
+    });
+    afterAll(() => api.stop());
+
+    const pay = (type: "sale" | "authorization", number: string, extra: Record<string, unknown> = {}, key = acme.key) =>
+      api.request("POST", `/v1/transactions/${type}`, {
+        key,
+        body: { processor: "processor_a", amount: 1099, currency: "USD", card: card(number), userId: "user_42", ...extra },
+      });
+
+    it("approves a sale and returns the transaction without card data", async () => {
+      const sale = await pay("sale", "4242424242424242", { reference: "order-1001", metadata: { orderId: "1001" } });
+      expect(sale.status).toBe(201);
+      expect(sale.body).toMatchObject({
+        type: "sale",
+        status: "approved",
+        clientId: acme.clientId,
+        amount: 1099,
+        currency: "USD",
+        capturedAmount: 1099,
+        card: { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030 },
+        processorResponse: { code: "00" },
+        reference: "order-1001",
+        metadata: { orderId: "1001" },
+      });
+      expect(sale.text).not.toContain("4242424242424242");
+      const read = await api.request("GET", `/v1/transactions/${sale.body.id}`, { key: acme.key });
+      expect(read.body).toEqual(sale.body);
+      expect((await api.request("GET", `/v1/transactions/${sale.body.id}`, { key: globex.key })).status).toBe(404);
+    });
+
+    it.each([
+      ["4000000000000002", 402, "card_declined"],
+      ["4000000000009995", 402, "insufficient_funds"],
+      ["4000000000000069", 402, "expired_card"],
+      ["4000000000000127", 402, "incorrect_cvc"],
+      ["4000000000000119", 502, "processor_error"],
+    ])("card %s is answered %i %s with the recorded transaction", async (number, status, code) => {
+      const response = await pay("sale", number);
+      expect(response.status).toBe(status);
+      expect(response.body.code).toBe(code);
+      expect(response.body.transaction).toMatchObject({ status: status === 402 ? "declined" : "failed" });
+    });
+
+    it("leaves a timed-out sale pending (504) until the resolver learns it was approved", async () => {
+      const response = await pay("sale", "4000000000000408");
+      expect(response.status).toBe(504);
+      expect(response.body.code).toBe("processor_timeout");
+      expect(response.body.transaction.status).toBe("pending");
+      await vi.waitFor(
+        async () => {
+          const read = await api.request("GET", `/v1/transactions/${response.body.transaction.id}`, { key: acme.key });
+          expect(read.body.status).toBe("approved");
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    });
+
+    it("captures in parts, refunds and voids, with every amount rule", async () => {
+      const auth = await pay("authorization", "5555555555554444", { amount: 1000 });
+      expect(auth.status).toBe(201);
+      const capture = await api.request("POST", "/v1/transactions/capture", {
+        key: acme.key,
+        body: { transactionId: auth.body.id, amount: 600 },
+      });
+      expect(capture.status).toBe(201);
+      expect(capture.body).toMatchObject({ type: "capture", amount: 600, parentTransactionId: auth.body.id });
+      const tooMuch = await api.request("POST", "/v1/transactions/capture", {
+        key: acme.key,
+        body: { transactionId: auth.body.id, amount: 500 },
+      });
+      expect(tooMuch.status).toBe(422);
+      expect(tooMuch.body.code).toBe("amount_exceeds_capturable");
+      const authAfter = await api.request("GET", `/v1/transactions/${auth.body.id}`, { key: acme.key });
+      expect(authAfter.body.capturedAmount).toBe(600);
+
+      const refund = await api.request("POST", "/v1/transactions/refund", {
+        key: acme.key,
+        body: { transactionId: capture.body.id, amount: 200, reason: "damaged" },
+      });
+      expect(refund.status).toBe(201);
+      const overRefund = await api.request("POST", "/v1/transactions/refund", {
+        key: acme.key,
+        body: { transactionId: capture.body.id, amount: 401 },
+      });
+      expect(overRefund.status).toBe(422);
+      expect(overRefund.body.code).toBe("amount_exceeds_refundable");
+      const voidRefunded = await api.request("POST", "/v1/transactions/void", {
+        key: acme.key,
+        body: { transactionId: capture.body.id },
+      });
+      expect(voidRefunded.status).toBe(409);
+      expect(voidRefunded.body.code).toBe("invalid_transaction_state");
+
+      const other = await pay("authorization", "378282246310005");
+      const voided = await api.request("POST", "/v1/transactions/void", { key: acme.key, body: { transactionId: other.body.id } });
+      expect(voided.status).toBe(201);
+      const captureVoided = await api.request("POST", "/v1/transactions/capture", {
+        key: acme.key,
+        body: { transactionId: other.body.id },
+      });
+      expect(captureVoided.status).toBe(409);
+    });
+
+    it("refuses a client's follow-up on another client's transaction with 404", async () => {
+      const sale = await pay("sale", "4242424242424242");
+      const refund = await api.request("POST", "/v1/transactions/refund", {
+        key: globex.key,
+        body: { transactionId: sale.body.id },
+      });
+      expect(refund.status).toBe(404);
+    });
+
+    it("validates the card: Luhn, expiry", async () => {
+      const luhn = await pay("sale", "4242424242424241");
+      expect(luhn.status).toBe(400);
+      expect(luhn.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: "card.number" })]));
+      const expired = await api.request("POST", "/v1/transactions/sale", {
+        key: acme.key,
+        body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: { ...card("4242424242424242"), expYear: 2020 } },
+      });
+      expect(expired.status).toBe(400);
+    });
+
+    it("10 racing captures on one authorization approve exactly the ones that fit", async () => {
+      const auth = await pay("authorization", "4242424242424242", { amount: 1000 });
+      const captures = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          api.request("POST", "/v1/transactions/capture", { key: acme.key, body: { transactionId: auth.body.id, amount: 300 } }),
+        ),
+      );
+      expect(captures.filter((r) => r.status === 201)).toHaveLength(3);
+      expect(captures.filter((r) => r.status === 422)).toHaveLength(7);
+      const after = await api.request("GET", `/v1/transactions/${auth.body.id}`, { key: acme.key });
+      expect(after.body.capturedAmount).toBe(900);
+    });
+
+    it("10 racing refunds on one sale never over-refund", async () => {
+      const sale = await pay("sale", "4242424242424242", { amount: 1000 });
+      const refunds = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          api.request("POST", "/v1/transactions/refund", { key: acme.key, body: { transactionId: sale.body.id, amount: 250 } }),
+        ),
+      );
+      expect(refunds.filter((r) => r.status === 201)).toHaveLength(4);
+      expect(refunds.filter((r) => r.status === 422)).toHaveLength(6);
+      const after = await api.request("GET", `/v1/transactions/${sale.body.id}`, { key: acme.key });
+      expect(after.body.refundedAmount).toBe(1000);
+    });
+
+    it("admin keys do not create transactions", async () => {
+      const response = await api.request("POST", "/v1/transactions/sale", {
+        body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: card("4242424242424242") },
+      });
+      expect(response.status).toBe(403);
+    });
+  });
+}

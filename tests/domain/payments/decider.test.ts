@@ -1,0 +1,601 @@
+import { describe, expect, it } from "vitest";
+import {
+  capturableAmount,
+  decide,
+  evolve,
+  initialState,
+  type PaymentCommand,
+  paymentDecider,
+  type PaymentEvent,
+  paymentEventTypes,
+  type PaymentFailure,
+  type PaymentState,
+  paymentStreamId,
+  refundableAmount,
+  toTransactionView,
+} from "../../../src/domain/payments/index.ts";
+import {
+  approve,
+  approved,
+  at,
+  authorize,
+  capture,
+  card,
+  clientId,
+  decline,
+  declined,
+  fail,
+  failed,
+  hostConfigurationId,
+  initiated,
+  otherClientId,
+  refund,
+  sell,
+  voidOf,
+} from "./fixtures.ts";
+
+const fold = (events: readonly PaymentEvent[]): PaymentState => events.reduce(evolve, initialState());
+
+/** given(past events).when(command).then(new events | failure) */
+const given = (events: PaymentEvent[]) => ({
+  when: (command: PaymentCommand) => ({
+    then(expected: PaymentEvent[] | PaymentFailure) {
+      const decision = decide(command, fold(events));
+      if (typeof expected === "string") {
+        expect(decision).toMatchObject({ ok: false, error: expected });
+        if (!decision.ok) expect(decision.detail).not.toBe("");
+      } else {
+        expect(decision).toEqual({ ok: true, events: expected });
+      }
+    },
+  }),
+});
+
+// An approved authorization of 1000 and an approved sale of 1000, in their own payments.
+const authorized = [initiated("auth", "authorization", 1000), approved("auth")];
+const sold = [initiated("sale", "sale", 1000), approved("sale")];
+
+describe("payment", () => {
+  it("lives in a stream named after its root transaction", () => {
+    expect(paymentStreamId("0190a8e2")).toBe("payment-0190a8e2");
+  });
+
+  it("lists its event types", () => {
+    expect(paymentEventTypes).toEqual([
+      "TransactionInitiated.v1",
+      "TransactionApproved.v1",
+      "TransactionDeclined.v1",
+      "TransactionFailed.v1",
+    ]);
+  });
+
+  it("is a decider", () => {
+    expect(paymentDecider.initialState()).toEqual(initialState());
+    expect(paymentDecider.decide(authorize("auth", 1000), paymentDecider.initialState()).ok).toBe(true);
+    expect(paymentDecider.evolve(initialState(), initiated("auth", "authorization", 1)).rootTransactionId).toBe("auth");
+  });
+});
+
+describe("authorization and sale", () => {
+  it("starts a payment, pending before the processor is called", () => {
+    given([]).when(authorize("auth", 1000)).then([initiated("auth", "authorization", 1000)]);
+    given([]).when(sell("sale", 1000)).then([initiated("sale", "sale", 1000)]);
+  });
+
+  it("is the only root of its payment", () => {
+    given([initiated("auth", "authorization", 1000)]).when(authorize("auth", 1000)).then("already_exists");
+    given(authorized).when(sell("sale", 500)).then("already_exists");
+    given(sold).when(authorize("other", 500)).then("already_exists");
+  });
+
+  it.each([0, -1, 10.5, 1e13])("refuses amount %d", (amount) => {
+    given([]).when(authorize("auth", amount)).then("validation_error");
+  });
+
+  it.each(["usd", "ABC", "US"])("refuses currency %j", (currency) => {
+    given([]).when(sell("sale", 1000, { currency })).then("validation_error");
+  });
+});
+
+describe("follow-ups", () => {
+  it("need the payment to exist", () => {
+    given([]).when(capture("cap", "auth", 100)).then("not_found");
+    given([]).when(refund("ref", "sale", 100)).then("not_found");
+    given([]).when(voidOf("void", "auth")).then("not_found");
+  });
+
+  it("need their parent in the payment", () => {
+    given(authorized).when(capture("cap", "elsewhere", 100)).then("not_found");
+    given(sold).when(refund("ref", "elsewhere")).then("not_found");
+    given(sold).when(voidOf("void", "elsewhere")).then("not_found");
+  });
+
+  it("do not see another client's payment", () => {
+    given(authorized).when(capture("cap", "auth", 100, { clientId: otherClientId })).then("not_found");
+    given(sold).when(refund("ref", "sale", 100, { clientId: otherClientId })).then("not_found");
+    given(sold).when(voidOf("void", "sale", { clientId: otherClientId })).then("not_found");
+  });
+
+  it("each need their own id", () => {
+    given(authorized).when(capture("auth", "auth", 100)).then("already_exists");
+    given([...authorized, initiated("cap", "capture", 100, "auth")])
+      .when(capture("cap", "auth", 100))
+      .then("already_exists");
+  });
+
+  it("take the parent's currency, user, processor and host configuration, and no card", () => {
+    const euros = [
+      initiated("auth", "authorization", 1000, null, {
+        currency: "EUR",
+        userId: "user_7",
+        processor: "processor_c",
+        hostConfigurationId: "hc-c",
+      }),
+      approved("auth"),
+    ];
+    given(euros)
+      .when(capture("cap", "auth", 400, { hostConfigurationVersion: 3, reference: "ship-1", metadata: { box: "2" } }))
+      .then([
+        initiated("cap", "capture", 400, "auth", {
+          currency: "EUR",
+          userId: "user_7",
+          processor: "processor_c",
+          hostConfigurationId: "hc-c",
+          hostConfigurationVersion: 3,
+          card: null,
+          reference: "ship-1",
+          metadata: { box: "2" },
+        }),
+      ]);
+  });
+
+  it.each([
+    ["pending", [initiated("auth", "authorization", 1000)]],
+    ["declined", [initiated("auth", "authorization", 1000), declined("auth")]],
+    ["failed", [initiated("auth", "authorization", 1000), failed("auth")]],
+    ["voided", [...authorized, initiated("void", "void", 1000, "auth"), approved("void")]],
+    ["being voided", [...authorized, initiated("void", "void", 1000, "auth")]],
+  ])("never follow a %s authorization", (_status, events) => {
+    given(events).when(capture("cap", "auth", 100)).then("invalid_transaction_state");
+    given(events).when(voidOf("void2", "auth")).then("invalid_transaction_state");
+  });
+
+  it.each([
+    ["pending", [initiated("sale", "sale", 1000)]],
+    ["declined", [initiated("sale", "sale", 1000), declined("sale", "insufficient_funds")]],
+    ["failed", [initiated("sale", "sale", 1000), failed("sale", "processor_authentication_failed")]],
+    ["voided", [...sold, initiated("void", "void", 1000, "sale"), approved("void")]],
+    ["being voided", [...sold, initiated("void", "void", 1000, "sale")]],
+  ])("never follow a %s sale", (_status, events) => {
+    given(events).when(refund("ref", "sale", 100)).then("invalid_transaction_state");
+    given(events).when(voidOf("void2", "sale")).then("invalid_transaction_state");
+  });
+});
+
+describe("capture", () => {
+  it("takes everything still capturable when no amount is given", () => {
+    given(authorized).when(capture("cap", "auth")).then([initiated("cap", "capture", 1000, "auth")]);
+    given([...authorized, initiated("cap1", "capture", 300, "auth"), approved("cap1")])
+      .when(capture("cap2", "auth"))
+      .then([initiated("cap2", "capture", 700, "auth")]);
+  });
+
+  it("may be partial, several times, up to the authorized amount", () => {
+    const history = [
+      ...authorized,
+      initiated("cap1", "capture", 300, "auth"),
+      approved("cap1"),
+      initiated("cap2", "capture", 300, "auth"),
+      approved("cap2"),
+    ];
+    given(history).when(capture("cap3", "auth", 400)).then([initiated("cap3", "capture", 400, "auth")]);
+    given(history).when(capture("cap3", "auth", 401)).then("amount_exceeds_capturable");
+  });
+
+  it("never exceeds the authorized amount", () => {
+    given(authorized).when(capture("cap", "auth", 1001)).then("amount_exceeds_capturable");
+  });
+
+  it("counts pending captures", () => {
+    given([...authorized, initiated("cap1", "capture", 800, "auth")])
+      .when(capture("cap2", "auth", 201))
+      .then("amount_exceeds_capturable");
+  });
+
+  it("does not count declined or failed captures", () => {
+    given([
+      ...authorized,
+      initiated("cap1", "capture", 800, "auth"),
+      declined("cap1"),
+      initiated("cap2", "capture", 800, "auth"),
+      failed("cap2"),
+    ])
+      .when(capture("cap3", "auth"))
+      .then([initiated("cap3", "capture", 1000, "auth")]);
+  });
+
+  it("fails when nothing is left", () => {
+    const captured = [...authorized, initiated("cap1", "capture", 1000, "auth"), approved("cap1")];
+    given(captured).when(capture("cap2", "auth")).then("amount_exceeds_capturable");
+    given(captured).when(capture("cap2", "auth", 1)).then("amount_exceeds_capturable");
+  });
+
+  it.each([0, -5, 2.5])("refuses amount %d", (amount) => {
+    given(authorized).when(capture("cap", "auth", amount)).then("validation_error");
+  });
+
+  it("only captures an authorization", () => {
+    given(sold).when(capture("cap", "sale", 100)).then("invalid_transaction_state");
+    const captured = [...authorized, initiated("cap1", "capture", 100, "auth"), approved("cap1")];
+    given(captured).when(capture("cap2", "cap1", 50)).then("invalid_transaction_state");
+    const refunded = [...sold, initiated("ref", "refund", 100, "sale"), approved("ref")];
+    given(refunded).when(capture("cap", "ref", 50)).then("invalid_transaction_state");
+  });
+
+  it("still captures after a capture was voided, but the voided amount stays used", () => {
+    given([
+      ...authorized,
+      initiated("cap1", "capture", 600, "auth"),
+      approved("cap1"),
+      initiated("void", "void", 600, "cap1"),
+      approved("void"),
+    ])
+      .when(capture("cap2", "auth"))
+      .then([initiated("cap2", "capture", 400, "auth")]);
+  });
+});
+
+describe("refund", () => {
+  it("takes everything still refundable when no amount is given", () => {
+    given(sold).when(refund("ref", "sale")).then([initiated("ref", "refund", 1000, "sale")]);
+  });
+
+  it("records its reason", () => {
+    given(sold)
+      .when(refund("ref", "sale", 100, { reason: "damaged" }))
+      .then([initiated("ref", "refund", 100, "sale", { reason: "damaged" })]);
+  });
+
+  it("may be partial, several times, up to the amount sold", () => {
+    const history = [...sold, initiated("ref1", "refund", 600, "sale"), approved("ref1")];
+    given(history).when(refund("ref2", "sale", 400)).then([initiated("ref2", "refund", 400, "sale")]);
+    given(history).when(refund("ref2", "sale", 401)).then("amount_exceeds_refundable");
+    given(history).when(refund("ref2", "sale")).then([initiated("ref2", "refund", 400, "sale")]);
+  });
+
+  it("of a capture never exceeds what it captured", () => {
+    const captured = [...authorized, initiated("cap", "capture", 300, "auth"), approved("cap")];
+    given(captured).when(refund("ref", "cap")).then([initiated("ref", "refund", 300, "cap")]);
+    given(captured).when(refund("ref", "cap", 301)).then("amount_exceeds_refundable");
+  });
+
+  it("counts pending refunds", () => {
+    given([...sold, initiated("ref1", "refund", 900, "sale")])
+      .when(refund("ref2", "sale", 101))
+      .then("amount_exceeds_refundable");
+  });
+
+  it("does not count declined or failed refunds", () => {
+    given([
+      ...sold,
+      initiated("ref1", "refund", 900, "sale"),
+      failed("ref1"),
+      initiated("ref2", "refund", 900, "sale"),
+      declined("ref2"),
+    ])
+      .when(refund("ref3", "sale"))
+      .then([initiated("ref3", "refund", 1000, "sale")]);
+  });
+
+  it("fails when nothing is left", () => {
+    const refunded = [...sold, initiated("ref1", "refund", 1000, "sale"), approved("ref1")];
+    given(refunded).when(refund("ref2", "sale")).then("amount_exceeds_refundable");
+    given(refunded).when(refund("ref2", "sale", 1)).then("amount_exceeds_refundable");
+  });
+
+  it.each([0, -5, 2.5])("refuses amount %d", (amount) => {
+    given(sold).when(refund("ref", "sale", amount)).then("validation_error");
+  });
+
+  it("only refunds a sale or a capture", () => {
+    given(authorized).when(refund("ref", "auth", 100)).then("invalid_transaction_state");
+    const refunded = [...sold, initiated("ref1", "refund", 100, "sale"), approved("ref1")];
+    given(refunded).when(refund("ref2", "ref1", 50)).then("invalid_transaction_state");
+    const voided = [...authorized, initiated("void", "void", 1000, "auth"), approved("void")];
+    given(voided).when(refund("ref", "void", 50)).then("invalid_transaction_state");
+  });
+
+  it("never follows a pending, declined or voided capture", () => {
+    const pending = [...authorized, initiated("cap", "capture", 300, "auth")];
+    given(pending).when(refund("ref", "cap")).then("invalid_transaction_state");
+    given([...pending, declined("cap")]).when(refund("ref", "cap")).then("invalid_transaction_state");
+    given([...pending, approved("cap"), initiated("void", "void", 300, "cap"), approved("void")])
+      .when(refund("ref", "cap"))
+      .then("invalid_transaction_state");
+  });
+});
+
+describe("void", () => {
+  it("voids an authorization with nothing captured, for its whole amount", () => {
+    given(authorized).when(voidOf("void", "auth")).then([initiated("void", "void", 1000, "auth")]);
+  });
+
+  it("voids an authorization whose captures were all declined or failed", () => {
+    given([
+      ...authorized,
+      initiated("cap1", "capture", 100, "auth"),
+      declined("cap1"),
+      initiated("cap2", "capture", 100, "auth"),
+      failed("cap2"),
+    ])
+      .when(voidOf("void", "auth"))
+      .then([initiated("void", "void", 1000, "auth")]);
+  });
+
+  it("refuses an authorization with an approved or pending capture", () => {
+    const pending = [...authorized, initiated("cap", "capture", 100, "auth")];
+    given(pending).when(voidOf("void", "auth")).then("invalid_transaction_state");
+    given([...pending, approved("cap")]).when(voidOf("void", "auth")).then("invalid_transaction_state");
+  });
+
+  it("voids a sale or a capture that is not refunded", () => {
+    given(sold).when(voidOf("void", "sale")).then([initiated("void", "void", 1000, "sale")]);
+    given([...authorized, initiated("cap", "capture", 300, "auth"), approved("cap")])
+      .when(voidOf("void", "cap"))
+      .then([initiated("void", "void", 300, "cap")]);
+  });
+
+  it("refuses a sale with an approved or pending refund", () => {
+    const pending = [...sold, initiated("ref", "refund", 100, "sale")];
+    given(pending).when(voidOf("void", "sale")).then("invalid_transaction_state");
+    given([...pending, approved("ref")]).when(voidOf("void", "sale")).then("invalid_transaction_state");
+  });
+
+  it("ignores failed or declined refunds", () => {
+    given([
+      ...sold,
+      initiated("ref1", "refund", 100, "sale"),
+      failed("ref1"),
+      initiated("ref2", "refund", 100, "sale"),
+      declined("ref2"),
+    ])
+      .when(voidOf("void", "sale"))
+      .then([initiated("void", "void", 1000, "sale")]);
+  });
+
+  it("refuses a settled sale", () => {
+    const state = fold(sold);
+    const sale = state.transactions.get("sale");
+    if (!sale) throw new Error("no sale");
+    const settled: PaymentState = {
+      ...state,
+      transactions: new Map(state.transactions).set("sale", { ...sale, settledAt: at(30) }),
+    };
+    expect(decide(voidOf("void", "sale"), settled)).toMatchObject({ ok: false, error: "invalid_transaction_state" });
+    expect(decide(refund("ref", "sale"), settled)).toMatchObject({ ok: true });
+  });
+
+  it("refuses a refund or a void", () => {
+    given([...sold, initiated("ref", "refund", 100, "sale"), approved("ref")])
+      .when(voidOf("void", "ref"))
+      .then("invalid_transaction_state");
+    given([...sold, initiated("void", "void", 1000, "sale"), approved("void")])
+      .when(voidOf("void2", "void"))
+      .then("invalid_transaction_state");
+  });
+
+  it("happens once: a second void, pending or not, is refused", () => {
+    const pending = [...sold, initiated("void1", "void", 1000, "sale")];
+    given(pending).when(voidOf("void2", "sale")).then("invalid_transaction_state");
+    given([...pending, approved("void1")]).when(voidOf("void2", "sale")).then("invalid_transaction_state");
+  });
+
+  it("may be tried again after a declined or failed void", () => {
+    given([
+      ...sold,
+      initiated("void1", "void", 1000, "sale"),
+      declined("void1"),
+      initiated("void2", "void", 1000, "sale"),
+      failed("void2"),
+    ])
+      .when(voidOf("void3", "sale"))
+      .then([initiated("void3", "void", 1000, "sale")]);
+  });
+});
+
+describe("recording an outcome", () => {
+  const pending = [initiated("auth", "authorization", 1000)];
+
+  it("approves, declines or fails a pending transaction", () => {
+    given(pending).when(approve("auth", at(5))).then([approved("auth", at(5))]);
+    given(pending).when(decline("auth", "incorrect_cvc", at(5))).then([declined("auth", "incorrect_cvc", at(5))]);
+    given(pending).when(decline("auth", "limit_exceeded", at(5))).then([declined("auth", "limit_exceeded", at(5))]);
+    given(pending)
+      .when(fail("auth", "processor_authentication_failed", at(5)))
+      .then([failed("auth", "processor_authentication_failed", at(5))]);
+  });
+
+  it("needs the transaction", () => {
+    given([]).when(approve("auth")).then("not_found");
+    given(pending).when(approve("other")).then("not_found");
+  });
+
+  it("records the same outcome once: again is a no-op", () => {
+    given([...pending, approved("auth")]).when(approve("auth", at(9))).then([]);
+    given([...pending, declined("auth", "expired_card")]).when(decline("auth", "expired_card", at(9))).then([]);
+    given([...pending, failed("auth")]).when(fail("auth", "processor_error", at(9))).then([]);
+  });
+
+  it.each([
+    ["approved", approved("auth"), [decline("auth"), fail("auth")]],
+    ["declined", declined("auth"), [approve("auth"), decline("auth", "insufficient_funds"), fail("auth")]],
+    ["failed", failed("auth"), [approve("auth"), decline("auth"), fail("auth", "processor_authentication_failed")]],
+  ])("never moves a %s transaction to another outcome", (_status, outcome, commands) => {
+    for (const command of commands) given([...pending, outcome]).when(command).then("invalid_transaction_state");
+  });
+
+  it("decides follow-ups too", () => {
+    given([...authorized, initiated("cap", "capture", 100, "auth")]).when(approve("cap")).then([approved("cap")]);
+  });
+});
+
+describe("state and view", () => {
+  const viewKeys = [
+    "id",
+    "type",
+    "status",
+    "clientId",
+    "userId",
+    "processor",
+    "hostConfigurationId",
+    "amount",
+    "currency",
+    "parentTransactionId",
+    "card",
+    "declineCode",
+    "processorResponse",
+    "capturedAmount",
+    "refundedAmount",
+    "voided",
+    "settledAt",
+    "reference",
+    "metadata",
+    "createdAt",
+    "updatedAt",
+  ];
+
+  it("shows the API transaction object, exactly", () => {
+    const state = fold([initiated("auth", "authorization", 1099), approved("auth", at(1))]);
+    const view = toTransactionView(state, "auth");
+    expect(view).toEqual({
+      id: "auth",
+      type: "authorization",
+      status: "approved",
+      clientId,
+      userId: "user_42",
+      processor: "processor_a",
+      hostConfigurationId,
+      amount: 1099,
+      currency: "USD",
+      parentTransactionId: null,
+      card,
+      declineCode: null,
+      processorResponse: { code: "00", message: "Approved", authorizationCode: "A1B2C3", reference: "ref-1" },
+      capturedAmount: 0,
+      refundedAmount: 0,
+      voided: false,
+      settledAt: null,
+      reference: "order-1001",
+      metadata: { orderId: "1001" },
+      createdAt: at(0),
+      updatedAt: at(1),
+    });
+    expect(Object.keys(view ?? {})).toEqual(viewKeys);
+  });
+
+  it("is null for an unknown transaction", () => {
+    expect(toTransactionView(fold(authorized), "other")).toBeNull();
+  });
+
+  it("keeps transactions in the order they began", () => {
+    const state = fold([
+      ...authorized,
+      initiated("cap2", "capture", 1, "auth"),
+      initiated("cap1", "capture", 1, "auth"),
+    ]);
+    expect([...state.transactions.keys()]).toEqual(["auth", "cap2", "cap1"]);
+    expect(state.rootTransactionId).toBe("auth");
+  });
+
+  it("shows a pending transaction", () => {
+    expect(toTransactionView(fold([initiated("sale", "sale", 500)]), "sale")).toMatchObject({
+      status: "pending",
+      processorResponse: null,
+      capturedAmount: 0,
+    });
+  });
+
+  it("counts approved captures on the authorization, and updates it", () => {
+    const state = fold([
+      ...authorized,
+      initiated("cap1", "capture", 300, "auth", { occurredAt: at(2) }),
+      approved("cap1", at(3)),
+      initiated("cap2", "capture", 200, "auth", { occurredAt: at(4) }),
+      declined("cap2", "card_declined", at(5)),
+      initiated("cap3", "capture", 100, "auth", { occurredAt: at(6) }),
+    ]);
+    expect(toTransactionView(state, "auth")).toMatchObject({ capturedAmount: 300, updatedAt: at(3) });
+    expect(toTransactionView(state, "cap1")).toMatchObject({
+      status: "approved",
+      capturedAmount: 300,
+      parentTransactionId: "auth",
+      card: null,
+    });
+    expect(toTransactionView(state, "cap2")).toMatchObject({
+      status: "declined",
+      declineCode: "card_declined",
+      processorResponse: { code: "05", authorizationCode: null },
+      capturedAmount: 0,
+    });
+    expect(capturableAmount(state, "auth")).toBe(600);
+  });
+
+  it("shows a sale as captured, and its approved refunds", () => {
+    const state = fold([
+      ...sold,
+      initiated("ref1", "refund", 300, "sale"),
+      approved("ref1", at(7)),
+      initiated("ref2", "refund", 200, "sale"),
+      failed("ref2"),
+      initiated("ref3", "refund", 100, "sale"),
+    ]);
+    expect(toTransactionView(state, "sale")).toMatchObject({
+      capturedAmount: 1000,
+      refundedAmount: 300,
+      updatedAt: at(7),
+    });
+    expect(toTransactionView(state, "ref2")).toMatchObject({ status: "failed", declineCode: null });
+    expect(state.transactions.get("ref2")?.failureReason).toBe("processor_error");
+    expect(refundableAmount(state, "sale")).toBe(600);
+  });
+
+  it("marks a transaction voided once its void is approved", () => {
+    const pending = fold([...authorized, initiated("void", "void", 1000, "auth")]);
+    expect(toTransactionView(pending, "auth")?.voided).toBe(false);
+    const done = evolve(pending, approved("void", at(8)));
+    expect(toTransactionView(done, "auth")).toMatchObject({ voided: true, updatedAt: at(8) });
+    expect(toTransactionView(done, "void")).toMatchObject({ amount: 1000, voided: false });
+  });
+
+  it("never changes a decided transaction, even given a stray outcome", () => {
+    const state = fold([...authorized]);
+    expect(evolve(state, declined("auth"))).toEqual(state);
+    expect(evolve(state, approved("nobody"))).toEqual(state);
+  });
+
+  it("ignores an event type it does not know", () => {
+    const state = fold(authorized);
+    const unknown = { type: "TransactionSettled.v9", data: { transactionId: "auth" } } as unknown as PaymentEvent;
+    expect(evolve(state, unknown)).toEqual(state);
+  });
+
+  it("ignores a second initiation of the same transaction", () => {
+    const state = fold(authorized);
+    expect(evolve(state, initiated("auth", "authorization", 5))).toEqual(state);
+  });
+});
+
+describe("capturable and refundable amounts", () => {
+  it("are 0 for what cannot be captured or refunded", () => {
+    const state = fold([...authorized, initiated("cap", "capture", 100, "auth")]);
+    expect(capturableAmount(state, "auth")).toBe(900);
+    expect(capturableAmount(state, "cap")).toBe(0);
+    expect(capturableAmount(state, "nobody")).toBe(0);
+    expect(refundableAmount(state, "auth")).toBe(0);
+    expect(refundableAmount(state, "cap")).toBe(0);
+    expect(refundableAmount(evolve(state, approved("cap")), "cap")).toBe(100);
+    expect(capturableAmount(fold([initiated("auth", "authorization", 1000)]), "auth")).toBe(0);
+    expect(capturableAmount(fold([...authorized, initiated("void", "void", 1000, "auth")]), "auth")).toBe(0);
+    expect(refundableAmount(fold([...sold, initiated("void", "void", 1000, "sale")]), "sale")).toBe(0);
+  });
+});
