@@ -60,6 +60,9 @@ export function inquiryOutcome(result: HttpResult, read: AnswerReader): InquiryO
 
 /** The host configuration's credentials are absent or malformed: nothing was sent. */
 export const unusableCredentials = {
-  submit: authenticationFailed("credentials_unusable", "The host configuration has no usable credentials for this processor."),
+  submit: authenticationFailed(
+    "credentials_unusable",
+    "The host configuration has no usable credentials for this processor.",
+  ),
   inquiry: { kind: "unknown", message: "The host configuration has no usable credentials to ask the processor." },
 } as const satisfies { submit: ProcessorOutcome; inquiry: InquiryOutcome };

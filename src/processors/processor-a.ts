@@ -68,8 +68,13 @@ const reader: AnswerReader = {
   answer(body) {
     const parsed = answerSchema.safeParse(body);
     if (!parsed.success) return undefined;
-    const { responseCode, responseText, approvalCode, retrievalReferenceNumber } = parsed.data;
-    return { code: responseCode, message: responseText, authorizationCode: approvalCode, reference: retrievalReferenceNumber };
+    const data = parsed.data;
+    return {
+      code: data.responseCode,
+      message: data.responseText,
+      authorizationCode: data.approvalCode,
+      reference: data.retrievalReferenceNumber,
+    };
   },
   notFound: (body) => answerSchema.safeParse(body).data?.responseCode === "25",
 };

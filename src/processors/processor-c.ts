@@ -66,8 +66,13 @@ const reader: AnswerReader = {
   answer(body) {
     const parsed = answerSchema.safeParse(body);
     if (!parsed.success) return undefined;
-    const { ssl_response_code, ssl_result_message, ssl_approval_code, ssl_txn_id } = parsed.data;
-    return { code: ssl_response_code, message: ssl_result_message, authorizationCode: ssl_approval_code, reference: ssl_txn_id };
+    const data = parsed.data;
+    return {
+      code: data.ssl_response_code,
+      message: data.ssl_result_message,
+      authorizationCode: data.ssl_approval_code,
+      reference: data.ssl_txn_id,
+    };
   },
   notFound: (body) => notFoundSchema.safeParse(body).success,
 };

@@ -32,10 +32,12 @@ export function outcomeOf(answer: ProcessorAnswer): ProcessorOutcome {
   }
   const decline = declines[code];
   if (decline) {
-    return { kind: "declined", code, message: message ?? decline.message, declineCode: decline.declineCode, ...withReference(reference) };
+    const { declineCode } = decline;
+    return { kind: "declined", code, message: message ?? decline.message, declineCode, ...withReference(reference) };
   }
   // 96 and every code we do not know.
-  return { kind: "failed", code, message: message ?? "Processor error", reason: "processor_error", ...withReference(reference) };
+  const reason = "processor_error";
+  return { kind: "failed", code, message: message ?? "Processor error", reason, ...withReference(reference) };
 }
 
 export const processorError = (code: string, message: string): ProcessorOutcome => ({

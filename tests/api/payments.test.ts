@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
@@ -170,6 +171,66 @@ for (const target of testDatabaseTargets()) {
       expect(refunds.filter((r) => r.status === 422)).toHaveLength(6);
       const after = await api.request("GET", `/v1/transactions/${sale.body.id}`, { key: acme.key });
       expect(after.body.refundedAmount).toBe(1000);
+    });
+
+    it("replays every POST with the same Idempotency-Key instead of charging twice", async () => {
+      const headers = { "idempotency-key": `sale-${Math.random()}` };
+      const body = { processor: "processor_b", amount: 500, currency: "EUR", card: card("4242424242424242"), userId: "u1" };
+      const first = await api.request("POST", "/v1/transactions/sale", { key: acme.key, body, headers });
+      const again = await api.request("POST", "/v1/transactions/sale", { key: acme.key, body, headers });
+      expect(first.status).toBe(201);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.body.id).toBe(first.body.id);
+
+      const declinedHeaders = { "idempotency-key": `declined-${Math.random()}` };
+      const declinedBody = { ...body, card: card("4000000000000002") };
+      const declined = await api.request("POST", "/v1/transactions/sale", { key: acme.key, body: declinedBody, headers: declinedHeaders });
+      const declinedAgain = await api.request("POST", "/v1/transactions/sale", {
+        key: acme.key,
+        body: declinedBody,
+        headers: declinedHeaders,
+      });
+      expect(declinedAgain.status).toBe(402);
+      expect(declinedAgain.body.transaction.id).toBe(declined.body.transaction.id);
+
+      for (const [path, follow] of [
+        ["/v1/transactions/refund", { transactionId: first.body.id, amount: 100 }],
+        ["/v1/transactions/void", { transactionId: (await pay("authorization", "4242424242424242")).body.id }],
+        ["/v1/transactions/capture", { transactionId: (await pay("authorization", "4242424242424242")).body.id, amount: 10 }],
+      ] as const) {
+        const followHeaders = { "idempotency-key": `${path}-${Math.random()}` };
+        const once = await api.request("POST", path, { key: acme.key, body: follow, headers: followHeaders });
+        const twice = await api.request("POST", path, { key: acme.key, body: follow, headers: followHeaders });
+        expect(once.status).toBe(201);
+        expect(twice.headers.get("idempotent-replayed")).toBe("true");
+        expect(twice.body.id).toBe(once.body.id);
+      }
+    });
+
+    it("keeps every transaction route tenant-isolated", async () => {
+      const auth = await pay("authorization", "4242424242424242");
+      for (const path of ["/v1/transactions/capture", "/v1/transactions/void", "/v1/transactions/refund"]) {
+        const response = await api.request("POST", path, { key: globex.key, body: { transactionId: auth.body.id } });
+        expect(response.status).toBe(404);
+      }
+      expect((await api.request("GET", `/v1/transactions/${auth.body.id}`)).status).toBe(200);
+    });
+
+    it("never stores, returns or logs a card number or CVC", async () => {
+      const numbers = ["4242424242424242", "5555555555554444", "378282246310005", "4000000000000002", "4000000000000119"];
+      for (const number of numbers) await pay("sale", number, { amount: 777, card: { ...card(number), cvc: number.startsWith("37") ? "9876" : "987" } });
+      const tables = await sql<{ table_name: string }>`
+        select table_name from information_schema.tables where table_schema = 'public'`.execute(api.database.db);
+      let everything = api.logs();
+      for (const { table_name } of tables.rows) {
+        const rows = await sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(api.database.db);
+        everything += rows.rows.map((r) => r.row).join("\n");
+      }
+      expect(everything).toContain("424242");
+      for (const number of numbers) expect(everything).not.toContain(number);
+      expect(everything).not.toMatch(/"cvc"/);
+      // A CVC is three or four digits, which random ids contain by chance: look for it as a value.
+      expect(everything).not.toMatch(/"987"|"9876"|:987[,}]|:9876[,}]/);
     });
 
     it("admin keys do not create transactions", async () => {

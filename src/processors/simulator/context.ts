@@ -37,9 +37,14 @@ export function receivedMessage(processor: Processor, request: FastifyRequest): 
  * The parsed message, or `undefined` after answering 400 with the paths of the bad fields.
  * Never echoes values: they may be card numbers.
  */
-export function parseOrReject<S extends z.ZodType>(schema: S, value: unknown, reply: FastifyReply): z.output<S> | undefined {
+export function parseOrReject<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  reply: FastifyReply,
+): z.output<S> | undefined {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  void reply.code(400).send({ error: "malformed_message", fields: parsed.error.issues.map((issue) => issue.path.join(".")) });
+  const fields = parsed.error.issues.map((issue) => issue.path.join("."));
+  void reply.code(400).send({ error: "malformed_message", fields });
   return undefined;
 }

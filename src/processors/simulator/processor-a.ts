@@ -35,7 +35,12 @@ const message = z.object({
     industryCode: z.enum(["D", "F", "G", "R"]).optional(),
   }),
   card: z
-    .object({ pan: f.cardNumber, expiry: f.fourDigitExpiry, cvv2: f.cvc.optional(), cardholderName: f.holderName.optional() })
+    .object({
+      pan: f.cardNumber,
+      expiry: f.fourDigitExpiry,
+      cvv2: f.cvc.optional(),
+      cardholderName: f.holderName.optional(),
+    })
     .optional(),
 });
 
@@ -52,7 +57,9 @@ export function registerProcessorA(app: FastifyInstance, context: SimulatorConte
     if (!route) return reply.code(404).send({ responseCode: "12", responseText: "Unknown operation" });
     const body = parseOrReject(message, request.body, reply);
     if (!body) return reply;
-    const parentIds = [body.originalRetrievalReferenceNumber, body.originalTransactionReference].filter((id) => id !== undefined);
+    const parentIds = [body.originalRetrievalReferenceNumber, body.originalTransactionReference].filter(
+      (id) => id !== undefined,
+    );
     const followUp = route.operation !== "authorization" && route.operation !== "sale";
     const wrong = [
       body.messageType !== route.messageType && "messageType",

@@ -40,7 +40,13 @@ const followUp = z.object(common);
 
 const followUpOperations: Record<string, Operation> = { captures: "capture", refunds: "refund", reversals: "void" };
 
-const statuses: Record<string, string> = { "00": "approved", "05": "declined", "51": "declined", "54": "declined", N7: "declined" };
+const statuses: Record<string, string> = {
+  "00": "approved",
+  "05": "declined",
+  "51": "declined",
+  "54": "declined",
+  N7: "declined",
+};
 
 const answer = (a: SimulatedAnswer) => ({
   id: a.reference,

@@ -11,8 +11,10 @@ const secretHeaders = new Set(["authorization", "x-datawire-id"]);
 
 export const REDACTED = "[redacted]";
 
+const lastFour = (number: string) => `${"*".repeat(Math.max(0, number.length - 4))}${number.slice(-4)}`;
+
 function redactValue(key: string, value: JsonValue): JsonValue {
-  if (typeof value === "string" && cardNumberKeys.has(key)) return `${"*".repeat(Math.max(0, value.length - 4))}${value.slice(-4)}`;
+  if (typeof value === "string" && cardNumberKeys.has(key)) return lastFour(value);
   if (secretKeys.has(key)) return REDACTED;
   return redactJson(value);
 }

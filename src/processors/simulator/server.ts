@@ -39,7 +39,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const app = Fastify({ logger: false });
   // Fastify's default error answers can quote the body (JSON syntax errors do).
   app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     return reply.code(status).send({ error: status === 500 ? "internal_error" : "bad_request" });
   });
   registerProcessorA(app, context);
