@@ -1,36 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { startServiceProcess, stopServiceProcess } from "./support/process.ts";
 
-const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-
-/** Runs `src/main.ts` as `npm start` does, until it says where it listens. */
-async function start(dataDir: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", DATABASE_URL: "", ADMIN_API_KEY: "", LOG_LEVEL: "info" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += String(chunk)));
-  child.stderr!.on("data", (chunk) => (output += String(chunk)));
-  const started = Date.now();
-  while (!/docs: (http:\S+)\/docs/.test(output)) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const url = /docs: (http:\S+)\/docs/.exec(output)![1]!;
-  return { child, url, output: () => output };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  child.kill("SIGTERM");
-  const [code] = await once(child, "exit");
-  return code as number | null;
-}
+const start = (dataDir: string) => startServiceProcess({ DATA_DIR: dataDir });
+const stop = stopServiceProcess;
 
 describe("npm start on the embedded database", () => {
   let dataDir: string;

@@ -20,7 +20,7 @@ export function submitOutcome(result: HttpResult, read: AnswerReader): Processor
       // The connection was never made: the processor cannot have acted, so this is a plain failure.
       return processorError("connection_failed", `The processor could not be reached (${result.code}).`);
     case "no_answer":
-      return { kind: "unknown", message: `The processor did not answer in time (${result.code}).` };
+      return { kind: "unknown", message: `The processor gave no answer (${result.code}).` };
     case "answered":
       return answeredOutcome(result.status, result.body, read);
   }

@@ -11,7 +11,6 @@ export type HttpResult =
   | { kind: "no_answer"; code: string };
 
 export interface HttpClient {
-  readonly timeoutMs: number;
   post(url: string, body: JsonObject, headers?: Record<string, string>): Promise<HttpResult>;
   get(url: string, headers?: Record<string, string>): Promise<HttpResult>;
 }
@@ -78,7 +77,6 @@ export function createHttpClient(options: { timeoutMs: number }): HttpClient {
   }
 
   return {
-    timeoutMs,
     post: (url, body, headers = {}) => send("POST", url, body, headers),
     get: (url, headers = {}) => send("GET", url, undefined, headers),
   };

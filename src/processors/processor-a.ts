@@ -4,7 +4,7 @@ import { configurationFor } from "./host-configuration.ts";
 import type { HttpClient } from "./http.ts";
 import { compact } from "./json.ts";
 import type { Operation, ProcessorConnector, ProcessorRequest } from "./port.ts";
-import { cardOf, parentOf } from "./request.ts";
+import { cardOf, parentOf, twoDigits } from "./request.ts";
 
 /** processor_a: ISO 8583 flavoured JSON, one path per operation, no credentials. */
 
@@ -50,7 +50,7 @@ function message(request: ProcessorRequest) {
       card &&
       compact({
         pan: card.number,
-        expiry: `${String(card.expYear % 100).padStart(2, "0")}${String(card.expMonth).padStart(2, "0")}`,
+        expiry: `${twoDigits(card.expYear)}${twoDigits(card.expMonth)}`,
         cvv2: card.cvc,
         cardholderName: card.holderName,
       }),

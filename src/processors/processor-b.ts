@@ -5,7 +5,7 @@ import { configurationFor } from "./host-configuration.ts";
 import type { HttpClient } from "./http.ts";
 import { compact } from "./json.ts";
 import type { Operation, ProcessorConnector, ProcessorHostConfiguration, ProcessorRequest } from "./port.ts";
-import { cardOf, parentOf } from "./request.ts";
+import { cardOf, parentOf, twoDigits } from "./request.ts";
 
 /** processor_b: a header/transaction envelope on one path; the Datawire id travels in a header. */
 
@@ -41,7 +41,7 @@ function message(request: ProcessorRequest) {
         card &&
         compact({
           accountNumber: card.number,
-          expirationDate: `${String(card.expMonth).padStart(2, "0")}${String(card.expYear % 100).padStart(2, "0")}`,
+          expirationDate: `${twoDigits(card.expMonth)}${twoDigits(card.expYear)}`,
           securityCode: card.cvc,
           cardholderName: card.holderName,
         }),

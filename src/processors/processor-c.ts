@@ -6,7 +6,7 @@ import { configurationFor } from "./host-configuration.ts";
 import type { HttpClient } from "./http.ts";
 import { compact } from "./json.ts";
 import type { Operation, ProcessorConnector, ProcessorHostConfiguration, ProcessorRequest } from "./port.ts";
-import { cardOf, parentOf } from "./request.ts";
+import { cardOf, parentOf, twoDigits } from "./request.ts";
 
 /** processor_c: flat `ssl_` fields, decimal amounts, the user id and PIN in the body. */
 
@@ -47,7 +47,7 @@ function message(request: ProcessorRequest) {
     ssl_amount: toDecimalAmount(request.amount, request.currency),
     ssl_transaction_currency: request.currency,
     ssl_card_number: card?.number,
-    ssl_exp_date: card && `${String(card.expMonth).padStart(2, "0")}${String(card.expYear % 100).padStart(2, "0")}`,
+    ssl_exp_date: card && `${twoDigits(card.expMonth)}${twoDigits(card.expYear)}`,
     ssl_cvv2cvc2_indicator: card && (card.cvc === undefined ? "0" : "1"),
     ssl_cvv2cvc2: card?.cvc,
     ssl_card_holder_name: card?.holderName,

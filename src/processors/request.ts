@@ -2,6 +2,9 @@ import type { CardDetails, Operation, ProcessorRequest } from "./port.ts";
 
 /** Checks of the request's shape shared by connectors; a failure is a caller bug, so it throws. */
 
+/** Expiry dates travel as two-digit months and years. */
+export const twoDigits = (value: number) => String(value % 100).padStart(2, "0");
+
 export const isFollowUp = (operation: Operation) => operation !== "authorization" && operation !== "sale";
 
 export function cardOf(request: ProcessorRequest): CardDetails | undefined {

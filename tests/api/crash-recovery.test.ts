@@ -1,0 +1,97 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
+import { openTestDatabase, type TestDatabase } from "../support/database.ts";
+import { testEnvironment } from "../support/environment.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { type ServiceProcess, startServiceProcess, stopServiceProcess } from "../support/process.ts";
+import { TEST_ADMIN_KEY } from "../support/service.ts";
+
+// Two processes on one database, one killed outright: that needs a server, not PGlite.
+const skipReason = testEnvironment.databaseUrl ? undefined : "DATABASE_URL is not set";
+if (skipReason) console.warn(`SKIPPED crash between intent and outcome test: ${skipReason}`);
+
+describe.skipIf(skipReason)("a crash between a transaction's intent and its outcome", () => {
+  let database: TestDatabase;
+  let simulator: Simulator;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    database = await openTestDatabase("postgres");
+    // Outside the service's process, like a real processor: it survives the crash.
+    simulator = await startSimulator({ timeoutCardDelayMs: 60_000 });
+  });
+  afterAll(async () => {
+    if (service) await stopServiceProcess(service.child, "SIGKILL");
+    await simulator.close();
+    await database.close();
+  });
+
+  const environment = (processorTimeoutMs: number) => ({
+    DATABASE_URL: database.url!,
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    PROCESSOR_A_URL: simulator.baseUrls.processor_a,
+    PROCESSOR_B_URL: simulator.baseUrls.processor_b,
+    PROCESSOR_C_URL: simulator.baseUrls.processor_c,
+    PROCESSOR_D_URL: simulator.baseUrls.processor_d,
+    PROCESSOR_TIMEOUT_MS: String(processorTimeoutMs),
+    PENDING_RESOLVER_INTERVAL_MS: "200",
+    SECRETS_MASTER_KEYS: "test:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+    CARD_FINGERPRINT_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+  });
+
+  const call = async (url: string, method: string, path: string, key: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it("leaves a pending transaction that the restarted service resolves", async () => {
+    service = await startServiceProcess(environment(30_000));
+    const client = await call(service.url, "POST", "/v1/clients", TEST_ADMIN_KEY, { name: "Acme" });
+    const key = await call(service.url, "POST", `/v1/clients/${client.body.id}/api-keys`, TEST_ADMIN_KEY, {});
+    const config = await call(service.url, "POST", "/v1/host-configurations/processor_a", TEST_ADMIN_KEY, {
+      ...validBodies.processor_a,
+      clientId: client.body.id,
+    });
+    expect(config.status).toBe(201);
+
+    // The processor holds this card's answer: kill the service while it waits.
+    const sale = call(service.url, "POST", "/v1/transactions/sale", String(key.body.key), {
+      processor: "processor_a",
+      amount: 4200,
+      currency: "USD",
+      userId: "user_1",
+      card: { number: "4000000000000408", expMonth: 12, expYear: 2030, cvc: "123" },
+    }).catch(() => undefined);
+    await vi.waitFor(
+      async () => {
+        const { rows } = await sql<{ count: string }>`
+          select count(*)::text as count from events where type = 'TransactionInitiated.v1'`.execute(database.db);
+        expect(rows[0]?.count).toBe("1");
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    await stopServiceProcess(service.child, "SIGKILL");
+    await sale;
+    const outcomes = await sql<{ count: string }>`
+      select count(*)::text as count from events where type like 'Transaction%' and type <> 'TransactionInitiated.v1'`.execute(
+      database.db,
+    );
+    expect(outcomes.rows[0]?.count).toBe("0");
+
+    service = await startServiceProcess(environment(300));
+    await vi.waitFor(
+      async () => {
+        const { rows } = await sql<{ status: string }>`select status from transactions`.execute(database.db);
+        expect(rows).toEqual([{ status: "approved" }]);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(await stopServiceProcess(service.child)).toBe(0);
+    service = undefined;
+  }, 90_000);
+});
