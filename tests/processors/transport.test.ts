@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createConnectors } from "../../src/processors/connectors.ts";
+import type { ProcessorConnector, ProcessorRequest } from "../../src/processors/port.ts";
+import { hostConfiguration as configurationOf } from "./host-configuration.ts";
+
+/** How HTTP answers that the simulator never gives map onto outcomes, against a stub processor. */
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+let handler: Handler = (_request, response) => response.end();
+let server: Server;
+let connector: ProcessorConnector;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => handler(request, response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const baseUrls = { processor_a: url, processor_b: url, processor_c: url, processor_d: url };
+  connector = createConnectors({ baseUrls, timeoutMs: 500 }).processor_a;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const reply = (status: number, body: string) => {
+  handler = (_request, response) => {
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(body);
+  };
+};
+
+const hostConfiguration = configurationOf("processor_a");
+
+const sale = (): ProcessorRequest => ({
+  operation: "sale",
+  transactionId: randomUUID(),
+  amount: 100,
+  currency: "USD",
+  card: { number: "4242424242424242", expMonth: 1, expYear: 2031 },
+  hostConfiguration,
+});
+
+describe("submit", () => {
+  it.each([
+    [500, { kind: "failed", reason: "processor_error", code: "http_500" }],
+    [503, { kind: "failed", reason: "processor_error", code: "http_503" }],
+    [400, { kind: "failed", reason: "processor_error", code: "http_400" }],
+    [401, { kind: "failed", reason: "processor_authentication_failed", code: "http_401" }],
+    [403, { kind: "failed", reason: "processor_authentication_failed", code: "http_403" }],
+    // A gateway gave up waiting: the processor may have acted.
+    [504, { kind: "unknown" }],
+  ])("HTTP %i", async (status, expected) => {
+    reply(status, "{}");
+    expect(await connector.submit(sale())).toMatchObject(expected);
+  });
+
+  it("an unreadable 200 is unknown: it may have been an approval", async () => {
+    reply(200, "<html>ok</html>");
+    expect((await connector.submit(sale())).kind).toBe("unknown");
+    reply(200, JSON.stringify({ unexpected: true }));
+    expect((await connector.submit(sale())).kind).toBe("unknown");
+  });
+
+  it("an approval without an authorization code is unknown, not a failure", async () => {
+    reply(200, JSON.stringify({ responseCode: "00", retrievalReferenceNumber: "123456789012" }));
+    expect((await connector.submit(sale())).kind).toBe("unknown");
+  });
+
+  it("an unknown response code fails with processor_error and keeps the code", async () => {
+    reply(200, JSON.stringify({ responseCode: "91", responseText: "Issuer unavailable", retrievalReferenceNumber: "1" }));
+    expect(await connector.submit(sale())).toEqual({
+      kind: "failed",
+      code: "91",
+      message: "Issuer unavailable",
+      reason: "processor_error",
+      reference: "1",
+    });
+  });
+
+  it("a connection closed after the request was sent is unknown", async () => {
+    handler = (request) => request.socket.destroy();
+    expect((await connector.submit(sale())).kind).toBe("unknown");
+  });
+
+  it("a slow answer is unknown after the timeout, and the request is sent once", async () => {
+    let received = 0;
+    handler = (_request, response) => {
+      received++;
+      setTimeout(() => response.end("{}"), 1_500).unref();
+    };
+    expect((await connector.submit(sale())).kind).toBe("unknown");
+    expect(received).toBe(1);
+  });
+});
+
+describe("inquire", () => {
+  const inquire = () => connector.inquire({ transactionId: randomUUID(), hostConfiguration });
+
+  it("a 404 that is not the processor's own answer is unknown, not not_found", async () => {
+    reply(404, JSON.stringify({ message: "Route not found" }));
+    expect((await inquire()).kind).toBe("unknown");
+    reply(404, JSON.stringify({ responseCode: "25" }));
+    expect(await inquire()).toEqual({ kind: "not_found" });
+  });
+
+  it.each([401, 500, 503])("HTTP %i says nothing about the transaction: unknown", async (status) => {
+    reply(status, "{}");
+    expect((await inquire()).kind).toBe("unknown");
+  });
+});
