@@ -67,10 +67,6 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>):
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = undefined;
-    const record = db
-      .updateTable("idempotency_records")
-      .where("scope", "=", claim.scope)
-      .where("idempotency_key", "=", claim.key);
     if (reply.statusCode >= 500 && reply.statusCode !== 502 && reply.statusCode !== 504) {
       // An unexpected failure: nothing to replay, so the caller may retry with the same key.
       await db
@@ -86,13 +82,16 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>):
         return value === undefined ? [] : [[name, String(value)]];
       }),
     );
-    await record
+    await db
+      .updateTable("idempotency_records")
       .set({
         status_code: reply.statusCode,
         response_headers: sql`${JSON.stringify(headers)}::jsonb`,
         response_body: typeof payload === "string" ? payload : "",
         completed_at: sql`now()`,
       })
+      .where("scope", "=", claim.scope)
+      .where("idempotency_key", "=", claim.key)
       .execute();
     return payload;
   });
