@@ -12,12 +12,14 @@ export interface BenchTarget {
   close(): Promise<void>;
 }
 
-/** Parses the command line: `--target postgres|pglite|both`, `--database-url` and the bench's own options. */
-export function benchArgs<O extends NonNullable<ParseArgsConfig["options"]>>(options: O) {
-  const { values } = parseArgs({
-    options: { ...options, target: { type: "string", default: "both" }, "database-url": { type: "string" } },
-    strict: true,
-  });
+/** Parses `--target postgres|pglite|both`, `--database-url` and the bench's own string options. */
+export function benchArgs(optionNames: readonly string[]) {
+  const options: NonNullable<ParseArgsConfig["options"]> = {
+    target: { type: "string", default: "both" },
+    "database-url": { type: "string" },
+  };
+  for (const name of optionNames) options[name] = { type: "string" };
+  const { values } = parseArgs({ options, strict: true });
   const target = values.target;
   if (target !== "postgres" && target !== "pglite" && target !== "both") {
     throw new Error(`--target must be postgres, pglite or both, not ${String(target)}`);
