@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect } from "kysely";
+import { createHash } from "node:crypto";
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { migrateToLatest } from "./migrations/index.ts";
@@ -49,9 +50,36 @@ function openPostgres(connectionString: string, max: number): DatabaseConnection
   const pool = new pg.Pool({ connectionString, max });
   // An idle client that loses its server emits 'error'; without a listener that kills the process.
   pool.on("error", () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingStatements(pool) }) });
   return { db, kind: "postgres", close: () => db.destroy() };
 }
+
+/**
+ * Runs every parameterized query as a named prepared statement, so each connection plans it
+ * once instead of on every call: planning was half the server's work per append. Kysely emits
+ * a fixed set of SQL texts with parameters, so the per-connection cache stays small.
+ */
+function preparingStatements(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    query: ((text: string, values: readonly unknown[]) =>
+      values.length === 0
+        ? client.query(text)
+        : client.query({ name: statementName(text), text, values: [...values] })) as unknown as PostgresPoolClient["query"],
+    release: () => client.release(),
+  });
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let connection = wrapped.get(client);
+      if (!connection) wrapped.set(client, (connection = wrap(client)));
+      return connection;
+    },
+    end: () => pool.end(),
+  };
+}
+
+const statementName = (text: string) => `k_${createHash("sha1").update(text).digest("base64url")}`;
 
 async function createPglite(dataDir: string): Promise<PGlite> {
   if (dataDir.startsWith("memory://")) return PGlite.create(dataDir);
