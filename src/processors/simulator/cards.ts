@@ -1,3 +1,5 @@
+import { isCardNumberFormat, passesLuhn } from "../../domain/cards.ts";
+
 /** The simulator's test cards (API.md): what a card number does to an authorization or a sale. */
 
 export interface CardBehaviour {
@@ -16,21 +18,7 @@ const behaviours: Record<string, CardBehaviour> = {
   "4000000000000408": { code: "00", hold: true },
 };
 
-export function passesLuhn(number: string): boolean {
-  if (!/^[0-9]{12,19}$/.test(number)) return false;
-  let sum = 0;
-  for (let i = 0; i < number.length; i++) {
-    let digit = Number(number[number.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
 /** Every other number that passes Luhn is approved, 4242424242424242 and friends included. */
 export function cardBehaviour(number: string): CardBehaviour {
-  return behaviours[number] ?? { code: passesLuhn(number) ? "00" : "14", hold: false };
+  return behaviours[number] ?? { code: isCardNumberFormat(number) && passesLuhn(number) ? "00" : "14", hold: false };
 }
