@@ -233,6 +233,44 @@ for (const target of testDatabaseTargets()) {
       expect(everything).not.toMatch(/"987"|"9876"|:987[,}]|:9876[,}]/);
     });
 
+    it("needs a usable host configuration: missing or disabled is 422 and reaches no processor", async () => {
+      const initech = await api.createClient("Initech");
+      const sale = (extra: Record<string, unknown> = {}) => pay("sale", "4242424242424242", extra, initech.key);
+      const missing = await sale();
+      expect(missing.status).toBe(422);
+      expect(missing.body.code).toBe("host_configuration_missing");
+
+      const created = await api.request("POST", "/v1/host-configurations/processor_a", {
+        body: { ...validBodies.processor_a, clientId: initech.clientId, enabled: false },
+      });
+      const disabled = await sale();
+      expect(disabled.status).toBe(422);
+      expect(disabled.body.code).toBe("host_configuration_disabled");
+      const named = await sale({ hostConfigurationId: created.body.id });
+      expect(named.body.code).toBe("host_configuration_disabled");
+
+      const second = await api.request("POST", "/v1/host-configurations/processor_a", {
+        body: { ...validBodies.processor_a, clientId: initech.clientId },
+      });
+      const approved = await sale();
+      expect(approved.status).toBe(201);
+      expect(approved.body.hostConfigurationId).toBe(second.body.id);
+      const { rows } = await sql<{ count: string }>`
+        select count(*)::text as count from transactions where client_id = ${initech.clientId}`.execute(api.database.db);
+      expect(rows[0]?.count).toBe("1");
+
+      // The host configuration's version travels with the transaction's intent.
+      await api.request("PUT", `/v1/host-configurations/processor_a/${second.body.id}`, {
+        body: { ...validBodies.processor_a, clientId: initech.clientId, name: "v2" },
+      });
+      const afterUpdate = await sale();
+      const versions = await sql<{ version: number }>`
+        select (data->>'hostConfigurationVersion')::int as version from events
+        where type = 'TransactionInitiated.v1' and data->>'transactionId' in (${approved.body.id}, ${afterUpdate.body.id})
+        order by position`.execute(api.database.db);
+      expect(versions.rows.map((row) => row.version)).toEqual([1, 2]);
+    });
+
     it("admin keys do not create transactions", async () => {
       const response = await api.request("POST", "/v1/transactions/sale", {
         body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: card("4242424242424242") },
