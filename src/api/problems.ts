@@ -46,7 +46,7 @@ export class ApiProblem extends Error {
     readonly code: ProblemCode,
     readonly detail: string,
     /** `transaction`: the recorded transaction of a decline, failure or unknown outcome. */
-    readonly extra: { errors?: FieldError[]; transaction?: object } = {},
+    readonly extra: { errors?: FieldError[]; transaction?: object; limit?: object } = {},
   ) {
     super(detail);
     [this.status, this.title] = problemCatalog[code];

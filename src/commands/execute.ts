@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import type { EventStore, ExpectedRevision, JsonObject } from "../eventstore/port.ts";
@@ -7,9 +8,14 @@ export type EventMetadata = JsonObject;
 
 export type Execution<State, Event, Failure extends string> =
   | { ok: true; events: Event[]; state: State; revision: bigint | null }
-  | { ok: false; error: Failure; detail: string };
+  | { ok: false; error: Failure; detail: string; state: State };
 
-const MAX_ATTEMPTS = 5;
+export interface ExecuteOptions {
+  /** Fold only the stream's last event: for streams whose every event carries the whole state. */
+  lastEventOnly?: boolean;
+  /** Attempts before a persistent conflict is thrown; hot streams want more, with jittered waits. */
+  attempts?: number;
+}
 
 /**
  * Loads a stream, folds it, decides, and appends with the expected revision. On a concurrent
@@ -21,13 +27,17 @@ export async function execute<State, Command, Event extends { type: string; data
   streamId: string,
   command: Command,
   metadata: EventMetadata,
+  { lastEventOnly = false, attempts = 5 }: ExecuteOptions = {},
 ): Promise<Execution<State, Event, Failure>> {
   for (let attempt = 1; ; attempt += 1) {
-    const history = await store.readStream(streamId);
+    const history = await store.readStream(
+      streamId,
+      lastEventOnly ? { direction: "backwards", maxCount: 1 } : undefined,
+    );
     let state = decider.initialState();
     for (const recorded of history) state = decider.evolve(state, recorded as unknown as Event);
     const decision = decider.decide(command, state);
-    if (!decision.ok) return decision;
+    if (!decision.ok) return { ...decision, state };
 
     const last = history.at(-1)?.revision;
     if (decision.events.length === 0) return { ok: true, events: [], state, revision: last ?? null };
@@ -41,7 +51,9 @@ export async function execute<State, Command, Event extends { type: string; data
       const next = decision.events.reduce(decider.evolve, state);
       return { ok: true, events: decision.events, state: next, revision: appended.nextExpectedRevision };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt === MAX_ATTEMPTS) throw error;
+      if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
+      // Spread the retries of many racing writers so they do not collide again in lockstep.
+      if (attempt > 1) await sleep(Math.random() * Math.min(attempt, 10) * 2);
     }
   }
 }

@@ -33,6 +33,8 @@ export interface ProjectionCheckpointsTable {
 export interface ClientsTable {
   client_id: string;
   name: string;
+  /** CurrencyLimit[] as last set. */
+  limits: Generated<unknown>;
   created_at: Date;
   updated_at: Date;
   revision: Int8;

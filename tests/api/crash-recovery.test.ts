@@ -5,7 +5,7 @@ import { openTestDatabase, type TestDatabase } from "../support/database.ts";
 import { testEnvironment } from "../support/environment.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { type ServiceProcess, startServiceProcess, stopServiceProcess } from "../support/process.ts";
-import { TEST_ADMIN_KEY } from "../support/service.ts";
+import { TEST_ADMIN_KEY, testSecrets } from "../support/service.ts";
 
 // Two processes on one database, one killed outright: that needs a server, not PGlite.
 const skipReason = testEnvironment.databaseUrl ? undefined : "DATABASE_URL is not set";
@@ -36,8 +36,7 @@ describe.skipIf(skipReason)("a crash between a transaction's intent and its outc
     PROCESSOR_D_URL: simulator.baseUrls.processor_d,
     PROCESSOR_TIMEOUT_MS: String(processorTimeoutMs),
     PENDING_RESOLVER_INTERVAL_MS: "200",
-    SECRETS_MASTER_KEYS: "test:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-    CARD_FINGERPRINT_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+    ...testSecrets,
   });
 
   const call = async (url: string, method: string, path: string, key: string, body?: unknown) => {

@@ -6,6 +6,12 @@ import { openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "./
 
 export const TEST_ADMIN_KEY = "test-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
 
+/** Shared by every instance a test starts on one database, so each can read what another wrote. */
+export const testSecrets = {
+  SECRETS_MASTER_KEYS: "test:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+  CARD_FINGERPRINT_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+};
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -50,6 +56,7 @@ export async function startTestService(
     DATA_DIR: "memory://",
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     DATABASE_URL: database.url,
+    ...testSecrets,
     PROCESSOR_TIMEOUT_MS: "500",
     PENDING_RESOLVER_INTERVAL_MS: "200",
     ...environment,

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { issueApiKey, registerClient, revokeApiKey } from "../../commands/clients.ts";
+import { setLimits, usageOn } from "../../commands/limits.ts";
+import { type CurrencyLimit, limitsSchema, utcDay } from "../../domain/limits/limits.ts";
 import type { CommandContext } from "../../commands/context.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
@@ -13,7 +15,15 @@ const clientSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    limits: z.array(z.object({ currency: z.string() }).passthrough()),
+    limits: z.array(
+      z.object({
+        currency: z.string(),
+        maxAmountPerTransaction: z.number().int().optional(),
+        dailyAmount: z.number().int().optional(),
+        dailyCount: z.number().int().optional(),
+        today: z.object({ date: z.string(), usedAmount: z.number().int(), usedCount: z.number().int() }),
+      }),
+    ),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "Client" });
@@ -29,14 +39,22 @@ const apiKeySchema = z
 export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now }) => {
   const context = (metadata: CommandContext["metadata"]): CommandContext => ({ db, store, now, metadata });
 
+  /** The client with its limits and how much of each it has used today (UTC). */
   async function loadClient(clientId: string) {
     const row = await db
       .selectFrom("clients")
-      .select(["client_id", "name", "created_at"])
+      .select(["client_id", "name", "created_at", "limits"])
       .where("client_id", "=", clientId)
       .executeTakeFirst();
     if (!row) throw notFound("client");
-    return { id: row.client_id, name: row.name, limits: [], createdAt: row.created_at.toISOString() };
+    const date = utcDay(now());
+    const limits = await Promise.all(
+      (row.limits as CurrencyLimit[]).map(async (limit) => ({
+        ...limit,
+        today: { date, ...(await usageOn({ db, store, now, metadata: {} }, clientId, limit.currency, date)) },
+      })),
+    );
+    return { id: row.client_id, name: row.name, limits, createdAt: row.created_at.toISOString() };
   }
 
   app.post(
@@ -65,6 +83,25 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     },
     async (request) => {
       if (!canSeeClient(principalOf(request), request.params.clientId)) throw notFound("client");
+      return loadClient(request.params.clientId);
+    },
+  );
+
+  app.put(
+    "/clients/:clientId/limits",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags: ["clients"],
+        summary: "Replace a client's transaction limits (per currency; absent fields are unlimited; UTC days)",
+        params: clientIdParams,
+        body: z.strictObject({ limits: limitsSchema }),
+        response: { 200: clientSchema },
+      },
+    },
+    async (request) => {
+      const result = await setLimits(context(eventMetadataOf(request)), request.params.clientId, request.body.limits);
+      if (!result.ok) throw notFound("client");
       return loadClient(request.params.clientId);
     },
   );

@@ -7,6 +7,7 @@ import { startPayment } from "../../commands/payments/start-payment.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { cardBrands, cardSchema } from "../../domain/cards.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
+import type { LimitBreach } from "../../domain/limits/usage.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
 import { declineCodes, type FailureReason, type TransactionView } from "../../domain/payments/index.ts";
 import type { Connectors } from "../../processors/port.ts";
@@ -71,7 +72,7 @@ const metadataSchema = z
 const followUpTarget = { transactionId: z.uuid() };
 
 type Result =
-  | { ok: true; transaction: TransactionView; failureReason: FailureReason | null }
+  | { ok: true; transaction: TransactionView; failureReason: FailureReason | null; limitBreach?: LimitBreach }
   | { ok: false; error: ProblemCode | "already_exists"; detail: string };
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependencies> = async (app, deps) => {
@@ -208,7 +209,7 @@ function answer(reply: FastifyReply, result: Result) {
     if (result.error === "already_exists") throw new Error(result.detail);
     throw new ApiProblem(result.error, result.detail);
   }
-  const { transaction, failureReason } = result;
+  const { transaction, failureReason, limitBreach } = result;
   switch (transaction.status) {
     case "approved":
       return reply.code(201).send(transaction);
@@ -219,6 +220,13 @@ function answer(reply: FastifyReply, result: Result) {
         { transaction },
       );
     case "declined":
+      if (limitBreach) {
+        throw new ApiProblem(
+          "limit_exceeded",
+          `The client's ${limitBreach.limit} limit in ${transaction.currency} would be exceeded.`,
+          { transaction, limit: { currency: transaction.currency, ...limitBreach } },
+        );
+      }
       throw new ApiProblem(transaction.declineCode ?? "card_declined", "The transaction was declined.", { transaction });
     case "failed":
       throw new ApiProblem(failureReason ?? "processor_error", "The processor could not process the transaction.", {

@@ -2,7 +2,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { type PaymentEvent, paymentDecider, paymentStreamId, type PaymentState } from "../../domain/payments/index.ts";
 import type { Logger } from "../../logger.ts";
+import { givesLimitBack } from "../../domain/limits/limits.ts";
 import { execute } from "../execute.ts";
+import { releaseLimitOf } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { loadHostConfiguration } from "./host-configuration.ts";
 import { outcomeOf } from "./outcome.ts";
@@ -86,6 +88,9 @@ export class PendingResolver {
       { ...context.metadata, resolvedBy: "pending-resolver" },
     );
     if (!recorded.ok) return false;
+    if (recorded.events.length > 0 && givesLimitBack(recorded.state, transactionId)) {
+      await releaseLimitOf(context, paymentId, transaction.clientId);
+    }
     if (recorded.revision !== null) await waitForPayment(context, paymentId, recorded.revision);
     this.#options.logger.info({ transactionId, status: outcome.status }, "pending transaction resolved");
     return true;

@@ -10,7 +10,9 @@ import {
 } from "../../domain/payments/index.ts";
 import type { ProcessorRequest } from "../../processors/port.ts";
 import { waitForReadModel } from "../../projections/read-your-writes.ts";
-import { execute } from "../execute.ts";
+import { givesLimitBack } from "../../domain/limits/limits.ts";
+import { type EventMetadata, execute } from "../execute.ts";
+import { releaseLimitOf } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
@@ -27,9 +29,13 @@ export async function runTransaction(
   paymentId: string,
   initiate: InitiateTransaction,
   requestFor: (state: PaymentState) => ProcessorRequest,
+  intentMetadata: EventMetadata = {},
 ): Promise<TransactionResult> {
   const streamId = paymentStreamId(paymentId);
-  const initiated = await execute(context.store, paymentDecider, streamId, initiate, context.metadata);
+  const initiated = await execute(context.store, paymentDecider, streamId, initiate, {
+    ...context.metadata,
+    ...intentMetadata,
+  });
   if (!initiated.ok) return initiated;
 
   const request = requestFor(initiated.state);
@@ -48,6 +54,9 @@ export async function runTransaction(
     if (!recorded.ok) throw new Error(`Recording the processor's answer failed: ${recorded.detail}`);
     state = recorded.state;
     revision = recorded.revision;
+    if (recorded.events.length > 0 && givesLimitBack(state, initiate.transactionId)) {
+      await releaseLimitOf(context, paymentId, initiate.clientId);
+    }
   }
   if (revision !== null) await waitForPayment(context, paymentId, revision);
   const transaction = toTransactionView(state, initiate.transactionId);

@@ -1,11 +1,14 @@
 import { safeCard } from "../../domain/cards.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
-import type { RootTransactionType } from "../../domain/payments/index.ts";
+import type { LimitBreach } from "../../domain/limits/usage.ts";
+import { paymentDecider, paymentStreamId, type RootTransactionType, toTransactionView } from "../../domain/payments/index.ts";
 import { newId } from "../../ids.ts";
 import type { CardDetails } from "../../processors/port.ts";
+import { execute } from "../execute.ts";
+import { limitFor, type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { runTransaction } from "./run-transaction.ts";
+import { runTransaction, waitForPayment } from "./run-transaction.ts";
 
 export interface StartPayment {
   type: RootTransactionType;
@@ -20,31 +23,45 @@ export interface StartPayment {
   hostConfigurationId: string | undefined;
 }
 
-/** An authorization or a sale: a new payment whose stream starts with this transaction. */
+/**
+ * An authorization or a sale: a new payment whose stream starts with this transaction. When the
+ * client has a limit in the currency, the amount is reserved first; a request that would break
+ * it is recorded as declined (`limit_exceeded`) and never reaches the processor.
+ */
 export async function startPayment(context: PaymentContext, input: StartPayment) {
   const hostConfiguration = await hostConfigurationForPayment(context, input);
   if (!hostConfiguration.ok) return hostConfiguration;
   const transactionId = newId();
   const { number, expMonth, expYear } = input.card;
+  const initiate = {
+    type: "InitiateTransaction" as const,
+    transactionType: input.type,
+    transactionId,
+    amount: input.amount,
+    currency: input.currency,
+    clientId: input.clientId,
+    userId: input.userId,
+    processor: input.processor,
+    hostConfigurationId: hostConfiguration.view.id,
+    hostConfigurationVersion: hostConfiguration.view.version,
+    card: safeCard(number, expMonth, expYear, context.fingerprint(number)),
+    reference: input.reference,
+    metadata: input.metadata,
+    now: context.now().toISOString(),
+  };
+
+  let limitReservation: LimitReservation | undefined;
+  const limit = await limitFor(context, input.clientId, input.currency);
+  if (limit) {
+    const reserved = await reserveLimit(context, { clientId: input.clientId, transactionId, amount: input.amount, limit });
+    if (!reserved.ok) return declineForLimit(context, initiate, reserved.breach);
+    limitReservation = reserved.reservation;
+  }
+
   return runTransaction(
     context,
     transactionId,
-    {
-      type: "InitiateTransaction",
-      transactionType: input.type,
-      transactionId,
-      amount: input.amount,
-      currency: input.currency,
-      clientId: input.clientId,
-      userId: input.userId,
-      processor: input.processor,
-      hostConfigurationId: hostConfiguration.view.id,
-      hostConfigurationVersion: hostConfiguration.view.version,
-      card: safeCard(number, expMonth, expYear, context.fingerprint(number)),
-      reference: input.reference,
-      metadata: input.metadata,
-      now: context.now().toISOString(),
-    },
+    initiate,
     () => ({
       operation: input.type,
       transactionId,
@@ -53,5 +70,34 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
       card: input.card,
       hostConfiguration,
     }),
+    limitReservation ? { limitReservation: { ...limitReservation } } : {},
   );
+}
+
+/** Records the refused request as a declined transaction, so it shows in history and audits. */
+async function declineForLimit(
+  context: PaymentContext,
+  initiate: Parameters<typeof paymentDecider.decide>[0] & { transactionId: string },
+  breach: LimitBreach,
+) {
+  const streamId = paymentStreamId(initiate.transactionId);
+  const initiated = await execute(context.store, paymentDecider, streamId, initiate, context.metadata);
+  if (!initiated.ok) return initiated;
+  const declined = await execute(
+    context.store,
+    paymentDecider,
+    streamId,
+    {
+      type: "RecordOutcome",
+      transactionId: initiate.transactionId,
+      outcome: { status: "declined", declineCode: "limit_exceeded", processorResponse: null },
+      now: context.now().toISOString(),
+    },
+    context.metadata,
+  );
+  if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);
+  if (declined.revision !== null) await waitForPayment(context, initiate.transactionId, declined.revision);
+  const transaction = toTransactionView(declined.state, initiate.transactionId);
+  if (!transaction) throw new Error("a declined transaction is missing from its payment");
+  return { ok: true as const, transaction, failureReason: null, limitBreach: breach };
 }

@@ -3,12 +3,14 @@ import * as eventStore from "./0001-event-store.ts";
 import * as clientsAndIdempotency from "./0002-clients-and-idempotency.ts";
 import * as hostConfigurations from "./0003-host-configurations.ts";
 import * as payments from "./0004-payments.ts";
+import * as clientLimits from "./0006-client-limits.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
   "0002-clients-and-idempotency": clientsAndIdempotency,
   "0003-host-configurations": hostConfigurations,
   "0004-payments": payments,
+  "0006-client-limits": clientLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,14 +1,18 @@
 import { accept, type Decider, reject } from "../decider.ts";
+import type { CurrencyLimit } from "../limits/limits.ts";
 
 export type ClientEvent =
   | { type: "ClientRegistered.v1"; data: { clientId: string; name: string; occurredAt: string } }
   | { type: "ApiKeyIssued.v1"; data: { keyId: string; keyHash: string; occurredAt: string } }
-  | { type: "ApiKeyRevoked.v1"; data: { keyId: string; occurredAt: string } };
+  | { type: "ApiKeyRevoked.v1"; data: { keyId: string; occurredAt: string } }
+  /** Replaces all of the client's limits. */
+  | { type: "ClientLimitsSet.v1"; data: { limits: CurrencyLimit[]; occurredAt: string } };
 
 export type ClientCommand =
   | { type: "RegisterClient"; clientId: string; name: string; now: string }
   | { type: "IssueApiKey"; keyId: string; keyHash: string; now: string }
-  | { type: "RevokeApiKey"; keyId: string; now: string };
+  | { type: "RevokeApiKey"; keyId: string; now: string }
+  | { type: "SetLimits"; limits: CurrencyLimit[]; now: string };
 
 export type ClientFailure = "already_exists" | "not_found";
 
@@ -31,6 +35,8 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
         return { ...state, keys: new Map(state.keys).set(event.data.keyId, { revoked: false }) };
       case "ApiKeyRevoked.v1":
         return { ...state, keys: new Map(state.keys).set(event.data.keyId, { revoked: true }) };
+      case "ClientLimitsSet.v1":
+        return state;
     }
   },
 
@@ -49,6 +55,8 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
           type: "ApiKeyIssued.v1",
           data: { keyId: command.keyId, keyHash: command.keyHash, occurredAt: command.now },
         });
+      case "SetLimits":
+        return accept({ type: "ClientLimitsSet.v1", data: { limits: command.limits, occurredAt: command.now } });
       case "RevokeApiKey": {
         const key = state.keys.get(command.keyId);
         if (!key) return reject("not_found", "No such API key.");

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { ClientEvent } from "../../domain/clients/decider.ts";
 import type { Projection } from "../projection.ts";
 
@@ -5,7 +6,7 @@ import type { Projection } from "../projection.ts";
 export const clientsProjection: Projection = {
   name: "clients",
   tables: ["clients", "api_keys"],
-  eventTypes: ["ClientRegistered.v1", "ApiKeyIssued.v1", "ApiKeyRevoked.v1"],
+  eventTypes: ["ClientRegistered.v1", "ApiKeyIssued.v1", "ApiKeyRevoked.v1", "ClientLimitsSet.v1"],
   async apply(trx, events) {
     for (const recorded of events) {
       const event = recorded as unknown as ClientEvent;
@@ -43,6 +44,14 @@ export const clientsProjection: Projection = {
             .set({ revoked_at: new Date(event.data.occurredAt) })
             .where("key_id", "=", event.data.keyId)
             .where("revoked_at", "is", null)
+            .execute();
+          break;
+        case "ClientLimitsSet.v1":
+          await trx
+            .updateTable("clients")
+            .set({ limits: sql`${JSON.stringify(event.data.limits)}::jsonb` })
+            .where("client_id", "=", clientId)
+            .where("revision", "<", revision)
             .execute();
           break;
       }

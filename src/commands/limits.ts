@@ -1,0 +1,104 @@
+import { clientDecider, clientStreamId } from "../domain/clients/decider.ts";
+import { type CurrencyLimit, utcDay } from "../domain/limits/limits.ts";
+import {
+  breachOf,
+  type LimitBreach,
+  type LimitUsage,
+  limitUsageDecider,
+  type LimitUsageEvent,
+  limitUsageStreamId,
+} from "../domain/limits/usage.ts";
+import { paymentStreamId } from "../domain/payments/index.ts";
+import { waitForReadModel } from "../projections/read-your-writes.ts";
+import type { CommandContext } from "./context.ts";
+import { execute } from "./execute.ts";
+
+/** Where a payment's root reserved its amount: kept in its intent's metadata, so a release finds it. */
+export interface LimitReservation {
+  currency: string;
+  day: string;
+  amount: number;
+}
+
+// Racing sales of one client contend for one usage stream: give them room to retry.
+const usageOptions = { lastEventOnly: true, attempts: 100 };
+
+export async function setLimits(context: CommandContext, clientId: string, limits: CurrencyLimit[]) {
+  const result = await execute(
+    context.store,
+    clientDecider,
+    clientStreamId(clientId),
+    { type: "SetLimits", limits, now: context.now().toISOString() },
+    context.metadata,
+  );
+  if (result.ok && result.revision !== null) {
+    const revision = result.revision.toString();
+    await waitForReadModel(async () =>
+      Boolean(
+        await context.db
+          .selectFrom("clients")
+          .select("client_id")
+          .where("client_id", "=", clientId)
+          .where("revision", ">=", revision)
+          .executeTakeFirst(),
+      ),
+    );
+  }
+  return result;
+}
+
+/** The client's limit in a currency, if it set one. */
+export async function limitFor(context: CommandContext, clientId: string, currency: string) {
+  const row = await context.db.selectFrom("clients").select("limits").where("client_id", "=", clientId).executeTakeFirst();
+  return ((row?.limits ?? []) as CurrencyLimit[]).find((limit) => limit.currency === currency);
+}
+
+/** How much of the day's limits the client has used in a currency. */
+export async function usageOn(context: CommandContext, clientId: string, currency: string, day: string): Promise<LimitUsage> {
+  const [last] = await context.store.readStream(limitUsageStreamId(clientId, currency, day), {
+    direction: "backwards",
+    maxCount: 1,
+  });
+  return last
+    ? limitUsageDecider.evolve(limitUsageDecider.initialState(), last as unknown as LimitUsageEvent)
+    : limitUsageDecider.initialState();
+}
+
+/** Takes the amount from the day's limits, exactly, however many requests race; or says which limit it would break. */
+export async function reserveLimit(
+  context: CommandContext,
+  request: { clientId: string; transactionId: string; amount: number; limit: CurrencyLimit },
+): Promise<{ ok: true; reservation: LimitReservation } | { ok: false; breach: LimitBreach }> {
+  const day = utcDay(context.now());
+  const { currency } = request.limit;
+  const result = await execute(
+    context.store,
+    limitUsageDecider,
+    limitUsageStreamId(request.clientId, currency, day),
+    { type: "Reserve", ...request, now: context.now().toISOString() },
+    context.metadata,
+    usageOptions,
+  );
+  if (result.ok) return { ok: true, reservation: { currency, day, amount: request.amount } };
+  const breach = breachOf(request.limit, result.state, request.amount);
+  if (!breach) throw new Error("a reservation was refused without a breached limit");
+  return { ok: false, breach };
+}
+
+/**
+ * Gives a declined, failed or voided root transaction's amount back to the day it was taken
+ * from, if it took any. Called only by whoever recorded that outcome, so it happens once.
+ */
+export async function releaseLimitOf(context: CommandContext, paymentId: string, clientId: string): Promise<void> {
+  const [root] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
+  const reservation = root?.metadata.limitReservation as LimitReservation | undefined;
+  if (!root || !reservation) return;
+  await execute(
+    context.store,
+    limitUsageDecider,
+    limitUsageStreamId(clientId, reservation.currency, reservation.day),
+    { type: "Release", transactionId: String(root.data.transactionId), amount: reservation.amount, now: context.now().toISOString() },
+    context.metadata,
+    usageOptions,
+  );
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { amountSchema, currencySchema } from "../money.ts";
+import type { PaymentState } from "../payments/index.ts";
+
+/** A client's limits in one currency; an absent field is unlimited. Days are UTC days. */
+export const currencyLimitSchema = z.strictObject({
+  currency: currencySchema,
+  maxAmountPerTransaction: amountSchema.optional(),
+  dailyAmount: amountSchema.optional(),
+  dailyCount: z.number().int().positive().max(1_000_000_000).optional(),
+});
+
+export const limitsSchema = z
+  .array(currencyLimitSchema)
+  .max(200)
+  .superRefine((limits, context) => {
+    const seen = new Set<string>();
+    limits.forEach((limit, index) => {
+      if (seen.has(limit.currency)) {
+        context.addIssue({ code: "custom", path: [index, "currency"], message: "appears twice" });
+      }
+      seen.add(limit.currency);
+    });
+  });
+
+export type CurrencyLimit = z.infer<typeof currencyLimitSchema>;
+
+/** The UTC day a moment falls on: the key of the day's usage. */
+export const utcDay = (moment: Date): string => moment.toISOString().slice(0, 10);
+
+/**
+ * Whether recording this transaction's outcome gives its payment's reserved amount back: a
+ * declined or failed authorization or sale, or an approved void of one.
+ */
+export function givesLimitBack(state: PaymentState, transactionId: string): boolean {
+  const transaction = state.transactions.get(transactionId);
+  if (!transaction) return false;
+  const isRoot = transaction.parentTransactionId === null;
+  if (isRoot) return transaction.status === "declined" || transaction.status === "failed";
+  return (
+    transaction.type === "void" &&
+    transaction.status === "approved" &&
+    transaction.parentTransactionId === state.rootTransactionId
+  );
+}

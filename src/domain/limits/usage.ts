@@ -1,0 +1,90 @@
+import { accept, type Decider, reject } from "../decider.ts";
+import type { CurrencyLimit } from "./limits.ts";
+
+/**
+ * One client's use of its limits in one currency on one UTC day, as a stream of its own: every
+ * authorization or sale reserves its amount here under the stream's expected revision, so racing
+ * requests on any number of instances can never together exceed a limit. Each event carries the
+ * running totals, so deciding needs only the stream's last event.
+ */
+export const limitUsageStreamId = (clientId: string, currency: string, day: string) =>
+  `limit-usage-${clientId}-${currency}-${day}`;
+
+export type LimitUsageEvent = {
+  type: "LimitUsageChanged.v1";
+  data: {
+    transactionId: string;
+    change: "reserved" | "released";
+    amount: number;
+    usedAmount: number;
+    usedCount: number;
+    occurredAt: string;
+  };
+};
+
+export interface LimitUsage {
+  usedAmount: number;
+  usedCount: number;
+}
+
+export type LimitName = "maxAmountPerTransaction" | "dailyAmount" | "dailyCount";
+
+/** The limit a reservation would break, and what is left of it. */
+export interface LimitBreach {
+  limit: LimitName;
+  value: number;
+  remaining: number;
+}
+
+export type LimitUsageCommand =
+  | { type: "Reserve"; transactionId: string; amount: number; limit: CurrencyLimit; now: string }
+  | { type: "Release"; transactionId: string; amount: number; now: string };
+
+export const initialUsage = (): LimitUsage => ({ usedAmount: 0, usedCount: 0 });
+
+/** The first limit the amount would break, if any. */
+export function breachOf(limit: CurrencyLimit, usage: LimitUsage, amount: number): LimitBreach | null {
+  if (limit.maxAmountPerTransaction !== undefined && amount > limit.maxAmountPerTransaction) {
+    return { limit: "maxAmountPerTransaction", value: limit.maxAmountPerTransaction, remaining: limit.maxAmountPerTransaction };
+  }
+  if (limit.dailyAmount !== undefined && usage.usedAmount + amount > limit.dailyAmount) {
+    return { limit: "dailyAmount", value: limit.dailyAmount, remaining: Math.max(0, limit.dailyAmount - usage.usedAmount) };
+  }
+  if (limit.dailyCount !== undefined && usage.usedCount + 1 > limit.dailyCount) {
+    return { limit: "dailyCount", value: limit.dailyCount, remaining: Math.max(0, limit.dailyCount - usage.usedCount) };
+  }
+  return null;
+}
+
+export const limitUsageDecider: Decider<LimitUsage, LimitUsageCommand, LimitUsageEvent, "limit_exceeded"> = {
+  initialState: initialUsage,
+  evolve: (_state, event) => ({ usedAmount: event.data.usedAmount, usedCount: event.data.usedCount }),
+  decide(command, usage) {
+    if (command.type === "Reserve") {
+      const breach = breachOf(command.limit, usage, command.amount);
+      if (breach) return reject("limit_exceeded", JSON.stringify(breach));
+      return accept({
+        type: "LimitUsageChanged.v1",
+        data: {
+          transactionId: command.transactionId,
+          change: "reserved",
+          amount: command.amount,
+          usedAmount: usage.usedAmount + command.amount,
+          usedCount: usage.usedCount + 1,
+          occurredAt: command.now,
+        },
+      });
+    }
+    return accept({
+      type: "LimitUsageChanged.v1",
+      data: {
+        transactionId: command.transactionId,
+        change: "released",
+        amount: command.amount,
+        usedAmount: Math.max(0, usage.usedAmount - command.amount),
+        usedCount: Math.max(0, usage.usedCount - 1),
+        occurredAt: command.now,
+      },
+    });
+  },
+};
