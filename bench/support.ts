@@ -8,6 +8,8 @@ const DEFAULT_SERVER_URL = "postgres://postgres@127.0.0.1:5432/test";
 
 export interface BenchTarget {
   connection: DatabaseConnection;
+  /** Connection string of the fresh PostgreSQL database; undefined on PGlite. */
+  url: string | undefined;
   /** Closes the connection and, on PostgreSQL, drops the bench database. */
   close(): Promise<void>;
 }
@@ -30,6 +32,19 @@ export function benchArgs(optionNames: readonly string[]) {
   return { values, targets, serverUrl };
 }
 
+/**
+ * For benches that only run on a PostgreSQL server: parses `--database-url` and the bench's own
+ * string options (no `--target`).
+ */
+export function serverArgs(optionNames: readonly string[]) {
+  const options: NonNullable<ParseArgsConfig["options"]> = { "database-url": { type: "string" } };
+  for (const name of optionNames) options[name] = { type: "string" };
+  const { values } = parseArgs({ options, strict: true });
+  const url = values["database-url"];
+  const serverUrl = typeof url === "string" ? url : (process.env.DATABASE_URL ?? DEFAULT_SERVER_URL);
+  return { values, serverUrl };
+}
+
 /** A positive integer option, or its default. */
 export function intOption(value: unknown, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -45,7 +60,7 @@ export function intOption(value: unknown, fallback: number, name: string): numbe
 export async function openTarget(kind: DatabaseKind, serverUrl: string, poolSize?: number): Promise<BenchTarget> {
   if (kind === "pglite") {
     const connection = await openDatabase({ databaseUrl: undefined, dataDir: "memory://" });
-    return { connection, close: () => connection.close() };
+    return { connection, url: undefined, close: () => connection.close() };
   }
   const name = `ledger_bench_${randomBytes(6).toString("hex")}`;
   await onServer(serverUrl, `create database ${name}`);
@@ -61,6 +76,7 @@ export async function openTarget(kind: DatabaseKind, serverUrl: string, poolSize
   }
   return {
     connection,
+    url: url.toString(),
     close: async () => {
       await connection.close();
       await drop();
