@@ -45,7 +45,13 @@ const isoExponentWhereCldrDiffers: ReadonlyMap<string, number> = new Map([
   ["YER", 2],
 ]);
 
-const currencyFormat = (currency: string) => new Intl.NumberFormat("en", { style: "currency", currency });
+const formats = new Map<string, Intl.NumberFormat>();
+/** Building a NumberFormat is costly and every payment checks its currency: keep one per code. */
+function currencyFormat(currency: string): Intl.NumberFormat {
+  let format = formats.get(currency);
+  if (!format) formats.set(currency, (format = new Intl.NumberFormat("en", { style: "currency", currency })));
+  return format;
+}
 
 /** An ISO 4217 alphabetic code, uppercase, that Intl knows. */
 export function isKnownCurrency(code: string): boolean {

@@ -6,6 +6,7 @@ import type { Checkpoint, EventStore, ReadAllResult } from "../eventstore/port.t
 import type { Logger } from "../logger.ts";
 import { acquireLease, advanceCheckpoint, readCheckpoint, releaseLease, renewLease } from "./checkpoints.ts";
 import { assertProjectionName, type Projection } from "./projection.ts";
+import { announceReadModelChange } from "./read-your-writes.ts";
 
 export interface ProjectionRunnerOptions {
   db: Kysely<Database>;
@@ -101,7 +102,9 @@ export class ProjectionRunner {
         signal: term.signal,
       });
       for await (const batch of batches) {
-        if (!(await this.#commit(checkpoint, batch))) {
+        const committed = await this.#commit(checkpoint, batch);
+        if (committed && batch.events.length > 0) announceReadModelChange();
+        if (!committed) {
           logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
           return;
         }
