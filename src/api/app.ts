@@ -16,7 +16,9 @@ import { registerIdempotency } from "./idempotency.ts";
 import { type Metrics, registerMetrics } from "./metrics.ts";
 import { ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
+import { historyRoutes } from "./routes/history.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
 import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
 
@@ -91,6 +93,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);
       await v1.register(transactionRoutes, deps);
+      await v1.register(historyRoutes, deps);
+      await v1.register(auditRoutes, deps);
     },
     { prefix: "/v1" },
   );

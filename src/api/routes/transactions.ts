@@ -12,6 +12,7 @@ import { amountSchema, currencySchema } from "../../domain/money.ts";
 import { declineCodes, type FailureReason, type TransactionView } from "../../domain/payments/index.ts";
 import type { Connectors } from "../../processors/port.ts";
 import { principalOf } from "../auth.ts";
+import { transactionAsOf } from "./audit.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -29,7 +30,7 @@ const processorResponseSchema = z.object({
   reference: z.string().nullable(),
 });
 
-const transactionSchema = z
+export const transactionSchema = z
   .object({
     id: z.uuid(),
     type: z.enum(["authorization", "capture", "sale", "refund", "void"]),
@@ -186,19 +187,29 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     "/transactions/:id",
     {
       config: { access: "any" },
-      schema: { tags, summary: "Get a transaction", params: z.strictObject({ id: z.uuid() }), response: { 200: transactionSchema } },
+      schema: {
+        tags,
+        summary: "Get a transaction; with asOf, its state at that moment, folded from its events",
+        params: z.strictObject({ id: z.uuid() }),
+        querystring: z.strictObject({ asOf: z.iso.datetime({ offset: true }).optional() }),
+        response: { 200: transactionSchema },
+      },
     },
     async (request) => {
       const principal = principalOf(request);
       const ownClient = principal.role === "client" ? principal.clientId : undefined;
       const row = await deps.db
         .selectFrom("transactions")
-        .select("view")
+        .select(["view", "payment_id"])
         .where("transaction_id", "=", request.params.id)
         .$if(ownClient !== undefined, (query) => query.where("client_id", "=", ownClient!))
         .executeTakeFirst();
       if (!row) throw notFound("transaction");
-      return row.view as TransactionView;
+      const { asOf } = request.query;
+      if (asOf === undefined) return row.view as TransactionView;
+      const past = await transactionAsOf(deps.store, row.payment_id, request.params.id, new Date(asOf));
+      if (!past) throw notFound("transaction at that moment");
+      return past;
     },
   );
 };

@@ -4,6 +4,7 @@ import * as clientsAndIdempotency from "./0002-clients-and-idempotency.ts";
 import * as hostConfigurations from "./0003-host-configurations.ts";
 import * as payments from "./0004-payments.ts";
 import * as clientLimits from "./0006-client-limits.ts";
+import * as historyIndexes from "./0007-history-indexes.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0003-host-configurations": hostConfigurations,
   "0004-payments": payments,
   "0006-client-limits": clientLimits,
+  "0007-history-indexes": historyIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { processors } from "../../domain/host-configurations/schemas.ts";
+import { currencySchema } from "../../domain/money.ts";
+import { type TransactionView, transactionTypes } from "../../domain/payments/index.ts";
+import { principalOf } from "../auth.ts";
+import { listQuery, pageOf } from "../pagination.ts";
+import { ApiProblem } from "../problems.ts";
+import type { RouteDependencies } from "./dependencies.ts";
+import { transactionSchema } from "./transactions.ts";
+
+const transactionStatuses = ["pending", "approved", "declined", "failed"] as const;
+const DAY_MS = 86_400_000;
+
+/** An ISO timestamp with an offset (`Z` or `+02:00`), or a UTC date (`2025-01-31`). */
+const timestamp = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+const amountBound = z.string().regex(/^\d{1,15}$/, "must be a non-negative integer of minor units").transform(Number);
+
+const historyQuery = listQuery
+  .extend({
+    clientId: z.uuid().optional(),
+    userId: z.string().min(1).max(255).optional(),
+    type: z.enum(transactionTypes).optional(),
+    status: z.enum(transactionStatuses).optional(),
+    processor: z.enum(processors).optional(),
+    currency: currencySchema.optional(),
+    reference: z.string().min(1).max(255).optional(),
+    createdFrom: timestamp.optional(),
+    createdTo: timestamp.optional(),
+    amountMin: amountBound.optional(),
+    amountMax: amountBound.optional(),
+  })
+  .superRefine((query, context) => {
+    const { createdFrom, createdTo, amountMin, amountMax } = query;
+    if (createdFrom !== undefined && createdTo !== undefined && lowerBoundOf(createdFrom) > upperBoundOf(createdTo)) {
+      context.addIssue({ code: "custom", path: ["createdFrom"], message: "must not be after createdTo" });
+      context.addIssue({ code: "custom", path: ["createdTo"], message: "must not be before createdFrom" });
+    }
+    if (amountMin !== undefined && amountMax !== undefined && amountMin > amountMax) {
+      context.addIssue({ code: "custom", path: ["amountMin"], message: "must not be greater than amountMax" });
+      context.addIssue({ code: "custom", path: ["amountMax"], message: "must not be less than amountMin" });
+    }
+  });
+
+const isDateOnly = (value: string) => value.length === 10;
+const lowerBoundOf = (value: string) => new Date(value);
+/** Inclusive: a date alone covers its whole UTC day. */
+const upperBoundOf = (value: string) =>
+  isDateOnly(value) ? new Date(new Date(value).getTime() + DAY_MS - 1) : new Date(value);
+
+
+/** Opaque cursor: the last row's (created_at, transaction_id), the pair the list is ordered on. */
+const encodeCursor = (createdAt: Date, transactionId: string) =>
+  Buffer.from(`${createdAt.toISOString()}|${transactionId}`, "utf8").toString("base64url");
+
+function decodeCursor(cursor: string): { createdAt: Date; transactionId: string } {
+  const [createdAt = "", transactionId = "", ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (rest.length > 0 || !z.iso.datetime().safeParse(createdAt).success || !z.uuid().safeParse(transactionId).success) {
+    throw new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
+      errors: [{ path: "cursor", message: "is invalid" }],
+    });
+  }
+  return { createdAt: new Date(createdAt), transactionId };
+}
+
+export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db }) => {
+  app.get(
+    "/transactions",
+    {
+      config: { access: "any" },
+      schema: {
+        tags: ["transactions"],
+        summary: "Transaction history, newest first, filtered",
+        description:
+          "Client keys see their own transactions; admin keys see every client's, or one client's with `clientId`. " +
+          "`createdFrom` and `createdTo` are inclusive; a date alone means that whole UTC day.",
+        querystring: historyQuery,
+        response: { 200: z.object({ data: z.array(transactionSchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const query = request.query;
+      // A client naming another client's id gets an empty list, as if it had no transactions
+      // there: the same answer as an unknown client, so existence does not leak (and it matches
+      // the host configuration list).
+      if (principal.role === "client" && query.clientId !== undefined && query.clientId !== principal.clientId) {
+        return { data: [], nextCursor: null };
+      }
+      const clientId = principal.role === "client" ? principal.clientId : query.clientId;
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+
+      const rows = await db
+        .selectFrom("transactions")
+        .select(["transaction_id", "created_at", "view"])
+        .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!))
+        .$if(query.userId !== undefined, (q) => q.where("user_id", "=", query.userId!))
+        .$if(query.type !== undefined, (q) => q.where("type", "=", query.type!))
+        .$if(query.status !== undefined, (q) => q.where("status", "=", query.status!))
+        .$if(query.processor !== undefined, (q) => q.where("processor", "=", query.processor!))
+        .$if(query.currency !== undefined, (q) => q.where("currency", "=", query.currency!))
+        .$if(query.reference !== undefined, (q) => q.where("reference", "=", query.reference!))
+        .$if(query.createdFrom !== undefined, (q) => q.where("created_at", ">=", lowerBoundOf(query.createdFrom!)))
+        .$if(query.createdTo !== undefined, (q) => q.where("created_at", "<=", upperBoundOf(query.createdTo!)))
+        .$if(query.amountMin !== undefined, (q) => q.where("amount", ">=", String(query.amountMin!)))
+        .$if(query.amountMax !== undefined, (q) => q.where("amount", "<=", String(query.amountMax!)))
+        .$if(after !== undefined, (q) =>
+          q.where(({ eb, refTuple, tuple }) =>
+            eb(refTuple("created_at", "transaction_id"), "<", tuple(after!.createdAt, after!.transactionId)),
+          ),
+        )
+        .orderBy("created_at", "desc")
+        .orderBy("transaction_id", "desc")
+        .limit(query.limit + 1)
+        .execute();
+
+      const page = pageOf(rows, query.limit, (row) => encodeCursor(new Date(row.created_at), row.transaction_id));
+      return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };
+    },
+  );
+};
