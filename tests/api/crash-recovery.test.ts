@@ -66,11 +66,14 @@ describe.skipIf(skipReason)("a crash between a transaction's intent and its outc
       userId: "user_1",
       card: { number: "4000000000000408", expMonth: 12, expYear: 2030, cvc: "123" },
     }).catch(() => undefined);
+    // Kill only once the processor holds the request: killed earlier, the processor never saw it,
+    // and the resolver rightly records it as failed instead.
     await vi.waitFor(
       async () => {
-        const { rows } = await sql<{ count: string }>`
-          select count(*)::text as count from events where type = 'TransactionInitiated.v1'`.execute(database.db);
-        expect(rows[0]?.count).toBe("1");
+        const { rows } = await sql<{ id: string }>`
+          select data->>'transactionId' as id from events where type = 'TransactionInitiated.v1'`.execute(database.db);
+        expect(rows).toHaveLength(1);
+        expect(simulator.received(rows[0]!.id)).toBeDefined();
       },
       { timeout: 15_000, interval: 50 },
     );
