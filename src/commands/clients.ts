@@ -1,5 +1,6 @@
 import { generateApiKey, hashApiKey } from "../auth/keys.ts";
 import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand } from "../domain/clients/decider.ts";
+import type { CurrencyLimit } from "../domain/limits/limits.ts";
 import { newId } from "../ids.ts";
 import { waitForReadModel } from "../projections/read-your-writes.ts";
 import type { CommandContext, CommandResult as Result } from "./context.ts";
@@ -47,4 +48,8 @@ export async function revokeApiKey(context: CommandContext, clientId: string, ke
   const now = context.now().toISOString();
   const result = await runClientCommand(context, clientId, { type: "RevokeApiKey", keyId, now });
   return result.ok ? { ok: true, value: null } : result;
+}
+
+export async function setLimits(context: CommandContext, clientId: string, limits: CurrencyLimit[]) {
+  return runClientCommand(context, clientId, { type: "SetLimits", limits, now: context.now().toISOString() });
 }

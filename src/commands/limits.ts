@@ -1,4 +1,3 @@
-import { clientDecider, clientStreamId } from "../domain/clients/decider.ts";
 import { type CurrencyLimit, utcDay } from "../domain/limits/limits.ts";
 import {
   breachOf,
@@ -9,7 +8,6 @@ import {
   limitUsageStreamId,
 } from "../domain/limits/usage.ts";
 import { paymentStreamId } from "../domain/payments/index.ts";
-import { waitForReadModel } from "../projections/read-your-writes.ts";
 import type { CommandContext } from "./context.ts";
 import { execute } from "./execute.ts";
 
@@ -22,30 +20,6 @@ export interface LimitReservation {
 
 // Racing sales of one client contend for one usage stream: give them room to retry.
 const usageOptions = { lastEventOnly: true, attempts: 100 };
-
-export async function setLimits(context: CommandContext, clientId: string, limits: CurrencyLimit[]) {
-  const result = await execute(
-    context.store,
-    clientDecider,
-    clientStreamId(clientId),
-    { type: "SetLimits", limits, now: context.now().toISOString() },
-    context.metadata,
-  );
-  if (result.ok && result.revision !== null) {
-    const revision = result.revision.toString();
-    await waitForReadModel(async () =>
-      Boolean(
-        await context.db
-          .selectFrom("clients")
-          .select("client_id")
-          .where("client_id", "=", clientId)
-          .where("revision", ">=", revision)
-          .executeTakeFirst(),
-      ),
-    );
-  }
-  return result;
-}
 
 /** The client's limit in a currency, if it set one. */
 export async function limitFor(context: CommandContext, clientId: string, currency: string) {

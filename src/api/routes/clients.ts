@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { issueApiKey, registerClient, revokeApiKey } from "../../commands/clients.ts";
-import { setLimits, usageOn } from "../../commands/limits.ts";
+import { issueApiKey, registerClient, revokeApiKey, setLimits } from "../../commands/clients.ts";
+import { usageOn } from "../../commands/limits.ts";
 import { type CurrencyLimit, limitsSchema, utcDay } from "../../domain/limits/limits.ts";
 import type { CommandContext } from "../../commands/context.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
