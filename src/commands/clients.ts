@@ -2,17 +2,19 @@ import { generateApiKey, hashApiKey } from "../auth/keys.ts";
 import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand } from "../domain/clients/decider.ts";
 import type { CurrencyLimit } from "../domain/limits/limits.ts";
 import { newId } from "../ids.ts";
-import { waitForReadModel } from "../projections/read-your-writes.ts";
+import { clientsProjection } from "../projections/clients/clients-projection.ts";
+import { waitForProjection } from "../projections/read-your-writes.ts";
 import type { CommandContext, CommandResult as Result } from "./context.ts";
 import { execute } from "./execute.ts";
 
 type CommandResult<T> = Result<T, ClientFailure>;
 
 async function runClientCommand(context: CommandContext, clientId: string, command: ClientCommand) {
-  const result = await execute(context.store, clientDecider, clientStreamId(clientId), command, context.metadata);
+  const streamId = clientStreamId(clientId);
+  const result = await execute(context.store, clientDecider, streamId, command, context.metadata);
   if (result.ok && result.events.length > 0 && result.revision !== null) {
     const revision = result.revision.toString();
-    await waitForReadModel(async () =>
+    await waitForProjection(context.db, { projection: clientsProjection.name, streamId, revision: result.revision }, async () =>
       Boolean(
         await context.db
           .selectFrom("clients")

@@ -9,7 +9,8 @@ import {
 import type { Processor, ProcessorConfiguration } from "../domain/host-configurations/schemas.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
-import { waitForReadModel } from "../projections/read-your-writes.ts";
+import { hostConfigurationsProjection } from "../projections/host-configurations/host-configurations-projection.ts";
+import { waitForProjection } from "../projections/read-your-writes.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { execute } from "./execute.ts";
 
@@ -28,26 +29,26 @@ async function run(
   hostConfigurationId: string,
   command: HostConfigurationCommand,
 ): Promise<CommandResult<Written, HostConfigurationFailure>> {
-  const result = await execute(
-    context.store,
-    hostConfigurationDecider,
-    hostConfigurationStreamId(hostConfigurationId),
-    command,
-    context.metadata,
-  );
+  const streamId = hostConfigurationStreamId(hostConfigurationId);
+  const result = await execute(context.store, hostConfigurationDecider, streamId, command, context.metadata);
   if (!result.ok) return result;
-  if (result.state.status !== "present") throw new Error("a host configuration command left no configuration");
+  if (result.state.status !== "present" || result.revision === null) {
+    throw new Error("a host configuration command left no configuration");
+  }
   const version = result.state.version;
-  await waitForReadModel(async () =>
-    Boolean(
-      await context.db
-        .selectFrom("host_configurations")
-        .select("version")
-        .where("host_configuration_id", "=", hostConfigurationId)
-        .where("version", ">=", version)
-        .executeTakeFirst(),
-    ),
-  );
+  if (result.events.length > 0) {
+    const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.revision };
+    await waitForProjection(context.db, target, async () =>
+      Boolean(
+        await context.db
+          .selectFrom("host_configurations")
+          .select("version")
+          .where("host_configuration_id", "=", hostConfigurationId)
+          .where("version", ">=", version)
+          .executeTakeFirst(),
+      ),
+    );
+  }
   return { ok: true, value: { hostConfigurationId, version } };
 }
 

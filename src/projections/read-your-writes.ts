@@ -1,25 +1,109 @@
-import { EventEmitter, once } from "node:events";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
+import type { RecordedEvent } from "../eventstore/port.ts";
 
-const committed = new EventEmitter().setMaxListeners(0);
+/** How many streams' last applied revisions each process remembers. */
+const REMEMBERED_STREAMS = 10_000;
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 250;
 
-/** Called by a projection runner after each batch it commits in this process. */
-export function announceReadModelChange(): void {
-  committed.emit("change");
+interface Waiter {
+  revision: bigint;
+  applied: boolean;
+  /** Ends the waiter's current pause early. */
+  wake(): void;
+}
+
+/** What the runners of one database in this process have told its waiters. */
+interface Registry {
+  /** The last revision a runner committed, per projection and stream; least recent first. */
+  applied: Map<string, bigint>;
+  /** Per projection, per stream: the requests waiting for it. */
+  waiters: Map<string, Map<string, Set<Waiter>>>;
+  /** Per projection: how many runners hold its lease. */
+  leaders: Map<string, number>;
+}
+
+const registries = new WeakMap<Kysely<Database>, Registry>();
+
+function registryOf(db: Kysely<Database>): Registry {
+  let registry = registries.get(db);
+  if (!registry) registries.set(db, (registry = { applied: new Map(), waiters: new Map(), leaders: new Map() }));
+  return registry;
+}
+
+const keyOf = (projection: string, streamId: string) => `${projection}\u0000${streamId}`;
+
+/** Called by a projection runner after it commits a batch in this process. */
+export function announceApplied(db: Kysely<Database>, projection: string, events: readonly RecordedEvent[]): void {
+  const { applied, waiters } = registryOf(db);
+  const streams = waiters.get(projection);
+  for (const event of events) {
+    const key = keyOf(projection, event.streamId);
+    // Re-inserted, so the map stays ordered from least to most recently applied.
+    applied.delete(key);
+    applied.set(key, event.revision);
+    for (const waiter of streams?.get(event.streamId) ?? []) {
+      if (waiter.revision > event.revision) continue;
+      waiter.applied = true;
+      waiter.wake();
+    }
+  }
+  for (const key of applied.keys()) {
+    if (applied.size <= REMEMBERED_STREAMS) break;
+    applied.delete(key);
+  }
 }
 
 /**
- * Waits until a read model reflects a write (the check passes), so the caller's next GET sees
- * it. Checks again whenever a runner in this process commits a batch, and at least every 50 ms
- * for runners elsewhere. Gives up after the timeout: the write is durable regardless, and the
- * read model follows.
+ * Called by a projection runner when it takes or loses the projection's lease. Its waiters look
+ * at the read model again and choose again whether to poll it.
  */
-export async function waitForReadModel(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    // Listen before checking, so a batch committed during the check still wakes us.
-    const changed = once(committed, "change", { signal: AbortSignal.timeout(50) }).catch(() => undefined);
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await changed;
+export function announceLeading(db: Kysely<Database>, projection: string, leading: boolean): void {
+  const { leaders, waiters } = registryOf(db);
+  leaders.set(projection, (leaders.get(projection) ?? 0) + (leading ? 1 : -1));
+  for (const streamWaiters of waiters.get(projection)?.values() ?? []) {
+    for (const waiter of streamWaiters) waiter.wake();
+  }
+}
+
+/**
+ * Waits until `projection` has applied `streamId` up to `revision`, so the caller's next GET sees
+ * the write. While a runner of the same database connection in this process leads the projection, it says when; otherwise
+ * `check` asks the read model, at growing intervals. Gives up after the timeout: the write is
+ * durable regardless, and the read model follows.
+ */
+export async function waitForProjection(
+  db: Kysely<Database>,
+  target: { projection: string; streamId: string; revision: bigint },
+  check: () => Promise<boolean>,
+  timeoutMs = 5_000,
+): Promise<boolean> {
+  const { projection, streamId, revision } = target;
+  const { applied, waiters, leaders } = registryOf(db);
+  if ((applied.get(keyOf(projection, streamId)) ?? -1n) >= revision) return true;
+  const waiter: Waiter = { revision, applied: false, wake: () => {} };
+  const streams = waiters.get(projection) ?? new Map<string, Set<Waiter>>();
+  waiters.set(projection, streams);
+  const streamWaiters = streams.get(streamId) ?? new Set<Waiter>();
+  streams.set(streamId, streamWaiters.add(waiter));
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (let pollMs = FIRST_POLL_MS; ; pollMs = Math.min(pollMs * 2, MAX_POLL_MS)) {
+      const ledHere = (leaders.get(projection) ?? 0) > 0;
+      const pauseMs = Math.max(0, ledHere ? deadline - Date.now() : Math.min(pollMs, deadline - Date.now()));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pauseMs);
+        waiter.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (waiter.applied || (await check())) return true;
+      if (Date.now() >= deadline) return false;
+    }
+  } finally {
+    streamWaiters.delete(waiter);
+    if (streamWaiters.size === 0 && streams.get(streamId) === streamWaiters) streams.delete(streamId);
   }
 }

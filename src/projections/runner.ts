@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Checkpoint, EventStore, ReadAllResult } from "../eventstore/port.ts";
 import type { Logger } from "../logger.ts";
 import { acquireLease, advanceCheckpoint, readCheckpoint, releaseLease, renewLease } from "./checkpoints.ts";
 import { assertProjectionName, type Projection } from "./projection.ts";
-import { announceReadModelChange } from "./read-your-writes.ts";
+import { announceApplied, announceLeading } from "./read-your-writes.ts";
 
 export interface ProjectionRunnerOptions {
   db: Kysely<Database>;
@@ -66,6 +66,7 @@ export class ProjectionRunner {
       try {
         if (await acquireLease(db, name, this.owner, leaseMs)) {
           this.#active = true;
+          announceLeading(db, name, true);
           logger.info({ projection: name, owner: this.owner }, "projection lease acquired");
           await this.#lead();
         }
@@ -74,6 +75,7 @@ export class ProjectionRunner {
         await sleep(retryDelayMs, undefined, { signal: stopping }).catch(() => {});
         continue;
       } finally {
+        if (this.#active) announceLeading(db, name, false);
         this.#active = false;
       }
       await sleep(leaseMs / 3, undefined, { signal: stopping }).catch(() => {});
@@ -102,12 +104,11 @@ export class ProjectionRunner {
         signal: term.signal,
       });
       for await (const batch of batches) {
-        const committed = await this.#commit(checkpoint, batch);
-        if (committed && batch.events.length > 0) announceReadModelChange();
-        if (!committed) {
+        if (!(await this.#commit(checkpoint, batch))) {
           logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
           return;
         }
+        announceApplied(db, name, batch.events);
         checkpoint = batch.checkpoint;
       }
     } finally {
@@ -119,6 +120,9 @@ export class ProjectionRunner {
   async #commit(previous: Checkpoint | null, batch: ReadAllResult): Promise<boolean> {
     const { db, leaseMs } = this.#options;
     return db.transaction().execute(async (trx) => {
+      // The read model can always be replayed from the log: a batch lost with the server's last
+      // unflushed commits (rows and checkpoint together) is simply applied again.
+      await sql`set local synchronous_commit = off`.execute(trx);
       if (!(await advanceCheckpoint(trx, this.projection.name, this.owner, leaseMs, previous, batch))) return false;
       if (batch.events.length > 0) await this.projection.apply(trx, batch.events);
       return true;

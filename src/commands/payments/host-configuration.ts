@@ -26,7 +26,7 @@ export async function hostConfigurationForPayment(
 ): Promise<HostConfigurationForPayment> {
   const candidates = await deps.db
     .selectFrom("host_configurations")
-    .select(["host_configuration_id", "enabled"])
+    .select(["host_configuration_id", "enabled", "version"])
     .where("client_id", "=", request.clientId)
     .where("processor", "=", request.processor)
     .$if(request.hostConfigurationId !== undefined, (query) =>
@@ -53,21 +53,41 @@ export async function hostConfigurationForPayment(
       detail: `This client has ${enabled.length} enabled ${request.processor} host configurations: pass hostConfigurationId.`,
     };
   }
-  const loaded = await loadHostConfiguration(deps, enabled[0]!.host_configuration_id);
+  const { host_configuration_id: id, version } = enabled[0]!;
+  const loaded = await loadHostConfiguration(deps, id, version);
   if (!loaded.view.enabled) {
     return { ok: false, error: "host_configuration_disabled", detail: `The ${request.processor} host configuration is disabled.` };
   }
   return { ok: true, ...loaded };
 }
 
-/** A host configuration from its stream, credentials decrypted, enabled or not. */
+interface LoadedHostConfiguration {
+  view: HostConfigurationView;
+  credentials: JsonObject | null;
+}
+
+/** The latest version loaded of each host configuration: a version never changes once written. */
+const loaded = new Map<string, LoadedHostConfiguration>();
+const MAX_LOADED = 10_000;
+
+/**
+ * A host configuration from its stream, credentials decrypted, enabled or not. When the caller
+ * knows the version it wants (from the read model) and that version was loaded before, the
+ * stream is not read again.
+ */
 export async function loadHostConfiguration(
   deps: { store: EventStore; secrets: SecretBox },
   hostConfigurationId: string,
-): Promise<{ view: HostConfigurationView; credentials: JsonObject | null }> {
+  knownVersion?: number,
+): Promise<LoadedHostConfiguration> {
+  const cached = loaded.get(hostConfigurationId);
+  if (cached && cached.view.version === knownVersion) return cached;
   const events = await deps.store.readStream(hostConfigurationStreamId(hostConfigurationId));
   const state = (events as unknown as HostConfigurationEvent[]).reduce(evolve, initialState());
   const view = toView(state);
   if (state.status !== "present" || !view) throw new Error(`host configuration ${hostConfigurationId} has no events`);
-  return { view, credentials: state.credentials ? deps.secrets.decryptJson(state.credentials) : null };
+  const result = { view, credentials: state.credentials ? deps.secrets.decryptJson(state.credentials) : null };
+  if (loaded.size >= MAX_LOADED) loaded.delete(loaded.keys().next().value!);
+  loaded.set(hostConfigurationId, result);
+  return result;
 }

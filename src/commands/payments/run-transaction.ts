@@ -9,7 +9,8 @@ import {
   toTransactionView,
 } from "../../domain/payments/index.ts";
 import type { ProcessorRequest } from "../../processors/port.ts";
-import { waitForReadModel } from "../../projections/read-your-writes.ts";
+import { waitForProjection } from "../../projections/read-your-writes.ts";
+import { transactionsProjection } from "../../projections/transactions/transactions-projection.ts";
 import { givesLimitBack } from "../../domain/limits/limits.ts";
 import { type EventMetadata, execute } from "../execute.ts";
 import { releaseLimitOf } from "../limits.ts";
@@ -67,7 +68,8 @@ export async function runTransaction(
 
 /** Until the transactions read model reflects the payment up to `revision`. */
 export function waitForPayment(context: PaymentContext, paymentId: string, revision: bigint) {
-  return waitForReadModel(async () =>
+  const target = { projection: transactionsProjection.name, streamId: paymentStreamId(paymentId), revision };
+  return waitForProjection(context.db, target, async () =>
     Boolean(
       await context.db
         .selectFrom("payments")

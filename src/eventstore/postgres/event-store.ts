@@ -1,4 +1,4 @@
-import { EventEmitter, once } from "node:events";
+import { EventEmitter } from "node:events";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import { ConcurrencyError } from "../errors.ts";
@@ -73,7 +73,7 @@ export class PostgresEventStore implements EventStore {
     if (!row?.revision || !row.position) {
       throw new ConcurrencyError(valid.streamId, valid.expected, await this.#currentRevision(valid.streamId));
     }
-    this.#appended.emit("append");
+    this.#appended.emit("append", valid.events);
     return { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
   }
 
@@ -128,7 +128,7 @@ export class PostgresEventStore implements EventStore {
     let after = options.after ?? null;
     while (!options.signal.aborted) {
       // Listen before reading, so an append that lands during the read still wakes us.
-      const woken = this.#nextAppendOrPoll(options.signal);
+      const woken = this.#nextAppendOrPoll(options.signal, options.types);
       const batch = await this.readAll({ after, batchSize, types: options.types });
       if (batch.checkpoint !== after) {
         after = batch.checkpoint;
@@ -151,12 +151,24 @@ export class PostgresEventStore implements EventStore {
     return row ? BigInt(row.revision) : "no_stream";
   }
 
-  #nextAppendOrPoll(signal: AbortSignal): Promise<void> {
+  /**
+   * Until this process appends an event of one of `types` (any event when there is no filter),
+   * or the poll interval passes. Skipped events still move the subscriber's checkpoint, but they
+   * need not wake it: the poll catches up with them.
+   */
+  #nextAppendOrPoll(signal: AbortSignal, types: readonly string[] | undefined): Promise<void> {
+    let resolve!: () => void;
+    const promise = new Promise<void>((settle) => (resolve = settle));
+    const onAppend = (events: readonly NewEvent[]) => {
+      if (!types || events.some((event) => types.includes(event.type))) resolve();
+    };
     const timeout = AbortSignal.any([signal, AbortSignal.timeout(this.#pollIntervalMs)]);
-    return once(this.#appended, "append", { signal: timeout }).then(
-      () => undefined,
-      () => undefined,
-    );
+    timeout.addEventListener("abort", resolve, { once: true });
+    this.#appended.on("append", onAppend);
+    return promise.finally(() => {
+      this.#appended.off("append", onAppend);
+      timeout.removeEventListener("abort", resolve);
+    });
   }
 }
 

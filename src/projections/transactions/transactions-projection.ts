@@ -7,6 +7,7 @@ import {
   paymentEventTypes,
   type PaymentState,
   type TransactionState,
+  type TransactionView,
   toTransactionView,
 } from "../../domain/payments/index.ts";
 import type { RecordedEvent } from "../../eventstore/port.ts";
@@ -16,80 +17,109 @@ import type { Projection } from "../projection.ts";
  * One row per transaction, as the API returns it, kept current as its payment moves on (a
  * capture changes its authorization's capturedAmount). Each payment's folded state is kept with
  * the stream revision it reflects, so a replayed event is recognised and skipped.
+ *
+ * A batch is applied set-wise: one read of the payments it touches, one upsert of their states
+ * and of the transactions whose view changed, however many payments the batch holds. The
+ * runner's checkpoint update, first in the same database transaction, already serializes
+ * batches, so the payment rows need no lock of their own.
  */
 export const transactionsProjection: Projection = {
   name: "transactions",
   tables: ["payments", "transactions"],
   eventTypes: paymentEventTypes,
   async apply(trx, events) {
-    for (const [streamId, streamEvents] of groupByStream(events)) {
-      await applyToPayment(trx, streamId.replace(/^payment-/, ""), streamEvents);
+    const byPayment = groupByPayment(events);
+    const stored = await storedPayments(trx, [...byPayment.keys()]);
+    const payments: PaymentRow[] = [];
+    const transactions: TransactionRow[] = [];
+    for (const [paymentId, paymentEvents] of byPayment) {
+      const before = stored.get(paymentId) ?? { revision: -1n, state: initialState() };
+      let { state, revision } = before;
+      for (const event of paymentEvents) {
+        if (event.revision <= revision) continue;
+        state = evolve(state, event as unknown as PaymentEvent);
+        revision = event.revision;
+      }
+      const root = state.rootTransactionId ? state.transactions.get(state.rootTransactionId) : undefined;
+      if (!root || revision === before.revision) continue;
+      payments.push({ payment_id: paymentId, client_id: root.clientId, revision: revision.toString(), state: toStored(state) });
+      transactions.push(...changedTransactions(paymentId, before.state, state));
     }
+    await upsert(trx, payments, transactions);
   },
 };
 
-function groupByStream(events: readonly RecordedEvent[]): Map<string, RecordedEvent[]> {
-  const streams = new Map<string, RecordedEvent[]>();
-  for (const event of events) streams.set(event.streamId, [...(streams.get(event.streamId) ?? []), event]);
-  return streams;
-}
-
-async function applyToPayment(trx: Transaction<Database>, paymentId: string, events: RecordedEvent[]) {
-  const stored = await trx
-    .selectFrom("payments")
-    .select([sql<string>`revision::text`.as("revision"), "state"])
-    .where("payment_id", "=", paymentId)
-    .forUpdate()
-    .executeTakeFirst();
-  let state = stored ? fromStored(stored.state as StoredPaymentState) : initialState();
-  let revision = stored ? BigInt(stored.revision) : -1n;
+function groupByPayment(events: readonly RecordedEvent[]): Map<string, RecordedEvent[]> {
+  const payments = new Map<string, RecordedEvent[]>();
   for (const event of events) {
-    if (event.revision <= revision) continue;
-    state = evolve(state, event as unknown as PaymentEvent);
-    revision = event.revision;
+    const paymentId = event.streamId.replace(/^payment-/, "");
+    const paymentEvents = payments.get(paymentId);
+    if (paymentEvents) paymentEvents.push(event);
+    else payments.set(paymentId, [event]);
   }
-  const root = state.rootTransactionId ? state.transactions.get(state.rootTransactionId) : undefined;
-  if (!root || (stored && BigInt(stored.revision) === revision)) return;
-
-  await trx
-    .insertInto("payments")
-    .values({ payment_id: paymentId, client_id: root.clientId, revision: revision.toString(), state: json(toStored(state)) })
-    .onConflict((conflict) =>
-      conflict.column("payment_id").doUpdateSet((eb) => ({ revision: eb.ref("excluded.revision"), state: eb.ref("excluded.state") })),
-    )
-    .execute();
-  for (const transaction of state.transactions.values()) {
-    const view = toTransactionView(state, transaction.id);
-    if (!view) continue;
-    await trx
-      .insertInto("transactions")
-      .values({
-        transaction_id: view.id,
-        payment_id: paymentId,
-        client_id: view.clientId,
-        type: view.type,
-        status: view.status,
-        user_id: view.userId,
-        processor: view.processor,
-        currency: view.currency,
-        amount: String(view.amount),
-        reference: view.reference,
-        created_at: new Date(view.createdAt),
-        updated_at: new Date(view.updatedAt),
-        view: json(view),
-      })
-      .onConflict((conflict) =>
-        conflict.column("transaction_id").doUpdateSet((eb) => ({
-          status: eb.ref("excluded.status"),
-          updated_at: eb.ref("excluded.updated_at"),
-          view: eb.ref("excluded.view"),
-        })),
-      )
-      .execute();
-  }
+  return payments;
 }
 
-const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+async function storedPayments(trx: Transaction<Database>, paymentIds: string[]) {
+  const { rows } = await sql<{ payment_id: string; revision: string; state: StoredPaymentState }>`
+    select payment_id, revision::text as revision, state from payments
+    where payment_id in (select jsonb_array_elements_text(${JSON.stringify(paymentIds)}::jsonb)::uuid)
+  `.execute(trx);
+  return new Map(rows.map((row) => [row.payment_id, { revision: BigInt(row.revision), state: fromStored(row.state) }]));
+}
+
+/** The rows of the payment's transactions whose API view differs from the one stored before. */
+function changedTransactions(paymentId: string, before: PaymentState, after: PaymentState): TransactionRow[] {
+  const rows: TransactionRow[] = [];
+  for (const id of after.transactions.keys()) {
+    const view = toTransactionView(after, id);
+    if (!view || JSON.stringify(view) === JSON.stringify(toTransactionView(before, id))) continue;
+    rows.push(transactionRow(paymentId, view));
+  }
+  return rows;
+}
+
+const transactionRow = (paymentId: string, view: TransactionView) => ({
+  transaction_id: view.id,
+  payment_id: paymentId,
+  client_id: view.clientId,
+  type: view.type,
+  status: view.status,
+  user_id: view.userId,
+  processor: view.processor,
+  currency: view.currency,
+  amount: view.amount,
+  reference: view.reference,
+  created_at: view.createdAt,
+  updated_at: view.updatedAt,
+  view,
+});
+
+type TransactionRow = ReturnType<typeof transactionRow>;
+type PaymentRow = { payment_id: string; client_id: string; revision: string; state: StoredPaymentState };
+
+/**
+ * Writes the batch's payments and transactions in one statement. Each set of rows is one JSON
+ * parameter, so the statement's text (and prepared plan) is the same whatever the batch's size.
+ */
+async function upsert(trx: Transaction<Database>, payments: PaymentRow[], transactions: TransactionRow[]) {
+  if (payments.length === 0) return;
+  await sql`
+    with upserted_payments as (
+      insert into payments (payment_id, client_id, revision, state)
+      select * from jsonb_to_recordset(${JSON.stringify(payments)}::jsonb)
+        as row(payment_id uuid, client_id uuid, revision bigint, state jsonb)
+      on conflict (payment_id) do update set revision = excluded.revision, state = excluded.state
+    )
+    insert into transactions (transaction_id, payment_id, client_id, type, status, user_id, processor, currency,
+                              amount, reference, created_at, updated_at, view)
+    select * from jsonb_to_recordset(${JSON.stringify(transactions)}::jsonb)
+      as row(transaction_id uuid, payment_id uuid, client_id uuid, type text, status text, user_id text, processor text,
+             currency text, amount bigint, reference text, created_at timestamptz, updated_at timestamptz, view jsonb)
+    on conflict (transaction_id) do update
+      set status = excluded.status, updated_at = excluded.updated_at, view = excluded.view
+  `.execute(trx);
+}
 
 /** The folded state as JSON: its map of transactions becomes a list in initiation order. */
 interface StoredPaymentState {
