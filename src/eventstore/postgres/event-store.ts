@@ -157,17 +157,22 @@ export class PostgresEventStore implements EventStore {
    * need not wake it: the poll catches up with them.
    */
   #nextAppendOrPoll(signal: AbortSignal, types: readonly string[] | undefined): Promise<void> {
-    let resolve!: () => void;
-    const promise = new Promise<void>((settle) => (resolve = settle));
-    const onAppend = (events: readonly NewEvent[]) => {
-      if (!types || events.some((event) => types.includes(event.type))) resolve();
-    };
-    const timeout = AbortSignal.any([signal, AbortSignal.timeout(this.#pollIntervalMs)]);
-    timeout.addEventListener("abort", resolve, { once: true });
-    this.#appended.on("append", onAppend);
-    return promise.finally(() => {
-      this.#appended.off("append", onAppend);
-      timeout.removeEventListener("abort", resolve);
+    // A plain timer, not AbortSignal.timeout: a timeout signal held only through AbortSignal.any
+    // can be garbage-collected before it fires, and then an idle subscriber never polls again.
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#appended.off("append", onAppend);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const onAppend = (events: readonly NewEvent[]) => {
+        if (!types || events.some((event) => types.includes(event.type))) done();
+      };
+      const timer = setTimeout(done, this.#pollIntervalMs);
+      this.#appended.on("append", onAppend);
+      signal.addEventListener("abort", done, { once: true });
+      if (signal.aborted) done();
     });
   }
 }
