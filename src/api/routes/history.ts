@@ -1,8 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Kysely } from "kysely";
 import { z } from "zod";
-import { processors } from "../../domain/host-configurations/schemas.ts";
+import type { Database } from "../../db/schema.ts";
+import { type Processor, processors } from "../../domain/host-configurations/schemas.ts";
 import { currencySchema } from "../../domain/money.ts";
-import { type TransactionView, transactionTypes } from "../../domain/payments/index.ts";
+import {
+  type TransactionStatus,
+  type TransactionType,
+  type TransactionView,
+  transactionTypes,
+} from "../../domain/payments/index.ts";
 import { principalOf } from "../auth.ts";
 import { listQuery, pageOf } from "../pagination.ts";
 import { ApiProblem } from "../problems.ts";
@@ -63,6 +70,57 @@ function decodeCursor(cursor: string): { createdAt: Date; transactionId: string 
   return { createdAt: new Date(createdAt), transactionId };
 }
 
+/** A validated history request: time bounds as instants, the cursor as given out. */
+export interface HistoryFilter {
+  clientId?: string | undefined;
+  userId?: string | undefined;
+  type?: TransactionType | undefined;
+  status?: TransactionStatus | undefined;
+  processor?: Processor | undefined;
+  currency?: string | undefined;
+  reference?: string | undefined;
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+  amountMin?: number | undefined;
+  amountMax?: number | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** One page of history, newest first (the route's query; exported so the bench can time it alone). */
+export async function listHistory(
+  db: Kysely<Database>,
+  filter: HistoryFilter,
+): Promise<{ data: TransactionView[]; nextCursor: string | null }> {
+  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
+  const rows = await db
+    .selectFrom("transactions")
+    .select(["transaction_id", "created_at", "view"])
+    .$if(filter.clientId !== undefined, (q) => q.where("client_id", "=", filter.clientId!))
+    .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
+    .$if(filter.type !== undefined, (q) => q.where("type", "=", filter.type!))
+    .$if(filter.status !== undefined, (q) => q.where("status", "=", filter.status!))
+    .$if(filter.processor !== undefined, (q) => q.where("processor", "=", filter.processor!))
+    .$if(filter.currency !== undefined, (q) => q.where("currency", "=", filter.currency!))
+    .$if(filter.reference !== undefined, (q) => q.where("reference", "=", filter.reference!))
+    .$if(filter.createdFrom !== undefined, (q) => q.where("created_at", ">=", filter.createdFrom!))
+    .$if(filter.createdTo !== undefined, (q) => q.where("created_at", "<=", filter.createdTo!))
+    .$if(filter.amountMin !== undefined, (q) => q.where("amount", ">=", String(filter.amountMin!)))
+    .$if(filter.amountMax !== undefined, (q) => q.where("amount", "<=", String(filter.amountMax!)))
+    .$if(after !== undefined, (q) =>
+      q.where(({ eb, refTuple, tuple }) =>
+        eb(refTuple("created_at", "transaction_id"), "<", tuple(after!.createdAt, after!.transactionId)),
+      ),
+    )
+    .orderBy("created_at", "desc")
+    .orderBy("transaction_id", "desc")
+    .limit(filter.limit + 1)
+    .execute();
+
+  const page = pageOf(rows, filter.limit, (row) => encodeCursor(new Date(row.created_at), row.transaction_id));
+  return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };
+}
+
 export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db }) => {
   app.get(
     "/transactions",
@@ -87,35 +145,13 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
       if (principal.role === "client" && query.clientId !== undefined && query.clientId !== principal.clientId) {
         return { data: [], nextCursor: null };
       }
-      const clientId = principal.role === "client" ? principal.clientId : query.clientId;
-      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-
-      const rows = await db
-        .selectFrom("transactions")
-        .select(["transaction_id", "created_at", "view"])
-        .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!))
-        .$if(query.userId !== undefined, (q) => q.where("user_id", "=", query.userId!))
-        .$if(query.type !== undefined, (q) => q.where("type", "=", query.type!))
-        .$if(query.status !== undefined, (q) => q.where("status", "=", query.status!))
-        .$if(query.processor !== undefined, (q) => q.where("processor", "=", query.processor!))
-        .$if(query.currency !== undefined, (q) => q.where("currency", "=", query.currency!))
-        .$if(query.reference !== undefined, (q) => q.where("reference", "=", query.reference!))
-        .$if(query.createdFrom !== undefined, (q) => q.where("created_at", ">=", lowerBoundOf(query.createdFrom!)))
-        .$if(query.createdTo !== undefined, (q) => q.where("created_at", "<=", upperBoundOf(query.createdTo!)))
-        .$if(query.amountMin !== undefined, (q) => q.where("amount", ">=", String(query.amountMin!)))
-        .$if(query.amountMax !== undefined, (q) => q.where("amount", "<=", String(query.amountMax!)))
-        .$if(after !== undefined, (q) =>
-          q.where(({ eb, refTuple, tuple }) =>
-            eb(refTuple("created_at", "transaction_id"), "<", tuple(after!.createdAt, after!.transactionId)),
-          ),
-        )
-        .orderBy("created_at", "desc")
-        .orderBy("transaction_id", "desc")
-        .limit(query.limit + 1)
-        .execute();
-
-      const page = pageOf(rows, query.limit, (row) => encodeCursor(new Date(row.created_at), row.transaction_id));
-      return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };
+      const { createdFrom, createdTo, ...filters } = query;
+      return listHistory(db, {
+        ...filters,
+        clientId: principal.role === "client" ? principal.clientId : query.clientId,
+        createdFrom: createdFrom === undefined ? undefined : lowerBoundOf(createdFrom),
+        createdTo: createdTo === undefined ? undefined : upperBoundOf(createdTo),
+      });
     },
   );
 };
