@@ -22,6 +22,12 @@ import { transactionsProjection } from "./projections/transactions/transactions-
 /** Every read model the service keeps up to date. */
 export const projections = [clientsProjection, hostConfigurationsProjection, transactionsProjection];
 
+/**
+ * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait
+ * for the read model (5 s) and the writes around it.
+ */
+const STOP_GRACE_BEYOND_PROCESSOR_MS = 10_000;
+
 export interface Service {
   url: string;
   /** The admin key, when this start generated it: shown once by the caller, stored nowhere. */
@@ -79,6 +85,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     adminKeyHash: adminKey.hash,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,
+    closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
     checkReadiness: async () => {
       await sql`select 1`.execute(database.db);
       await store.readHead();
@@ -97,6 +104,9 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     url,
     generatedAdminKey: adminKey.generated,
     async stop() {
+      // Refuses new requests and resolves once the running ones are answered (at most the grace
+      // period): they need the projection runners (their read-model wait), the simulator and the
+      // database, so those stop after it. The resolver waits for the read model too.
       await app.close();
       await resolver.stop();
       await Promise.all(runners.map((runner) => runner.stop()));

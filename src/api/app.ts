@@ -12,6 +12,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { Logger } from "../logger.ts";
 import { registerAuthentication } from "./auth.ts";
+import { registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { type Metrics, registerMetrics } from "./metrics.ts";
 import { ApiProblem, registerProblemHandling } from "./problems.ts";
@@ -31,6 +32,8 @@ export interface AppDependencies extends TransactionRouteDependencies {
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
+  /** How long close() lets the requests it finds running finish before it cuts them off. */
+  closeGraceMs: number;
 }
 
 /** The HTTP application, built without listening so tests can drive it in-process. */
@@ -40,6 +43,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     genReqId: requestIdOf,
     bodyLimit: deps.bodyLimitBytes,
   }).withTypeProvider<ZodTypeProvider>();
+  // First, so that its preHandler runs before any other (the idempotency claim writes).
+  registerGracefulClose(app, deps.closeGraceMs);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook("onRequest", async (request, reply) => {

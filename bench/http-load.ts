@@ -1,0 +1,193 @@
+/**
+ * What the benches that drive the real service over HTTP share: the service on a bench database,
+ * clients that can pay, and autocannon runs (in a worker thread, so autocannon does not share the
+ * servers' event loop) with their result rows.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import autocannon from "autocannon";
+import { sql } from "kysely";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { type Service, startService } from "../src/service.ts";
+import { validBodies } from "../tests/support/host-configurations.ts";
+import { type BenchTarget, formatNumber, type ResultRow } from "./support.ts";
+
+/** The service's pool size (src/db/connection.ts). */
+export const POOL_SIZE = 20;
+const WARM_UP_SECONDS = 3;
+/** Autocannon cycles through this many request bodies, each with its own random amount. */
+export const DISTINCT_BODIES = 256;
+export const ADMIN_KEY = `bench-admin-${randomBytes(24).toString("hex")}`;
+
+export interface Load {
+  url: string;
+  headers: Record<string, string>;
+  bodies: string[];
+  /** Replace `[<id>]` in the request (here: the Idempotency-Key header) with a unique id. */
+  uniqueIds?: boolean;
+}
+
+export interface RunShape {
+  connections: number;
+  seconds: number;
+}
+
+/** One autocannon run in a worker thread. */
+function cannon(load: Load, connections: number, duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: load.url,
+    connections,
+    duration,
+    workers: 1,
+    method: "POST",
+    headers: { "content-type": "application/json", ...load.headers },
+    requests: load.bodies.map((body) => ({ method: "POST", body })),
+    idReplacement: load.uniqueIds ?? false,
+  });
+}
+
+export interface Measured extends RunShape {
+  result: autocannon.Result;
+  perSecond: number;
+  /** The main thread's event loop (the servers; autocannon has its own thread) during the run. */
+  loop: { utilization: number; activeMs: number };
+}
+
+/** A warm-up run, then (after `beforeRun`) the measured run. */
+export async function measure(
+  name: string,
+  load: Load,
+  { connections, seconds }: RunShape,
+  beforeRun?: () => Promise<void>,
+): Promise<Measured> {
+  console.log(`${name}: ${WARM_UP_SECONDS} s warm-up...`);
+  const warmUp = await cannon(load, connections, WARM_UP_SECONDS);
+  if (warmUp.non2xx > 0 || warmUp.errors > 0) {
+    throw new Error(`${name} warm-up: ${warmUp.non2xx} non-2xx answers, ${warmUp.errors} errors`);
+  }
+  await beforeRun?.();
+  console.log(`${name}: ${connections} connections, ${seconds} s measured...`);
+  const loopBefore = performance.eventLoopUtilization();
+  const result = await cannon(load, connections, seconds);
+  const loop = performance.eventLoopUtilization(loopBefore);
+  return {
+    connections,
+    seconds,
+    result,
+    perSecond: result["2xx"] / result.duration,
+    loop: { utilization: loop.utilization, activeMs: loop.active },
+  };
+}
+
+export const ms = (value: number) => `${formatNumber(value, 2)} ms`;
+
+export function rowsOf(target: string, unit: string, { connections, seconds, result, perSecond, loop }: Measured): ResultRow[] {
+  const failed = result.non2xx + result.errors;
+  const busyPerRequest = loop.activeMs / Math.max(1, result["2xx"]);
+  return [
+    { target, metric: `${unit}/s (${connections} connections, ${seconds} s)`, value: formatNumber(perSecond), goal: "-", met: "-" },
+    { target, metric: "latency p50", value: ms(result.latency.p50), goal: "-", met: "-" },
+    { target, metric: "latency p99", value: ms(result.latency.p99), goal: "-", met: "-" },
+    {
+      target,
+      metric: "main event loop busy (per 2xx)",
+      value: `${formatNumber(loop.utilization * 100)} % (${formatNumber(busyPerRequest, 2)} ms)`,
+      goal: "-",
+      met: "-",
+    },
+    {
+      target,
+      metric: "2xx / non-2xx / errors",
+      value: `${result["2xx"]} / ${result.non2xx} / ${result.errors}`,
+      goal: "0 non-2xx, 0 errors",
+      met: failed === 0 ? "yes" : "no",
+    },
+  ];
+}
+
+/** The service in this process on the bench's database, with the processor simulator. */
+export async function startBenchService(target: BenchTarget): Promise<Service> {
+  if (!target.url) throw new Error("the bench database has no URL");
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: "memory://",
+    DATABASE_URL: target.url,
+    ADMIN_API_KEY: ADMIN_KEY,
+    SECRETS_MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+    CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
+    RATE_LIMIT_PER_MINUTE: "100000000",
+    LOG_LEVEL: "warn",
+  });
+  // The bench owns the database: the service must not close it.
+  return startService(config, createLogger(config.logLevel), { ...target.connection, close: async () => {} });
+}
+
+/** An admin call that must answer 2xx; its JSON body. */
+export async function call(
+  baseUrl: string,
+  method: "GET" | "POST" | "PUT",
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN_KEY}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** A client with an API key and a processor_a host configuration. */
+export async function createPayingClient(baseUrl: string, name: string): Promise<{ clientId: string; key: string }> {
+  const client = await call(baseUrl, "POST", "/v1/clients", { name });
+  const clientId = String(client.id);
+  const issued = await call(baseUrl, "POST", `/v1/clients/${clientId}/api-keys`, {});
+  await call(baseUrl, "POST", "/v1/host-configurations/processor_a", { ...validBodies.processor_a, clientId });
+  return { clientId, key: String(issued.key) };
+}
+
+/** Approved USD sales of random amounts (1.00 to 99.99) on the simulator's approving test card. */
+export function saleBodies(): string[] {
+  const expYear = new Date().getUTCFullYear() + 5;
+  return Array.from({ length: DISTINCT_BODIES }, () =>
+    JSON.stringify({
+      processor: "processor_a",
+      amount: randomInt(100, 10_000),
+      currency: "USD",
+      userId: `user_${randomInt(1, 1_000)}`,
+      card: { number: "4242424242424242", expMonth: 12, expYear, cvc: "123" },
+    }),
+  );
+}
+
+async function approvedSales(target: BenchTarget, clientId: string | undefined): Promise<number> {
+  let query = target.connection.db
+    .selectFrom("transactions")
+    .select(sql<string>`count(*)::text`.as("count"))
+    .where("type", "=", "sale")
+    .where("status", "=", "approved");
+  if (clientId !== undefined) query = query.where("client_id", "=", clientId);
+  const row = await query.executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * Approved sales in the read model (of one client, when given), once the count stops moving:
+ * requests still in flight when autocannon stopped finish first.
+ */
+export async function settledApprovedSales(target: BenchTarget, clientId?: string): Promise<number> {
+  let previous = await approvedSales(target, clientId);
+  for (;;) {
+    await sleep(500);
+    const current = await approvedSales(target, clientId);
+    if (current === previous) return current;
+    previous = current;
+  }
+}
