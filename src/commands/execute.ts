@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
+import { chainEvents } from "../eventstore/hash-chain.ts";
 import type { EventStore, ExpectedRevision, JsonObject } from "../eventstore/port.ts";
 
 /** Why and by whom: recorded with every event. */
@@ -39,15 +40,17 @@ export async function execute<State, Command, Event extends { type: string; data
     const decision = decider.decide(command, state);
     if (!decision.ok) return { ...decision, state };
 
-    const last = history.at(-1)?.revision;
-    if (decision.events.length === 0) return { ok: true, events: [], state, revision: last ?? null };
-    const expected: ExpectedRevision = last === undefined ? "no_stream" : last;
+    const last = history.at(-1);
+    if (decision.events.length === 0) return { ok: true, events: [], state, revision: last?.revision ?? null };
+    const expected: ExpectedRevision = last === undefined ? "no_stream" : last.revision;
+    // Each new event carries the hash of the one before it: the tamper-evident chain.
+    const events = chainEvents(
+      streamId,
+      last,
+      decision.events.map((event) => ({ type: event.type, data: event.data as JsonObject, metadata })),
+    );
     try {
-      const appended = await store.append(
-        streamId,
-        decision.events.map((event) => ({ type: event.type, data: event.data as JsonObject, metadata })),
-        expected,
-      );
+      const appended = await store.append(streamId, events, expected);
       const next = decision.events.reduce(decider.evolve, state);
       return { ok: true, events: decision.events, state: next, revision: appended.nextExpectedRevision };
     } catch (error) {

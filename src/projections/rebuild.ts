@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Checkpoint, EventStore, RecordedEvent } from "../eventstore/port.ts";
 import { assertProjectionName, type Projection } from "./projection.ts";
@@ -25,38 +25,87 @@ export interface RebuildOptions {
  */
 export async function rebuildProjection(options: RebuildOptions): Promise<number> {
   const { db, store, projection, batchSize = 2_000, onProgress } = options;
-  assertProjectionName(projection.name);
-  const schema = sql.id(`rebuild_${projection.name}`);
   const started = performance.now();
-  let events = 0;
-  let last: RecordedEvent | undefined;
+  return withShadowTables(db, projection, "rebuild", async (schema) => {
+    const replayed = await replayInto({
+      db,
+      store,
+      projection,
+      schema,
+      from: notReplayed,
+      batchSize,
+      onProgress: ({ events, last }) =>
+        onProgress?.({ events, position: last?.position ?? null, elapsedMs: performance.now() - started }),
+    });
+    await db.transaction().execute((trx) => swapIn(trx, projection, schema, replayed));
+    return replayed.events;
+  });
+}
 
+export type SchemaRef = RawBuilder<unknown>;
+
+/** How far a replay into shadow tables got. */
+export interface Replayed {
+  checkpoint: Checkpoint | null;
+  events: number;
+  last: RecordedEvent | undefined;
+}
+
+export const notReplayed: Replayed = { checkpoint: null, events: 0, last: undefined };
+
+/**
+ * Runs `work` with empty copies of the projection's tables in the schema `<purpose>_<name>`
+ * (left over ones are replaced), and drops that schema afterwards.
+ */
+export async function withShadowTables<T>(
+  db: Kysely<Database>,
+  projection: Projection,
+  purpose: "rebuild" | "verify",
+  work: (schema: SchemaRef) => Promise<T>,
+): Promise<T> {
+  assertProjectionName(projection.name);
+  const schema = sql.id(`${purpose}_${projection.name}`);
   await sql`drop schema if exists ${schema} cascade`.execute(db);
   await sql`create schema ${schema}`.execute(db);
-  for (const table of projection.tables) {
-    await sql`create table ${schema}.${sql.id(table)} (like public.${sql.id(table)} including all)`.execute(db);
-  }
   try {
-    let checkpoint: Checkpoint | null = null;
-    for (;;) {
-      const batch = await store.readAll({ after: checkpoint, batchSize, types: projection.eventTypes });
-      if (batch.checkpoint === checkpoint) break;
-      if (batch.events.length > 0) {
-        await db.transaction().execute(async (trx) => {
-          await sql`set local search_path to ${schema}, public`.execute(trx);
-          await projection.apply(trx, batch.events);
-        });
-        events += batch.events.length;
-        last = batch.events.at(-1);
-      }
-      checkpoint = batch.checkpoint;
-      onProgress?.({ events, position: last?.position ?? null, elapsedMs: performance.now() - started });
+    for (const table of projection.tables) {
+      await sql`create table ${schema}.${sql.id(table)} (like public.${sql.id(table)} including all)`.execute(db);
     }
-    await db.transaction().execute((trx) => swapIn(trx, projection, schema, checkpoint, last));
+    return await work(schema);
   } finally {
     await sql`drop schema if exists ${schema} cascade`.execute(db);
   }
-  return events;
+}
+
+export interface ReplayOptions {
+  db: Kysely<Database>;
+  store: EventStore;
+  projection: Projection;
+  schema: SchemaRef;
+  from: Replayed;
+  batchSize: number;
+  /** After every batch read. */
+  onProgress?: (replayed: Replayed) => void;
+}
+
+/** Applies the log after `from` to the projection's tables in `schema`, up to the head. */
+export async function replayInto(options: ReplayOptions): Promise<Replayed> {
+  const { db, store, projection, schema, batchSize, onProgress } = options;
+  let { checkpoint, events, last } = options.from;
+  for (;;) {
+    const batch = await store.readAll({ after: checkpoint, batchSize, types: projection.eventTypes });
+    if (batch.checkpoint === checkpoint) return { checkpoint, events, last };
+    if (batch.events.length > 0) {
+      await db.transaction().execute(async (trx) => {
+        await sql`set local search_path to ${schema}, public`.execute(trx);
+        await projection.apply(trx, batch.events);
+      });
+      events += batch.events.length;
+      last = batch.events.at(-1);
+    }
+    checkpoint = batch.checkpoint;
+    onProgress?.({ checkpoint, events, last });
+  }
 }
 
 /**
@@ -67,9 +116,8 @@ export async function rebuildProjection(options: RebuildOptions): Promise<number
 async function swapIn(
   trx: Transaction<Database>,
   projection: Projection,
-  schema: ReturnType<typeof sql.id>,
-  checkpoint: Checkpoint | null,
-  last: RecordedEvent | undefined,
+  schema: SchemaRef,
+  { checkpoint, last }: Replayed,
 ): Promise<void> {
   await sql`
     insert into projection_checkpoints (projection, checkpoint, last_position, last_recorded_at)

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { auditEventSchema, InvalidCursorError, occurredAtOf, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
+import { paymentStreamOf } from "../../audit/payment-stream.ts";
 import {
   evolve,
   initialState,
@@ -8,7 +10,7 @@ import {
   type TransactionView,
   toTransactionView,
 } from "../../domain/payments/index.ts";
-import type { EventStore, RecordedEvent } from "../../eventstore/port.ts";
+import type { EventStore } from "../../eventstore/port.ts";
 import { principalOf } from "../auth.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -36,67 +38,6 @@ export async function transactionAsOf(
   return toTransactionView(state, transactionId);
 }
 
-function occurredAtOf(event: RecordedEvent): string {
-  const occurredAt = event.data.occurredAt;
-  return typeof occurredAt === "string" && !Number.isNaN(Date.parse(occurredAt))
-    ? new Date(occurredAt).toISOString()
-    : event.recordedAt.toISOString();
-}
-
-const jsonObject = z.record(z.string(), z.unknown());
-
-const eventSchema = z
-  .object({
-    id: z.string(),
-    streamId: z.string(),
-    /** Position in the global log, as a string: it may exceed 2^53. */
-    position: z.string(),
-    revision: z.number().int(),
-    type: z.string(),
-    occurredAt: z.string(),
-    recordedAt: z.string(),
-    data: jsonObject,
-    /** Who caused it and in which request: requestId, idempotencyKey, actor. */
-    metadata: jsonObject,
-  })
-  .meta({ id: "Event" });
-
-const toEventObject = (event: RecordedEvent): z.infer<typeof eventSchema> => ({
-  id: event.id,
-  streamId: event.streamId,
-  position: event.position.toString(),
-  revision: Number(event.revision),
-  type: event.type,
-  occurredAt: occurredAtOf(event),
-  recordedAt: event.recordedAt.toISOString(),
-  data: event.data,
-  metadata: event.metadata,
-});
-
-/** The store's checkpoint, made opaque. Both adapters' checkpoints are `<digits>:<digits>`. */
-const encodeLogCursor = (checkpoint: string) => Buffer.from(checkpoint, "utf8").toString("base64url");
-
-function decodeLogCursor(cursor: string, parameter: string): string {
-  const checkpoint = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!/^\d{1,20}:\d{1,20}$/.test(checkpoint)) throw invalidCursor(parameter);
-  return checkpoint;
-}
-
-const invalidCursor = (parameter: string) =>
-  new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
-    errors: [{ path: parameter, message: "is invalid" }],
-  });
-
-async function readLogPage(store: EventStore, after: string | null, limit: number, parameter: string) {
-  try {
-    return await store.readAll({ after, batchSize: limit });
-  } catch (error) {
-    // Both adapters reject a checkpoint they cannot read with a RangeError.
-    if (error instanceof RangeError && after !== null) throw invalidCursor(parameter);
-    throw error;
-  }
-}
-
 const logQuery = z
   .strictObject({
     after: z.string().min(1).max(200).optional(),
@@ -118,22 +59,16 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
         tags: ["audit"],
         summary: "The event stream a transaction lives in (its payment's), oldest first",
         params: z.strictObject({ id: z.uuid() }),
-        response: { 200: z.object({ streamId: z.string(), events: z.array(eventSchema) }) },
+        response: { 200: z.object({ streamId: z.string(), events: z.array(auditEventSchema) }) },
       },
     },
     async (request) => {
       const principal = principalOf(request);
       const ownClient = principal.role === "client" ? principal.clientId : undefined;
-      const row = await db
-        .selectFrom("transactions")
-        .select("payment_id")
-        .where("transaction_id", "=", request.params.id)
-        .$if(ownClient !== undefined, (query) => query.where("client_id", "=", ownClient!))
-        .executeTakeFirst();
-      if (!row) throw notFound("transaction");
-      const streamId = paymentStreamId(row.payment_id);
+      const streamId = await paymentStreamOf(db, request.params.id, ownClient);
+      if (!streamId) throw notFound("transaction");
       const events = await store.readStream(streamId);
-      return { streamId, events: events.map(toEventObject) };
+      return { streamId, events: events.map(toAuditEvent) };
     },
   );
 
@@ -148,19 +83,20 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
           "Pass `nextCursor` as `after` (or `cursor`) to resume right after the last event of a page. " +
           "`nextCursor` is null once nothing new was read: keep the last cursor and ask again later for newer events.",
         querystring: logQuery,
-        response: { 200: z.object({ data: z.array(eventSchema), nextCursor: z.string().nullable() }) },
+        response: { 200: z.object({ data: z.array(auditEventSchema), nextCursor: z.string().nullable() }) },
       },
     },
     async (request) => {
-      const { limit } = request.query;
-      const given = request.query.after ?? request.query.cursor;
-      const parameter = request.query.after === undefined ? "cursor" : "after";
-      const after = given === undefined ? null : decodeLogCursor(given, parameter);
-      const page = await readLogPage(store, after, limit, parameter);
-      return {
-        data: page.events.map(toEventObject),
-        nextCursor: page.checkpoint !== null && page.checkpoint !== after ? encodeLogCursor(page.checkpoint) : null,
-      };
+      const cursor = request.query.after ?? request.query.cursor ?? null;
+      try {
+        const page = await readLogPage(store, cursor, request.query.limit);
+        return { data: page.events, nextCursor: page.nextCursor };
+      } catch (error) {
+        if (!(error instanceof InvalidCursorError)) throw error;
+        throw new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
+          errors: [{ path: request.query.after === undefined ? "cursor" : "after", message: "is invalid" }],
+        });
+      }
     },
   );
 };

@@ -1,0 +1,94 @@
+import { Argument, Command, CommanderError, InvalidArgumentError } from "commander";
+import { z } from "zod";
+import { InvalidCursorError } from "../audit/event-log.ts";
+import { loadConfig } from "../config.ts";
+import { projections } from "../service.ts";
+import { type Ledger, withLedger } from "./connection.ts";
+import { exportLog } from "./export.ts";
+import { writeErr } from "./output.ts";
+import { rebuild } from "./rebuild.ts";
+import { replay } from "./replay.ts";
+import { verify } from "./verify.ts";
+
+const CONNECTION_HELP = `
+Connects as the service does, from the same environment: DATABASE_URL (PostgreSQL), or else the
+embedded PGlite database under DATA_DIR (default ./data); EVENTSTORE_URL when the events live in
+EventStoreDB. An embedded PGlite data directory can be opened by one process at a time: stop the
+service before running a command on it. On PostgreSQL the commands run next to a running service.
+
+Results go to stdout, progress and diagnostics to stderr (use \`npm run --silent ledger -- ...\` so
+npm's banner stays out of stdout). Exit status: 0 ok, 1 differences found or nothing to replay,
+2 an error.`;
+
+/** A commander argument parser that validates with zod. */
+function parsedBy<T>(schema: z.ZodType<T>) {
+  return (value: string): T => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((issue) => issue.message).join("; "));
+    return parsed.data;
+  };
+}
+
+/** Runs a command on the stores of the configuration; its result becomes the exit status. */
+async function run(command: (ledger: Ledger) => Promise<number>): Promise<void> {
+  process.exitCode = await withLedger(loadConfig(process.env), command);
+}
+
+const projectionNamed = (name: string) => projections.find((projection) => projection.name === name)!;
+
+// A reader that stops early (`ledger export | head`) closes the pipe: stop quietly, as Unix tools do.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
+
+const program = new Command("ledger")
+  .description("Audit and maintenance of the payment ledger's event log and read models.")
+  .addHelpText("after", CONNECTION_HELP)
+  .exitOverride();
+
+program
+  .command("rebuild")
+  .description("replay the log into a fresh copy of a read model and swap it in, while the service keeps serving")
+  .addArgument(new Argument("<projection>", "the read model").choices(projections.map((projection) => projection.name)))
+  .action((name: string) => run((ledger) => rebuild(ledger, projectionNamed(name))));
+
+program
+  .command("verify")
+  .description("check every stream's hash chain and compare every read model with a fresh replay; exit 1 on any difference")
+  .option("--limit <count>", "streams, and row keys per table, to name", parsedBy(z.coerce.number().int().min(1).max(10_000)), 20)
+  .option(
+    "--settle-timeout <seconds>",
+    "how long a read model may take to reach the replay's position",
+    parsedBy(z.coerce.number().int().min(0).max(3_600)),
+    10,
+  )
+  .action((options: { limit: number; settleTimeout: number }) =>
+    run((ledger) => verify(ledger, projections, { limit: options.limit, settleSeconds: options.settleTimeout })),
+  );
+
+program
+  .command("replay")
+  .description("print a payment's stream as a timeline of its states")
+  .argument("<transactionId>", "any transaction of the payment", parsedBy(z.uuid()))
+  .action((transactionId: string) => run((ledger) => replay(ledger, transactionId)));
+
+program
+  .command("export")
+  .description("write the event log as NDJSON to stdout, one event per line in global order (as GET /v1/events)")
+  .option("--after <cursor>", "resume after this cursor: a nextCursor of GET /v1/events, or the one an export printed")
+  .action((options: { after?: string }) => run((ledger) => exportLog(ledger, options.after ?? null)));
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  // Commander has already printed its usage errors (and help, which exits 0).
+  if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : 2;
+  else {
+    const option = error instanceof InvalidCursorError ? "--after: " : "";
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    writeErr(`ledger: ${option}${message}${cause}\n`);
+    process.exitCode = 2;
+  }
+}

@@ -1,0 +1,41 @@
+import { occurredAtOf } from "../audit/event-log.ts";
+import { evolve, initialState, type PaymentEvent, type TransactionState } from "../domain/payments/index.ts";
+import type { RecordedEvent } from "../eventstore/port.ts";
+
+const HEADER = ["rev", "occurred at", "event", "transaction", "amount", "status", "captured", "refunded"];
+
+/**
+ * A payment stream as a table of the states it went through: after each event, the transaction
+ * it concerns and (for a follow-up) its parent, as the domain's fold leaves them.
+ */
+export function paymentTimeline(events: readonly RecordedEvent[]): string[] {
+  const rows: string[][] = [HEADER];
+  let state = initialState();
+  for (const event of events) {
+    state = evolve(state, event as unknown as PaymentEvent);
+    const transactionId = event.data.transactionId;
+    const transaction = typeof transactionId === "string" ? state.transactions.get(transactionId) : undefined;
+    const parentId = transaction?.parentTransactionId;
+    const parent = parentId ? state.transactions.get(parentId) : undefined;
+    rows.push([event.revision.toString(), occurredAtOf(event), event.type, ...stateColumns(transaction)]);
+    if (parent) rows.push(["", "", "", ...stateColumns(parent, "↳ ")]);
+  }
+  return alignColumns(rows);
+}
+
+function stateColumns(transaction: TransactionState | undefined, prefix = ""): string[] {
+  if (!transaction) return ["-", "", "", "", ""];
+  const reason = transaction.declineCode ?? transaction.failureReason;
+  return [
+    `${prefix}${transaction.type} ${transaction.id}`,
+    `${transaction.amount} ${transaction.currency}`,
+    `${transaction.status}${reason ? ` (${reason})` : ""}${transaction.voided ? ", voided" : ""}`,
+    String(transaction.capturedAmount),
+    String(transaction.refundedAmount),
+  ];
+}
+
+function alignColumns(rows: string[][]): string[] {
+  const widths = HEADER.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd());
+}

@@ -1,0 +1,102 @@
+import { type ChainFinding, type ChainReport, verifyChains } from "../audit/verify-chains.ts";
+import type { Projection } from "../projections/projection.ts";
+import { type ReadModelVerdict, verifyReadModel } from "../projections/verify-read-model.ts";
+import type { Ledger } from "./connection.ts";
+import { count, writeOut } from "./output.ts";
+import { withProgress } from "./progress.ts";
+
+export interface VerifyOptions {
+  /** How many streams, and row keys per table and side, to name. */
+  limit: number;
+  /** How long a read model may take to reach the replay's checkpoint. */
+  settleSeconds: number;
+}
+
+/**
+ * Checks every stream's hash chain, then compares each read model with a fresh replay of the
+ * log. Prints what differs and returns 1 when anything does, 0 otherwise.
+ */
+export async function verify(ledger: Ledger, projections: readonly Projection[], options: VerifyOptions): Promise<number> {
+  const { db, store, eventsDb } = ledger;
+  const chains = await withProgress("hash chains", store, (progress) =>
+    verifyChains({ store, eventsDb, onProgress: ({ events, position }) => progress.update(events, position) }),
+  );
+  await writeOut(chainLines(chains.result, chains.summary, options.limit, eventsDb !== undefined).join("\n") + "\n");
+  let problems = chains.result.tampered.length;
+
+  for (const projection of projections) {
+    const { result, summary } = await withProgress(`replay ${projection.name}`, store, (progress) =>
+      verifyReadModel({
+        db,
+        store,
+        projection,
+        sampleSize: options.limit,
+        settleTimeoutMs: options.settleSeconds * 1000,
+        onProgress: ({ events, last }) => progress.update(events, last?.position ?? null),
+      }),
+    );
+    await writeOut(verdictLines(result, summary).join("\n") + "\n");
+    if (result.status === "unsettled" || result.differences.length > 0) problems += 1;
+  }
+  await writeOut(problems === 0 ? "verify: ok\n" : `verify: ${count(problems, "problem")} found\n`);
+  return problems === 0 ? 0 : 1;
+}
+
+function chainLines(report: ChainReport, summary: string, limit: number, headsChecked: boolean): string[] {
+  const lines = [`hash chains: ${count(report.streams, "stream")}, ${summary}: ${report.tampered.length} tampered`];
+  for (const stream of report.tampered.slice(0, limit)) {
+    lines.push(`  TAMPERED ${stream.streamId}`);
+    lines.push(...stream.findings.map((finding) => `    - ${describeFinding(finding)}`));
+    if (stream.omitted > 0) lines.push(`    - and ${count(stream.omitted, "more finding")}`);
+  }
+  if (report.tampered.length > limit) lines.push(`  and ${count(report.tampered.length - limit, "more tampered stream")}`);
+  const { unchained } = report;
+  if (unchained.streams > 0) {
+    lines.push(
+      `  from before hash chains, so not checked: ${count(unchained.events, "event")} in ` +
+        `${count(unchained.streams, "stream")} (e.g. ${unchained.sample.join(", ")})`,
+    );
+  }
+  if (!headsChecked) lines.push("  events in EventStoreDB: events deleted from the end of a stream cannot be seen");
+  return lines;
+}
+
+function describeFinding(finding: ChainFinding): string {
+  switch (finding.kind) {
+    case "altered":
+      return `revision ${finding.revision} does not match its hash (edited)`;
+    case "missing":
+      return finding.from === finding.to
+        ? `revision ${finding.from} is missing (deleted)`
+        : `revisions ${finding.from}..${finding.to} are missing (deleted)`;
+    case "out_of_order":
+      return `revision ${finding.revision} is stored after revision ${finding.after} (reordered)`;
+    case "broken_link":
+      return `revision ${finding.revision} does not link to the event stored before it (that one was replaced)`;
+    case "unchained":
+      return `revision ${finding.revision} lost its chain link (removed)`;
+    case "head_mismatch":
+      return (
+        `the stream's head is revision ${finding.head ?? "(no stream row)"} ` +
+        `but its last stored event is ${finding.lastStored ?? "(none)"} (events deleted from its end, or added past it)`
+      );
+  }
+}
+
+function verdictLines(verdict: ReadModelVerdict, summary: string): string[] {
+  const title = `read model ${verdict.projection}`;
+  if (verdict.status === "unsettled") {
+    return [
+      `${title}: NOT COMPARED: it stayed at checkpoint ${verdict.live ?? "(none)"} while the replay reached ` +
+        `${verdict.replayed ?? "(none)"} (${summary}); is the service running and caught up?`,
+    ];
+  }
+  if (verdict.differences.length === 0) return [`${title}: equal to a fresh replay (${summary})`];
+  const lines = [`${title}: DIFFERENT from a fresh replay (${summary})`];
+  for (const { table, onlyLive, onlyReplay } of verdict.differences) {
+    lines.push(`  ${table}: ${count(onlyLive.count, "live row")} not in the replay, ${count(onlyReplay.count, "replayed row")} not live`);
+    lines.push(...onlyLive.sample.map((key) => `    live only:   ${JSON.stringify(key)}`));
+    lines.push(...onlyReplay.sample.map((key) => `    replay only: ${JSON.stringify(key)}`));
+  }
+  return lines;
+}

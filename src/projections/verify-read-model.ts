@@ -1,0 +1,123 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import type { Database } from "../db/schema.ts";
+import type { Checkpoint, EventStore, JsonObject } from "../eventstore/port.ts";
+import { readCheckpoint } from "./checkpoints.ts";
+import type { Projection } from "./projection.ts";
+import { notReplayed, type Replayed, replayInto, type SchemaRef, withShadowTables } from "./rebuild.ts";
+
+/** Rows of one table found on one side only, named by their primary key. */
+export interface RowsOnlyIn {
+  count: number;
+  /** The first keys, in key order. */
+  sample: JsonObject[];
+}
+
+export interface TableDifference {
+  table: string;
+  /** Live rows the replay does not have as they are: stale, edited or extra. */
+  onlyLive: RowsOnlyIn;
+  /** Replayed rows the live table does not have as they are: missing or edited there. */
+  onlyReplay: RowsOnlyIn;
+}
+
+export type ReadModelVerdict =
+  | { projection: string; status: "compared"; events: number; differences: TableDifference[] }
+  /** The live read model never stood where the replay stood: it is behind, or the log kept moving. */
+  | { projection: string; status: "unsettled"; live: Checkpoint | null; replayed: Checkpoint | null };
+
+export interface VerifyReadModelOptions {
+  db: Kysely<Database>;
+  store: EventStore;
+  projection: Projection;
+  batchSize?: number;
+  /** How long to wait for the live read model to reach the replay's checkpoint. */
+  settleTimeoutMs?: number;
+  /** How many row keys to name per table and side. */
+  sampleSize?: number;
+  onProgress?: (replayed: Replayed) => void;
+}
+
+const SETTLE_POLL_MS = 200;
+
+/**
+ * Replays the log into scratch copies of the projection's tables (never swapped in) and compares
+ * them with the live tables row by row, every column, with `except` both ways. The comparison
+ * runs in one snapshot in which the live checkpoint equals the replay's, so a service that keeps
+ * projecting meanwhile raises no false alarm: until they are equal the replay catches up again.
+ */
+export async function verifyReadModel(options: VerifyReadModelOptions): Promise<ReadModelVerdict> {
+  const { db, store, projection, batchSize = 2_000, settleTimeoutMs = 10_000, sampleSize = 10, onProgress } = options;
+  return withShadowTables(db, projection, "verify", async (schema) => {
+    const replay = (from: Replayed) => replayInto({ db, store, projection, schema, from, batchSize, onProgress });
+    const deadline = Date.now() + settleTimeoutMs;
+    let replayed = await replay(notReplayed);
+    for (;;) {
+      const compared = await db
+        .transaction()
+        .setIsolationLevel("repeatable read")
+        .execute(async (trx) => {
+          const live = (await readCheckpoint(trx, projection.name)).checkpoint;
+          if (live !== replayed.checkpoint) return { live, differences: undefined };
+          return { live, differences: await compareTables(trx, projection, schema, sampleSize) };
+        });
+      if (compared.differences) {
+        return { projection: projection.name, status: "compared", events: replayed.events, differences: compared.differences };
+      }
+      if (Date.now() >= deadline) {
+        return { projection: projection.name, status: "unsettled", live: compared.live, replayed: replayed.checkpoint };
+      }
+      await sleep(SETTLE_POLL_MS);
+      replayed = await replay(replayed);
+    }
+  });
+}
+
+/** The tables that differ; empty when the read model equals the replay. */
+async function compareTables(
+  trx: Transaction<Database>,
+  projection: Projection,
+  schema: SchemaRef,
+  sampleSize: number,
+): Promise<TableDifference[]> {
+  const differences: TableDifference[] = [];
+  for (const table of projection.tables) {
+    const keys = await primaryKey(trx, table);
+    const live = sql`public.${sql.id(table)}`;
+    const replayed = sql`${schema}.${sql.id(table)}`;
+    const onlyLive = await rowsOnlyIn(trx, live, replayed, keys, sampleSize);
+    const onlyReplay = await rowsOnlyIn(trx, replayed, live, keys, sampleSize);
+    if (onlyLive.count > 0 || onlyReplay.count > 0) differences.push({ table, onlyLive, onlyReplay });
+  }
+  return differences;
+}
+
+async function rowsOnlyIn(
+  trx: Transaction<Database>,
+  side: RawBuilder<unknown>,
+  other: RawBuilder<unknown>,
+  keys: string[],
+  sampleSize: number,
+): Promise<RowsOnlyIn> {
+  const { rows } = await sql<{ total: string; key: JsonObject }>`
+    select (count(*) over ())::text as total,
+           jsonb_build_object(${sql.join(keys.map((key) => sql`${key}::text, d.${sql.id(key)}`))}) as key
+    from (select * from ${side} except select * from ${other}) d
+    order by ${sql.join(keys.map((key) => sql`d.${sql.id(key)}`))}
+    limit ${sampleSize}
+  `.execute(trx);
+  return { count: Number(rows[0]?.total ?? 0), sample: rows.map((row) => row.key) };
+}
+
+async function primaryKey(trx: Transaction<Database>, table: string): Promise<string[]> {
+  const { rows } = await sql<{ column_name: string }>`
+    select kcu.column_name
+    from information_schema.table_constraints tc
+    join information_schema.key_column_usage kcu
+      on kcu.constraint_schema = tc.constraint_schema and kcu.constraint_name = tc.constraint_name
+    where tc.table_schema = 'public' and tc.table_name = ${table} and tc.constraint_type = 'PRIMARY KEY'
+    order by kcu.ordinal_position
+  `.execute(trx);
+  if (rows.length === 0) throw new Error(`Read model table ${table} has no primary key to name its rows by`);
+  return rows.map((row) => row.column_name);
+}

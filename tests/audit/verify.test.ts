@@ -1,0 +1,158 @@
+import { type Kysely, sql, type Transaction } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyChains } from "../../src/audit/verify-chains.ts";
+import type { Database } from "../../src/db/schema.ts";
+import { paymentStreamId } from "../../src/domain/payments/index.ts";
+import { chainHash, readChainLink } from "../../src/eventstore/hash-chain.ts";
+import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
+import { verifyReadModel } from "../../src/projections/verify-read-model.ts";
+import { projections } from "../../src/service.ts";
+import { testDatabaseTargets } from "../support/database.ts";
+import { type RecordedPayments, recordPayments } from "../support/payments.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+const rollback = new Error("rollback");
+
+/**
+ * Verifies the hash chains inside a transaction that tampers with the log first and is then
+ * rolled back. Kept short (one batch): while a writing transaction is open, readers of the global
+ * log on the whole server wait for it, other test files' included.
+ */
+async function verifyTampered(db: Kysely<Database>, tamper: (trx: Transaction<Database>) => Promise<unknown>, withHeads = true) {
+  let report: Awaited<ReturnType<typeof verifyChains>> | undefined;
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await tamper(trx);
+      report = await verifyChains({ store: new PostgresEventStore(trx), eventsDb: withHeads ? trx : undefined });
+      throw rollback;
+    })
+    .catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
+  return report!;
+}
+
+for (const target of testDatabaseTargets()) {
+  describe(`verifying the log and the read models on ${target}`, () => {
+    let api: TestService;
+    let db: Kysely<Database>;
+    let payments: RecordedPayments;
+    let stream: string;
+
+    beforeAll(async () => {
+      api = await startTestService(target);
+      db = api.database.db;
+      payments = await recordPayments(api);
+      stream = paymentStreamId(payments.authorization);
+    });
+    afterAll(() => api.stop());
+
+    it("finds nothing wrong in a log written through the API, and every read model equals a fresh replay", async () => {
+      const report = await verifyChains({ store: new PostgresEventStore(db), eventsDb: db, batchSize: 7 });
+      const { rows } = await sql<{ events: number; streams: number }>`
+        select count(*)::int as events, count(distinct stream_id)::int as streams from events`.execute(db);
+      expect(report).toEqual({ ...rows[0], tampered: [], unchained: { events: 0, streams: 0, sample: [] } });
+
+      for (const projection of projections) {
+        const verdict = await verifyReadModel({ db, store: new PostgresEventStore(db), projection });
+        expect(verdict).toMatchObject({ projection: projection.name, status: "compared", differences: [] });
+      }
+    });
+
+    it("names exactly the stream whose event data was edited in the database, and the revision", async () => {
+      const report = await verifyTampered(db, (trx) =>
+        sql`update events set data = jsonb_set(data, '{amount}', '1') where stream_id = ${stream} and revision = 2`.execute(trx),
+      );
+      expect(report.tampered).toEqual([{ streamId: stream, findings: [{ kind: "altered", revision: 2n }], omitted: 0 }]);
+    });
+
+    it("names a deleted event as a missing revision", async () => {
+      const report = await verifyTampered(db, (trx) =>
+        sql`delete from events where stream_id = ${stream} and revision = 1`.execute(trx),
+      );
+      expect(report.tampered).toEqual([{ streamId: stream, findings: [{ kind: "missing", from: 1n, to: 1n }], omitted: 0 }]);
+    });
+
+    it("names two events swapped in their stream as reordered", async () => {
+      const report = await verifyTampered(db, async (trx) => {
+        const move = (from: number, to: number) =>
+          sql`update events set revision = ${to} where stream_id = ${stream} and revision = ${from}`.execute(trx);
+        await move(1, -1);
+        await move(2, 1);
+        await move(-1, 2);
+      });
+      // Read in log order, the event now numbered 2 comes first and the one numbered 1 after it.
+      expect(report.tampered).toEqual([
+        {
+          streamId: stream,
+          findings: [
+            { kind: "altered", revision: 2n },
+            { kind: "out_of_order", revision: 1n, after: 2n },
+            { kind: "altered", revision: 1n },
+          ],
+          omitted: 0,
+        },
+      ]);
+    });
+
+    it("sees events deleted from the end of a stream only through PostgreSQL's stream heads", async () => {
+      const dropLast = (trx: Transaction<Database>) =>
+        sql`delete from events where stream_id = ${stream} and revision = 5`.execute(trx);
+      const report = await verifyTampered(db, dropLast);
+      expect(report.tampered).toEqual([{ streamId: stream, findings: [{ kind: "head_mismatch", head: 5n, lastStored: 4n }], omitted: 0 }]);
+      expect((await verifyTampered(db, dropLast, false)).tampered).toEqual([]);
+    });
+
+    it("names a removed chain link and a replaced event that was given a valid hash of its own", async () => {
+      const sale = paymentStreamId(payments.sale);
+      const stripped = await verifyTampered(db, (trx) =>
+        sql`update events set metadata = metadata - 'chain' where stream_id = ${sale} and revision = 1`.execute(trx),
+      );
+      expect(stripped.tampered).toEqual([{ streamId: sale, findings: [{ kind: "unchained", revision: 1n }], omitted: 0 }]);
+
+      // The capture's amount rewritten, with a hash recomputed to match: that event holds, but the
+      // one after it still links to the original.
+      const [original] = await new PostgresEventStore(db).readStream(stream, { from: 2n, maxCount: 1 });
+      const link = readChainLink(original!.metadata);
+      if (typeof link !== "object") throw new Error("the event has no chain link");
+      const data = { ...original!.data, amount: 1 };
+      const hash = chainHash(link.previous, { ...original!, data });
+      const replaced = await verifyTampered(db, (trx) =>
+        sql`update events set data = ${JSON.stringify(data)}::jsonb, metadata = jsonb_set(metadata, '{chain,hash}', to_jsonb(${hash}::text))
+            where stream_id = ${stream} and revision = 2`.execute(trx),
+      );
+      expect(replaced.tampered).toEqual([{ streamId: stream, findings: [{ kind: "broken_link", revision: 3n }], omitted: 0 }]);
+    });
+
+    it("reports events from before hash chains as unchained, not as tampered", async () => {
+      // Appended straight to the store, as every event was before hash chains.
+      await new PostgresEventStore(db).append("legacy-1", [{ type: "Noted.v1", data: {} }, { type: "Noted.v1", data: {} }], "no_stream");
+      try {
+        const report = await verifyChains({ store: new PostgresEventStore(db), eventsDb: db });
+        expect(report.tampered).toEqual([]);
+        expect(report.unchained).toEqual({ events: 2, streams: 1, sample: ["legacy-1"] });
+      } finally {
+        await sql`delete from events where stream_id = 'legacy-1'`.execute(db);
+        await sql`delete from streams where stream_id = 'legacy-1'`.execute(db);
+      }
+    });
+
+    it("names the rows of a read model edited in the database", async () => {
+      const projection = projections.find((candidate) => candidate.name === "transactions")!;
+      const setStatus = (status: string) =>
+        sql`update transactions set status = ${status} where transaction_id = ${payments.capture}`.execute(db);
+      await setStatus("failed");
+      try {
+        const verdict = await verifyReadModel({ db, store: new PostgresEventStore(db), projection });
+        const changed = { count: 1, sample: [{ transaction_id: payments.capture }] };
+        expect(verdict).toMatchObject({
+          status: "compared",
+          differences: [{ table: "transactions", onlyLive: changed, onlyReplay: changed }],
+        });
+      } finally {
+        await setStatus("approved");
+      }
+    });
+  });
+}

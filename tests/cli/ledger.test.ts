@@ -1,0 +1,122 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentStreamId } from "../../src/domain/payments/index.ts";
+import { testEnvironment } from "../support/environment.ts";
+import { type RecordedPayments, recordPayments } from "../support/payments.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+const ledger = fileURLToPath(new URL("../../src/cli/ledger.ts", import.meta.url));
+
+// The CLI runs in a process of its own next to the service: that needs a server, not PGlite.
+// Each run starts a process (a few seconds on a busy machine), so the tests run few.
+const skipReason = testEnvironment.databaseUrl ? undefined : "DATABASE_URL is not set";
+if (skipReason) console.warn(`SKIPPED ledger CLI test: ${skipReason}`);
+
+describe.skipIf(skipReason)("the ledger CLI, as a process next to the running service", { timeout: 60_000 }, () => {
+  let api: TestService;
+  let payments: RecordedPayments;
+
+  /** Runs `npm run ledger -- <args>` as the script does, on the service's database. */
+  async function run(...args: string[]) {
+    const child = spawn(process.execPath, ["--import", "tsx", ledger, ...args], {
+      env: { ...process.env, DATABASE_URL: api.database.url, EVENTSTORE_URL: "", DATA_DIR: "memory://" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += String(chunk)));
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+    const [code] = (await once(child, "exit")) as [number | null];
+    return { code, stdout, stderr };
+  }
+
+  const rowsOf = async (table: "transactions" | "payments") =>
+    (await sql`select * from ${sql.table(table)} order by 1`.execute(api.database.db)).rows;
+
+  beforeAll(async () => {
+    api = await startTestService("postgres");
+    payments = await recordPayments(api);
+  });
+  afterAll(() => api?.stop());
+
+  it("export writes the log as NDJSON, one event per line as GET /v1/events gives it, and resumes after a cursor", async () => {
+    const all = await api.request("GET", "/v1/events?limit=100");
+    expect(all.body.nextCursor).not.toBeNull();
+    const firstPage = await api.request("GET", "/v1/events?limit=3");
+    const [exported, rest] = await Promise.all([run("export"), run("export", "--after", firstPage.body.nextCursor)]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const lines = exported.stdout.trimEnd().split("\n");
+    expect(lines.map((line) => JSON.parse(line))).toEqual(all.body.data);
+    expect(exported.stderr).toContain(`exported ${lines.length} events; resume with --after ${all.body.nextCursor}`);
+
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stdout).toBe(lines.slice(3).map((line) => `${line}\n`).join(""));
+  });
+
+  it("replay prints the payment's timeline: each event with the state it leaves", async () => {
+    const unknownId = "0190a8e2-7c3b-7def-8a12-000000000000";
+    const [replayed, unknown] = await Promise.all([run("replay", payments.refund), run("replay", unknownId)]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    const lines = replayed.stdout.trimEnd().split("\n");
+    const { authorization, capture, refund } = payments;
+    const row = (...cells: string[]) => new RegExp(`^${cells.join("\\s+")}$`);
+    const time = "\\S+Z";
+    expect(lines[0]).toBe(`${paymentStreamId(authorization)}: 6 events`);
+    expect(lines[1]).toMatch(row("rev", "occurred at", "event", "transaction", "amount", "status", "captured", "refunded"));
+    expect(lines.slice(2)).toEqual([
+      expect.stringMatching(row("0", time, "TransactionInitiated.v1", `authorization ${authorization}`, "1000 USD", "pending", "0", "0")),
+      expect.stringMatching(row("1", time, "TransactionApproved.v1", `authorization ${authorization}`, "1000 USD", "approved", "0", "0")),
+      expect.stringMatching(row("2", time, "TransactionInitiated.v1", `capture ${capture}`, "600 USD", "pending", "0", "0")),
+      expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "0", "0")),
+      expect.stringMatching(row("3", time, "TransactionApproved.v1", `capture ${capture}`, "600 USD", "approved", "600", "0")),
+      expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "600", "0")),
+      expect.stringMatching(row("4", time, "TransactionInitiated.v1", `refund ${refund}`, "200 USD", "pending", "0", "0")),
+      expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "600", "0")),
+      expect.stringMatching(row("5", time, "TransactionApproved.v1", `refund ${refund}`, "200 USD", "approved", "0", "0")),
+      expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "600", "200")),
+    ]);
+
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`no payment holds transaction ${unknownId}`);
+  });
+
+  it("rebuild replays a read model while the service serves it, and the rebuilt one equals the previous one", async () => {
+    const before = { transactions: await rowsOf("transactions"), payments: await rowsOf("payments") };
+    const rebuilt = await run("rebuild", "transactions");
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stdout).toMatch(/^rebuilt transactions: 10 events in \d+\.\d s, \d+ events\/s\n$/);
+    expect({ transactions: await rowsOf("transactions"), payments: await rowsOf("payments") }).toEqual(before);
+    const served = await api.request("GET", `/v1/transactions/${payments.capture}`);
+    expect(served.body).toMatchObject({ status: "approved", refundedAmount: 200 });
+  });
+
+  it("verify exits 0 on an intact log whose read models equal a replay, and 1 naming the stream edited in SQL", async () => {
+    const clean = await run("verify");
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+    expect(clean.stdout).toContain("0 tampered");
+    expect(clean.stdout).toContain("read model transactions: equal to a fresh replay");
+    expect(clean.stdout.trimEnd().split("\n").at(-1)).toBe("verify: ok");
+
+    const stream = paymentStreamId(payments.authorization);
+    const setCaptureAmount = (amount: number) =>
+      sql`update events set data = jsonb_set(data, '{amount}', ${String(amount)}::jsonb)
+          where stream_id = ${stream} and revision = 2`.execute(api.database.db);
+    await setCaptureAmount(1);
+    try {
+      const tampered = await run("verify");
+      expect(tampered.code).toBe(1);
+      expect(tampered.stdout).toContain(`1 tampered\n  TAMPERED ${stream}\n    - revision 2 does not match its hash (edited)\n`);
+      expect(tampered.stdout.match(/TAMPERED/g)).toHaveLength(1);
+      // The edited log no longer replays into the read model the service built from the original.
+      expect(tampered.stdout).toContain("read model transactions: DIFFERENT from a fresh replay");
+      expect(tampered.stdout).toContain(`live only:   {"transaction_id":"${payments.capture}"}`);
+      expect(tampered.stdout).toContain("read model clients: equal to a fresh replay");
+      expect(tampered.stdout.trimEnd().split("\n").at(-1)).toBe("verify: 2 problems found");
+    } finally {
+      await setCaptureAmount(600);
+    }
+  });
+});
