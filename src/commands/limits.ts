@@ -9,7 +9,7 @@ import {
 } from "../domain/limits/usage.ts";
 import { paymentStreamId } from "../domain/payments/index.ts";
 import type { CommandContext } from "./context.ts";
-import { execute } from "./execute.ts";
+import { executeBatched } from "./execute-batched.ts";
 
 /** Where a payment's root reserved its amount: kept in its intent's metadata, so a release finds it. */
 export interface LimitReservation {
@@ -17,9 +17,6 @@ export interface LimitReservation {
   day: string;
   amount: number;
 }
-
-// Racing sales of one client contend for one usage stream: give them room to retry.
-const usageOptions = { lastEventOnly: true, attempts: 100 };
 
 /** The client's limit in a currency, if it set one. */
 export async function limitFor(context: CommandContext, clientId: string, currency: string) {
@@ -45,13 +42,13 @@ export async function reserveLimit(
 ): Promise<{ ok: true; reservation: LimitReservation } | { ok: false; breach: LimitBreach }> {
   const day = utcDay(context.now());
   const { currency } = request.limit;
-  const result = await execute(
+  // Racing sales of one client all write its usage stream: they are committed in groups.
+  const result = await executeBatched(
     context.store,
     limitUsageDecider,
     limitUsageStreamId(request.clientId, currency, day),
     { type: "Reserve", ...request, now: context.now().toISOString() },
     context.metadata,
-    usageOptions,
   );
   if (result.ok) return { ok: true, reservation: { currency, day, amount: request.amount } };
   const breach = breachOf(request.limit, result.state, request.amount);
@@ -67,12 +64,11 @@ export async function releaseLimitOf(context: CommandContext, paymentId: string,
   const [root] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
   const reservation = root?.metadata.limitReservation as LimitReservation | undefined;
   if (!root || !reservation) return;
-  await execute(
+  await executeBatched(
     context.store,
     limitUsageDecider,
     limitUsageStreamId(clientId, reservation.currency, reservation.day),
     { type: "Release", transactionId: String(root.data.transactionId), amount: reservation.amount, now: context.now().toISOString() },
     context.metadata,
-    usageOptions,
   );
 }
