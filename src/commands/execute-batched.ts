@@ -82,23 +82,30 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
   for (let attempt = 1; ; attempt += 1) {
     const [last] = await store.readStream(streamId, { direction: "backwards", maxCount: 1 });
     let state = last ? decider.evolve(decider.initialState(), last as unknown as Event) : decider.initialState();
-    let revision = last?.revision ?? null;
-    const results: Execution<State, Event, Failure>[] = [];
+    const decided: (Execution<State, Event, Failure> | { accepted: Event[]; state: State; lastEvent: number })[] = [];
     const events: NewEvent[] = [];
     for (const { command, metadata } of batch) {
       const decision = decider.decide(command, state);
       if (!decision.ok) {
-        results.push({ ...decision, state });
+        decided.push({ ...decision, state });
         continue;
       }
       state = decision.events.reduce(decider.evolve, state);
-      revision = (revision ?? -1n) + BigInt(decision.events.length);
-      results.push({ ok: true, events: decision.events, state, revision });
       for (const event of decision.events) events.push({ type: event.type, data: event.data as JsonObject, metadata });
+      decided.push({ accepted: decision.events, state, lastEvent: events.length - 1 });
     }
+    const chained = chainEvents(streamId, last, events);
+    const results = decided.map((result): Execution<State, Event, Failure> => {
+      if (!("accepted" in result)) return result;
+      const lastEvent = chained[result.lastEvent];
+      const tip = lastEvent
+        ? { revision: (last?.revision ?? -1n) + BigInt(result.lastEvent) + 1n, metadata: lastEvent.metadata ?? {} }
+        : last;
+      return { ok: true, events: result.accepted, state: result.state, revision: tip?.revision ?? null, tip };
+    });
     if (events.length === 0) return results;
     try {
-      await store.append(streamId, chainEvents(streamId, last, events), last ? last.revision : "no_stream");
+      await store.append(streamId, chained, last ? last.revision : "no_stream");
       return results;
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= ATTEMPTS) throw error;

@@ -1,17 +1,25 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
-import { chainEvents } from "../eventstore/hash-chain.ts";
+import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { EventStore, ExpectedRevision, JsonObject } from "../eventstore/port.ts";
 
 /** Why and by whom: recorded with every event. */
 export type EventMetadata = JsonObject;
 
 export type Execution<State, Event, Failure extends string> =
-  | { ok: true; events: Event[]; state: State; revision: bigint | null }
+  | { ok: true; events: Event[]; state: State; revision: bigint | null; tip: StreamTip | undefined }
   | { ok: false; error: Failure; detail: string; state: State };
 
-export interface ExecuteOptions {
+/** What a caller already knows of a stream: its folded state and last event (none when new). */
+export interface KnownStream<State> {
+  state: State;
+  tip: StreamTip | undefined;
+}
+
+export interface ExecuteOptions<State> {
+  /** Decide first on this instead of reading the stream; a concurrent write makes it read. */
+  known?: KnownStream<State>;
   /** Fold only the stream's last event: for streams whose every event carries the whole state. */
   lastEventOnly?: boolean;
   /** Attempts before a persistent conflict is thrown; hot streams want more, with jittered waits. */
@@ -28,20 +36,15 @@ export async function execute<State, Command, Event extends { type: string; data
   streamId: string,
   command: Command,
   metadata: EventMetadata,
-  { lastEventOnly = false, attempts = 5 }: ExecuteOptions = {},
+  { known, lastEventOnly = false, attempts = 5 }: ExecuteOptions<State> = {},
 ): Promise<Execution<State, Event, Failure>> {
   for (let attempt = 1; ; attempt += 1) {
-    const history = await store.readStream(
-      streamId,
-      lastEventOnly ? { direction: "backwards", maxCount: 1 } : undefined,
-    );
-    let state = decider.initialState();
-    for (const recorded of history) state = decider.evolve(state, recorded as unknown as Event);
+    const { state, tip: last } =
+      attempt === 1 && known ? known : await readStream(store, decider, streamId, lastEventOnly);
     const decision = decider.decide(command, state);
     if (!decision.ok) return { ...decision, state };
 
-    const last = history.at(-1);
-    if (decision.events.length === 0) return { ok: true, events: [], state, revision: last?.revision ?? null };
+    if (decision.events.length === 0) return { ok: true, events: [], state, revision: last?.revision ?? null, tip: last };
     const expected: ExpectedRevision = last === undefined ? "no_stream" : last.revision;
     // Each new event carries the hash of the one before it: the tamper-evident chain.
     const events = chainEvents(
@@ -52,11 +55,24 @@ export async function execute<State, Command, Event extends { type: string; data
     try {
       const appended = await store.append(streamId, events, expected);
       const next = decision.events.reduce(decider.evolve, state);
-      return { ok: true, events: decision.events, state: next, revision: appended.nextExpectedRevision };
+      const tip = { revision: appended.nextExpectedRevision, metadata: events.at(-1)!.metadata ?? {} };
+      return { ok: true, events: decision.events, state: next, revision: tip.revision, tip };
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
       // Spread the retries of many racing writers so they do not collide again in lockstep.
       if (attempt > 1) await sleep(Math.random() * Math.min(attempt, 10) * 2);
     }
   }
+}
+
+async function readStream<State, Event>(
+  store: EventStore,
+  decider: Pick<Decider<State, unknown, Event, never>, "initialState" | "evolve">,
+  streamId: string,
+  lastEventOnly: boolean,
+): Promise<KnownStream<State>> {
+  const history = await store.readStream(streamId, lastEventOnly ? { direction: "backwards", maxCount: 1 } : undefined);
+  let state = decider.initialState();
+  for (const recorded of history) state = decider.evolve(state, recorded as unknown as Event);
+  return { state, tip: history.at(-1) };
 }

@@ -46,11 +46,14 @@ export function readChainLink(metadata: JsonObject): ChainLink | "absent" | "mal
   return parsed.success ? parsed.data : "malformed";
 }
 
+/** What the chain needs of a stream's last event. */
+export type StreamTip = Pick<RecordedEvent, "revision" | "metadata">;
+
 /**
  * The events to append after `last` (the stream's last event; undefined for a new stream), each
  * linked to the one before it. The caller must append them right after `last`, at its revision.
  */
-export function chainEvents(streamId: string, last: RecordedEvent | undefined, events: readonly NewEvent[]): NewEvent[] {
+export function chainEvents(streamId: string, last: StreamTip | undefined, events: readonly NewEvent[]): NewEvent[] {
   const lastLink = last && readChainLink(last.metadata);
   let previous = typeof lastLink === "object" ? lastLink.hash : null;
   let revision = last ? last.revision + 1n : 0n;

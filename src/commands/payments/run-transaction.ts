@@ -12,7 +12,7 @@ import type { ProcessorRequest } from "../../processors/port.ts";
 import { waitForProjection } from "../../projections/read-your-writes.ts";
 import { transactionsProjection } from "../../projections/transactions/transactions-projection.ts";
 import { givesLimitBack } from "../../domain/limits/limits.ts";
-import { type EventMetadata, execute } from "../execute.ts";
+import { type EventMetadata, execute, type KnownStream } from "../execute.ts";
 import { releaseLimitOf } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
@@ -30,13 +30,17 @@ export async function runTransaction(
   paymentId: string,
   initiate: InitiateTransaction,
   requestFor: (state: PaymentState) => ProcessorRequest,
-  intentMetadata: EventMetadata = {},
+  { newPayment = false, intentMetadata = {} }: { newPayment?: boolean; intentMetadata?: EventMetadata } = {},
 ): Promise<TransactionResult> {
   const streamId = paymentStreamId(paymentId);
-  const initiated = await execute(context.store, paymentDecider, streamId, initiate, {
-    ...context.metadata,
-    ...intentMetadata,
-  });
+  const initiated = await execute(
+    context.store,
+    paymentDecider,
+    streamId,
+    initiate,
+    { ...context.metadata, ...intentMetadata },
+    newPayment ? { known: newPaymentStream } : {},
+  );
   if (!initiated.ok) return initiated;
 
   const request = requestFor(initiated.state);
@@ -51,6 +55,7 @@ export async function runTransaction(
       streamId,
       { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, now: context.now().toISOString() },
       context.metadata,
+      { known: initiated },
     );
     if (!recorded.ok) throw new Error(`Recording the processor's answer failed: ${recorded.detail}`);
     state = recorded.state;
@@ -65,6 +70,9 @@ export async function runTransaction(
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
   return { ok: true, transaction, failureReason };
 }
+
+/** A payment's stream before its first transaction: a new id, so there is nothing to read. */
+export const newPaymentStream: KnownStream<PaymentState> = { state: paymentDecider.initialState(), tip: undefined };
 
 /** Until the transactions read model reflects the payment up to `revision`. */
 export function waitForPayment(context: PaymentContext, paymentId: string, revision: bigint) {

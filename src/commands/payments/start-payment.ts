@@ -8,7 +8,7 @@ import { execute } from "../execute.ts";
 import { limitFor, type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { runTransaction, waitForPayment } from "./run-transaction.ts";
+import { newPaymentStream, runTransaction, waitForPayment } from "./run-transaction.ts";
 
 export interface StartPayment {
   type: RootTransactionType;
@@ -70,7 +70,7 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
       card: input.card,
       hostConfiguration,
     }),
-    limitReservation ? { limitReservation: { ...limitReservation } } : {},
+    { newPayment: true, intentMetadata: limitReservation ? { limitReservation: { ...limitReservation } } : {} },
   );
 }
 
@@ -81,7 +81,9 @@ async function declineForLimit(
   breach: LimitBreach,
 ) {
   const streamId = paymentStreamId(initiate.transactionId);
-  const initiated = await execute(context.store, paymentDecider, streamId, initiate, context.metadata);
+  const initiated = await execute(context.store, paymentDecider, streamId, initiate, context.metadata, {
+    known: newPaymentStream,
+  });
   if (!initiated.ok) return initiated;
   const declined = await execute(
     context.store,
@@ -94,6 +96,7 @@ async function declineForLimit(
       now: context.now().toISOString(),
     },
     context.metadata,
+    { known: initiated },
   );
   if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);
   if (declined.revision !== null) await waitForPayment(context, initiate.transactionId, declined.revision);
