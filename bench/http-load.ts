@@ -83,7 +83,6 @@ export async function measure(
 export const ms = (value: number) => `${formatNumber(value, 2)} ms`;
 
 export function rowsOf(target: string, unit: string, { connections, seconds, result, perSecond, loop }: Measured): ResultRow[] {
-  const failed = result.non2xx + result.errors;
   const busyPerRequest = loop.activeMs / Math.max(1, result["2xx"]);
   return [
     { target, metric: `${unit}/s (${connections} connections, ${seconds} s)`, value: formatNumber(perSecond), goal: "-", met: "-" },
@@ -96,18 +95,24 @@ export function rowsOf(target: string, unit: string, { connections, seconds, res
       goal: "-",
       met: "-",
     },
-    {
-      target,
-      metric: "2xx / non-2xx / errors",
-      value: `${result["2xx"]} / ${result.non2xx} / ${result.errors}`,
-      goal: "0 non-2xx, 0 errors",
-      met: failed === 0 ? "yes" : "no",
-    },
+    answersRow(target, result),
   ];
 }
 
+/** How many answers were 2xx, non-2xx, or errors; the goal is no failure. */
+export function answersRow(target: string, result: autocannon.Result): ResultRow {
+  const failed = result.non2xx + result.errors;
+  return {
+    target,
+    metric: "2xx / non-2xx / errors",
+    value: `${result["2xx"]} / ${result.non2xx} / ${result.errors}`,
+    goal: "0 non-2xx, 0 errors",
+    met: failed === 0 ? "yes" : "no",
+  };
+}
+
 /** The service in this process on the bench's database, with the processor simulator. */
-export async function startBenchService(target: BenchTarget): Promise<Service> {
+export async function startBenchService(target: BenchTarget, environment: Record<string, string> = {}): Promise<Service> {
   if (!target.url) throw new Error("the bench database has no URL");
   const config = loadConfig({
     PORT: "0",
@@ -119,6 +124,7 @@ export async function startBenchService(target: BenchTarget): Promise<Service> {
     CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
     RATE_LIMIT_PER_MINUTE: "100000000",
     LOG_LEVEL: "warn",
+    ...environment,
   });
   // The bench owns the database: the service must not close it.
   return startService(config, createLogger(config.logLevel), { ...target.connection, close: async () => {} });

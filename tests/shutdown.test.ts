@@ -1,6 +1,5 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +11,7 @@ import { startSimulator } from "../src/processors/simulator/server.ts";
 import { startService } from "../src/service.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "./support/database.ts";
 import { validBodies } from "./support/host-configurations.ts";
-import { TEST_ADMIN_KEY, testSecrets } from "./support/service.ts";
+import { capturedLogs, TEST_ADMIN_KEY, testSecrets } from "./support/service.ts";
 
 const SALES = 8;
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
@@ -100,13 +99,7 @@ for (const target of testDatabaseTargets()) {
     });
 
     it("answers every request it has taken, then closes the database", async () => {
-      const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      });
+      const { lines, sink } = capturedLogs();
       const config = loadConfig({
         PORT: "0",
         DATA_DIR: "memory://",

@@ -38,12 +38,8 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-/** The real service on a fresh database, listening on a free loopback port. */
-export async function startTestService(
-  target: TestDatabaseTarget,
-  environment: Record<string, string> = {},
-): Promise<TestService> {
-  const database = await openTestDatabase(target);
+/** A log destination that keeps every line, for tests that read what the service logged. */
+export function capturedLogs(): { lines: string[]; sink: Writable } {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -51,6 +47,16 @@ export async function startTestService(
       done();
     },
   });
+  return { lines, sink };
+}
+
+/** The real service on a fresh database, listening on a free loopback port. */
+export async function startTestService(
+  target: TestDatabaseTarget,
+  environment: Record<string, string> = {},
+): Promise<TestService> {
+  const database = await openTestDatabase(target);
+  const { lines, sink } = capturedLogs();
   const config = loadConfig({
     PORT: "0",
     DATA_DIR: "memory://",
