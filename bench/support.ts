@@ -14,6 +14,10 @@ export interface BenchTarget {
   close(): Promise<void>;
 }
 
+/** `--database-url`, else `DATABASE_URL`, else the local server's `test` database. */
+const serverUrlOf = (option: unknown) =>
+  typeof option === "string" ? option : (process.env.DATABASE_URL ?? DEFAULT_SERVER_URL);
+
 /** Parses `--target postgres|pglite|both`, `--database-url` and the bench's own string options. */
 export function benchArgs(optionNames: readonly string[]) {
   const options: NonNullable<ParseArgsConfig["options"]> = {
@@ -27,9 +31,7 @@ export function benchArgs(optionNames: readonly string[]) {
     throw new Error(`--target must be postgres, pglite or both, not ${String(target)}`);
   }
   const targets: DatabaseKind[] = target === "both" ? ["postgres", "pglite"] : [target];
-  const url = values["database-url"];
-  const serverUrl = typeof url === "string" ? url : (process.env.DATABASE_URL ?? DEFAULT_SERVER_URL);
-  return { values, targets, serverUrl };
+  return { values, targets, serverUrl: serverUrlOf(values["database-url"]) };
 }
 
 /**
@@ -40,9 +42,7 @@ export function serverArgs(optionNames: readonly string[]) {
   const options: NonNullable<ParseArgsConfig["options"]> = { "database-url": { type: "string" } };
   for (const name of optionNames) options[name] = { type: "string" };
   const { values } = parseArgs({ options, strict: true });
-  const url = values["database-url"];
-  const serverUrl = typeof url === "string" ? url : (process.env.DATABASE_URL ?? DEFAULT_SERVER_URL);
-  return { values, serverUrl };
+  return { values, serverUrl: serverUrlOf(values["database-url"]) };
 }
 
 /** A positive integer option, or its default. */

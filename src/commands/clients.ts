@@ -12,9 +12,9 @@ type CommandResult<T> = Result<T, ClientFailure>;
 async function runClientCommand(context: CommandContext, clientId: string, command: ClientCommand) {
   const streamId = clientStreamId(clientId);
   const result = await execute(context.store, clientDecider, streamId, command, context.metadata);
-  if (result.ok && result.events.length > 0 && result.revision !== null) {
-    const revision = result.revision.toString();
-    await waitForProjection(context.db, { projection: clientsProjection.name, streamId, revision: result.revision }, async () =>
+  if (result.ok && result.events.length > 0 && result.tip) {
+    const revision = result.tip.revision.toString();
+    await waitForProjection(context.db, { projection: clientsProjection.name, streamId, revision: result.tip.revision }, async () =>
       Boolean(
         await context.db
           .selectFrom("clients")

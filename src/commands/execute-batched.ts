@@ -8,7 +8,8 @@ import type { EventMetadata, Execution } from "./execute.ts";
 interface Queued<Command> {
   command: Command;
   metadata: EventMetadata;
-  settle(result: PromiseSettledResult<unknown>): void;
+  resolve(execution: unknown): void;
+  reject(error: unknown): void;
 }
 
 /** Per event store, per stream: the commands waiting for the stream's next group commit. */
@@ -32,11 +33,12 @@ export function executeBatched<State, Command, Event extends { type: string; dat
   if (!streams) queues.set(store, (streams = new Map()));
   const waiting = streams.get(streamId);
   return new Promise((resolve, reject) => {
+    // The queue of a stream holds commands of one decider: each gets that decider's execution back.
     const queued: Queued<Command> = {
       command,
       metadata,
-      settle: (result) =>
-        result.status === "fulfilled" ? resolve(result.value as Execution<State, Event, Failure>) : reject(result.reason),
+      resolve: (execution) => resolve(execution as Execution<State, Event, Failure>),
+      reject,
     };
     if (waiting) {
       waiting.push(queued as Queued<unknown>);
@@ -61,9 +63,9 @@ async function drain<State, Command, Event extends { type: string; data: object 
       const batch = queue.splice(0);
       try {
         const results = await commitBatch(store, decider, streamId, batch);
-        batch.forEach((queued, index) => queued.settle({ status: "fulfilled", value: results[index] }));
+        batch.forEach((queued, index) => queued.resolve(results[index]));
       } catch (error) {
-        for (const queued of batch) queued.settle({ status: "rejected", reason: error });
+        for (const queued of batch) queued.reject(error);
       }
     }
   } finally {
@@ -101,7 +103,7 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
       const tip = lastEvent
         ? { revision: (last?.revision ?? -1n) + BigInt(result.lastEvent) + 1n, metadata: lastEvent.metadata ?? {} }
         : last;
-      return { ok: true, events: result.accepted, state: result.state, revision: tip?.revision ?? null, tip };
+      return { ok: true, events: result.accepted, state: result.state, tip };
     });
     if (events.length === 0) return results;
     try {

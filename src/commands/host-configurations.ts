@@ -32,12 +32,12 @@ async function run(
   const streamId = hostConfigurationStreamId(hostConfigurationId);
   const result = await execute(context.store, hostConfigurationDecider, streamId, command, context.metadata);
   if (!result.ok) return result;
-  if (result.state.status !== "present" || result.revision === null) {
+  if (result.state.status !== "present" || !result.tip) {
     throw new Error("a host configuration command left no configuration");
   }
   const version = result.state.version;
   if (result.events.length > 0) {
-    const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.revision };
+    const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
     await waitForProjection(context.db, target, async () =>
       Boolean(
         await context.db

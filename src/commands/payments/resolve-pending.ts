@@ -91,7 +91,7 @@ export class PendingResolver {
     if (recorded.events.length > 0 && givesLimitBack(recorded.state, transactionId)) {
       await releaseLimitOf(context, paymentId, transaction.clientId);
     }
-    if (recorded.revision !== null) await waitForPayment(context, paymentId, recorded.revision);
+    if (recorded.tip) await waitForPayment(context, paymentId, recorded.tip.revision);
     this.#options.logger.info({ transactionId, status: outcome.status }, "pending transaction resolved");
     return true;
   }

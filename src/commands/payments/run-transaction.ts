@@ -47,7 +47,7 @@ export async function runTransaction(
   const answer = await context.connectors[request.hostConfiguration.view.processor].submit(request);
   const outcome = outcomeOf(answer);
   let state = initiated.state;
-  let revision = initiated.revision;
+  let tip = initiated.tip;
   if (outcome) {
     const recorded = await execute(
       context.store,
@@ -59,12 +59,12 @@ export async function runTransaction(
     );
     if (!recorded.ok) throw new Error(`Recording the processor's answer failed: ${recorded.detail}`);
     state = recorded.state;
-    revision = recorded.revision;
+    tip = recorded.tip;
     if (recorded.events.length > 0 && givesLimitBack(state, initiate.transactionId)) {
       await releaseLimitOf(context, paymentId, initiate.clientId);
     }
   }
-  if (revision !== null) await waitForPayment(context, paymentId, revision);
+  if (tip) await waitForPayment(context, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   const failureReason = state.transactions.get(initiate.transactionId)?.failureReason ?? null;
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");

@@ -99,7 +99,7 @@ async function declineForLimit(
     { known: initiated },
   );
   if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);
-  if (declined.revision !== null) await waitForPayment(context, initiate.transactionId, declined.revision);
+  if (declined.tip) await waitForPayment(context, initiate.transactionId, declined.tip.revision);
   const transaction = toTransactionView(declined.state, initiate.transactionId);
   if (!transaction) throw new Error("a declined transaction is missing from its payment");
   return { ok: true as const, transaction, failureReason: null, limitBreach: breach };
