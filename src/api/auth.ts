@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
+import { batcherPer, batchWhileBusy } from "../batching/batch-while-busy.ts";
 import { hashApiKey, sameHash } from "../auth/keys.ts";
 import type { Database } from "../db/schema.ts";
 import { ApiProblem } from "./problems.ts";
@@ -42,15 +43,27 @@ async function authenticate(request: FastifyRequest, db: Kysely<Database>, admin
   if (!key) throw new ApiProblem("invalid_credentials", "Send an API key as `Authorization: Bearer <key>`.");
   const hash = hashApiKey(key);
   if (sameHash(hash, adminKeyHash)) return { role: "admin" };
-  const client = await db
-    .selectFrom("api_keys")
-    .select(["client_id", "key_id"])
-    .where("key_hash", "=", hash)
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
+  const client = await activeKeys(db)(hash);
   if (!client) throw new ApiProblem("invalid_credentials", "The API key is unknown or revoked.");
   return { role: "client", clientId: client.client_id, keyId: client.key_id };
 }
+
+/**
+ * The client and key id of an unrevoked key hash. Lookups that arrive while one is in flight are
+ * made together in one query: every request still reads the key's current row.
+ */
+const activeKeys = batcherPer((db: Kysely<Database>) =>
+  batchWhileBusy(async (hashes: string[]) => {
+    const rows = await db
+      .selectFrom("api_keys")
+      .select(["key_hash", "client_id", "key_id"])
+      .where("key_hash", "in", hashes)
+      .where("revoked_at", "is", null)
+      .execute();
+    const byHash = new Map(rows.map((row) => [row.key_hash, row]));
+    return hashes.map((hash) => byHash.get(hash));
+  }),
+);
 
 /** The authenticated caller of a route that declares `config.access`. */
 export function principalOf(request: FastifyRequest): Principal {

@@ -4,16 +4,15 @@ import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
 import type { EventStore, JsonObject, NewEvent } from "../eventstore/port.ts";
 import type { EventMetadata, Execution } from "./execute.ts";
+import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
 
 interface Queued<Command> {
   command: Command;
   metadata: EventMetadata;
-  resolve(execution: unknown): void;
-  reject(error: unknown): void;
 }
 
-/** Per event store, per stream: the commands waiting for the stream's next group commit. */
-const queues = new WeakMap<EventStore, Map<string, Queued<unknown>[]>>();
+/** Per event store, per stream: the group commits of the stream, while any is queued or in flight. */
+const streamsOf = new WeakMap<EventStore, Map<string, Batched<Queued<unknown>, unknown>>>();
 
 /**
  * `execute` for a hot stream whose every event carries the whole state (a client's daily limit
@@ -22,55 +21,23 @@ const queues = new WeakMap<EventStore, Map<string, Queued<unknown>[]>>();
  * trip, at the expected revision. Within a process they never conflict; across processes the
  * expected revision still serializes them, and a conflicting batch is decided again.
  */
-export function executeBatched<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+export async function executeBatched<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   store: EventStore,
   decider: Decider<State, Command, Event, Failure>,
   streamId: string,
   command: Command,
   metadata: EventMetadata,
 ): Promise<Execution<State, Event, Failure>> {
-  let streams = queues.get(store);
-  if (!streams) queues.set(store, (streams = new Map()));
-  const waiting = streams.get(streamId);
-  return new Promise((resolve, reject) => {
-    // The queue of a stream holds commands of one decider: each gets that decider's execution back.
-    const queued: Queued<Command> = {
-      command,
-      metadata,
-      resolve: (execution) => resolve(execution as Execution<State, Event, Failure>),
-      reject,
-    };
-    if (waiting) {
-      waiting.push(queued as Queued<unknown>);
-      return;
-    }
-    const queue = [queued];
-    streams.set(streamId, queue as Queued<unknown>[]);
-    void drain(store, decider, streamId, queue, streams);
-  });
-}
-
-/** Commits the queue's commands in batches until it is empty, then forgets it. */
-async function drain<State, Command, Event extends { type: string; data: object }, Failure extends string>(
-  store: EventStore,
-  decider: Decider<State, Command, Event, Failure>,
-  streamId: string,
-  queue: Queued<Command>[],
-  streams: Map<string, Queued<unknown>[]>,
-): Promise<void> {
-  try {
-    while (queue.length > 0) {
-      const batch = queue.splice(0);
-      try {
-        const results = await commitBatch(store, decider, streamId, batch);
-        batch.forEach((queued, index) => queued.resolve(results[index]));
-      } catch (error) {
-        for (const queued of batch) queued.reject(error);
-      }
-    }
-  } finally {
-    streams.delete(streamId);
+  let streams = streamsOf.get(store);
+  if (!streams) streamsOf.set(store, (streams = new Map()));
+  let commit = streams.get(streamId) as Batched<Queued<Command>, Execution<State, Event, Failure>> | undefined;
+  if (!commit) {
+    const forget = () => streams.delete(streamId);
+    commit = batchWhileBusy((batch) => commitBatch(store, decider, streamId, batch), { onIdle: forget });
+    // A stream's commands all belong to one decider: each gets that decider's execution back.
+    streams.set(streamId, commit as Batched<Queued<unknown>, unknown>);
   }
+  return commit({ command, metadata });
 }
 
 const ATTEMPTS = 20;

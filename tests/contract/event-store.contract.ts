@@ -143,6 +143,68 @@ export function describeEventStoreContract(name: string, setup: FixtureSetup): v
         const revisions = (await store.readStream(stream)).map((e) => e.revision);
         expect(revisions).toEqual(Array.from({ length: 20 }, (_, index) => BigInt(index)));
       });
+
+      contract("concurrent appends to many streams each land whole, in order, with their own revisions", async () => {
+        const streams = Array.from({ length: 30 }, newStream);
+        await Promise.all(streams.map((stream) => store.append(stream, [event("Opened")], "no_stream")));
+        const after = (await store.readHead()).checkpoint;
+        const results = await Promise.all(
+          streams.map((stream, index) =>
+            store.append(stream, [event("First", { index }), event("Second", { index })], 0n),
+          ),
+        );
+        for (const result of results) expect(result.nextExpectedRevision).toBe(2n);
+        for (const [index, stream] of streams.entries()) {
+          const recorded = await store.readStream(stream);
+          expect(recorded.map((e) => [e.type, e.revision, e.data.index])).toEqual([
+            ["Opened", 0n, undefined],
+            ["First", 1n, index],
+            ["Second", 2n, index],
+          ]);
+          expect(recorded[2]!.position).toBeGreaterThan(recorded[1]!.position);
+        }
+        // In the global log, each stream's events come in revision order.
+        const logged = (await readAllFrom(store, after)).filter((e) => streams.includes(e.streamId));
+        expect(logged).toHaveLength(60);
+        for (const stream of streams) {
+          expect(logged.filter((e) => e.streamId === stream).map((e) => e.revision)).toEqual([1n, 2n]);
+        }
+      });
+
+      contract("of concurrent appends to many streams, the ones at a stale revision fail alone", async () => {
+        const streams = Array.from({ length: 20 }, newStream);
+        await Promise.all(streams.map((stream) => store.append(stream, [event("Opened")], "no_stream")));
+        const stale = new Set([3, 11, 17]);
+        const results = await Promise.allSettled(
+          streams.map((stream, index) => store.append(stream, [event("Changed")], stale.has(index) ? 5n : 0n)),
+        );
+        for (const [index, result] of results.entries()) {
+          if (stale.has(index)) {
+            expect(result.status).toBe("rejected");
+            expect((result as PromiseRejectedResult).reason).toMatchObject({ name: "ConcurrencyError", expected: 5n, actual: 0n });
+          } else {
+            expect(result).toMatchObject({ status: "fulfilled", value: { nextExpectedRevision: 1n } });
+          }
+          expect(await store.readStream(streams[index]!)).toHaveLength(stale.has(index) ? 1 : 2);
+        }
+      });
+
+      contract("concurrent appends to new and existing streams, some twice, keep every rule", async () => {
+        const existing = newStream();
+        await store.append(existing, [event("Opened")], "no_stream");
+        const fresh = Array.from({ length: 10 }, newStream);
+        const results = await Promise.allSettled([
+          ...fresh.map((stream) => store.append(stream, [event("Opened")], "no_stream")),
+          store.append(fresh[0]!, [event("Opened")], "no_stream"),
+          store.append(existing, [event("Changed")], 0n),
+          store.append(existing, [event("Changed")], 0n),
+        ]);
+        expect(results.slice(0, 10).every((result) => result.status === "fulfilled")).toBe(true);
+        expect(results[10]).toMatchObject({ status: "rejected", reason: { name: "ConcurrencyError" } });
+        expect(results.slice(11).filter((result) => result.status === "fulfilled")).toHaveLength(1);
+        expect(await store.readStream(fresh[0]!)).toHaveLength(1);
+        expect(await store.readStream(existing)).toHaveLength(2);
+      });
     });
 
     describe("reading a stream", () => {

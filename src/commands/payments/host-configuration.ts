@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { batcherPer, batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import type { Database } from "../../db/schema.ts";
 import {
@@ -24,15 +25,11 @@ export async function hostConfigurationForPayment(
   deps: { db: Kysely<Database>; store: EventStore; secrets: SecretBox },
   request: { clientId: string; processor: Processor; hostConfigurationId: string | undefined },
 ): Promise<HostConfigurationForPayment> {
-  const candidates = await deps.db
-    .selectFrom("host_configurations")
-    .select(["host_configuration_id", "enabled", "version"])
-    .where("client_id", "=", request.clientId)
-    .where("processor", "=", request.processor)
-    .$if(request.hostConfigurationId !== undefined, (query) =>
-      query.where("host_configuration_id", "=", request.hostConfigurationId!),
-    )
-    .execute();
+  const candidates = (await hostConfigurationsOf(deps.db)(request.clientId)).filter(
+    (candidate) =>
+      candidate.processor === request.processor &&
+      (request.hostConfigurationId === undefined || candidate.host_configuration_id === request.hostConfigurationId),
+  );
   const enabled = candidates.filter((candidate) => candidate.enabled);
   if (candidates.length === 0) {
     return {
@@ -60,6 +57,21 @@ export async function hostConfigurationForPayment(
   }
   return { ok: true, ...loaded };
 }
+
+/**
+ * A client's host configurations as the read model has them. Lookups that arrive while one is in
+ * flight are made together in one query.
+ */
+const hostConfigurationsOf = batcherPer((db: Kysely<Database>) =>
+  batchWhileBusy(async (clientIds: string[]) => {
+    const rows = await db
+      .selectFrom("host_configurations")
+      .select(["client_id", "processor", "host_configuration_id", "enabled", "version"])
+      .where("client_id", "in", clientIds)
+      .execute();
+    return clientIds.map((clientId) => rows.filter((row) => row.client_id === clientId));
+  }),
+);
 
 interface LoadedHostConfiguration {
   view: HostConfigurationView;

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import { type Kysely, sql } from "kysely";
+import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { Database } from "../../db/schema.ts";
 import { ConcurrencyError } from "../errors.ts";
 import type {
@@ -15,7 +16,7 @@ import type {
   RecordedEvent,
   SubscribeOptions,
 } from "../port.ts";
-import { validateAppend } from "../validate-append.ts";
+import { type ValidAppend, validateAppend } from "../validate-append.ts";
 import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.ts";
 
 export interface PostgresEventStoreOptions {
@@ -46,6 +47,7 @@ export class PostgresEventStore implements EventStore {
   readonly #db: Kysely<Database>;
   readonly #pollIntervalMs: number;
   readonly #appended = new EventEmitter().setMaxListeners(0);
+  readonly #groupCommit = batchWhileBusy((appends: ValidAppend[]) => this.#appendGroup(appends));
 
   constructor(db: Kysely<Database>, options: PostgresEventStoreOptions = {}) {
     this.#db = db;
@@ -54,27 +56,111 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const valid = validateAppend(streamId, events, expected);
+    const appended = isGroupable(valid) ? await this.#groupCommit(valid) : await this.#appendOne(valid);
+    if (appended instanceof ConcurrencyError) throw appended;
+    this.#appended.emit("append", valid.events);
+    return appended;
+  }
+
+  /**
+   * One stream's events in one statement: the stream row is claimed (or found at the expected
+   * revision) and the events inserted, so racing appends serialize on the stream row.
+   */
+  async #appendOne(valid: ValidAppend): Promise<AppendOutcome> {
     const count = valid.events.length;
-    const payload = JSON.stringify(valid.events);
-    // The stream row is claimed (or found at the expected revision) and the events inserted in
-    // one statement: one round trip, and racing appends serialize on the stream row.
     const { rows } = await sql<{ revision: string | null; position: string | null }>`
       with stream as (${claimStream(valid.streamId, count, valid.expected)}),
       appended as (
         insert into events (event_id, stream_id, revision, type, data, metadata)
         select (e.value->>'id')::uuid, ${valid.streamId}, stream.revision - ${count} + e.ordinality,
                e.value->>'type', e.value->'data', e.value->'metadata'
-        from stream, jsonb_array_elements(${payload}::jsonb) with ordinality as e(value, ordinality)
+        from stream, jsonb_array_elements(${JSON.stringify(valid.events)}::jsonb) with ordinality as e(value, ordinality)
         returning revision, position
       )
       select max(revision)::text as revision, max(position)::text as position from appended
     `.execute(this.#db);
     const row = rows[0];
-    if (!row?.revision || !row.position) {
-      throw new ConcurrencyError(valid.streamId, valid.expected, await this.#currentRevision(valid.streamId));
-    }
-    this.#appended.emit("append", valid.events);
+    if (!row?.revision || !row.position) return this.#conflict(valid);
     return { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
+  }
+
+  /**
+   * Appends to different streams that arrive while another is in flight, in one statement and
+   * one transaction: each still claims its own stream row at its expected revision, and one that
+   * conflicts fails alone. A second append to a stream already in the group follows it on its own.
+   */
+  async #appendGroup(appends: ValidAppend[]): Promise<AppendOutcome[]> {
+    if (appends.length === 1) return [await this.#appendOne(appends[0]!)];
+    const firsts = new Map<string, number>();
+    appends.forEach((valid, index) => firsts.has(valid.streamId) || firsts.set(valid.streamId, index));
+    const together = [...firsts.values()];
+    const outcomes: AppendOutcome[] = new Array(appends.length);
+    try {
+      const appended = await this.#appendTogether(together.map((index) => appends[index]!));
+      together.forEach((index, slot) => (outcomes[index] = appended[slot]!));
+    } catch {
+      // A group can fail for one bad append, or deadlock with another instance's group: each is
+      // then tried on its own. Their expected revisions make that safe even if the group committed.
+      for (const index of together) outcomes[index] = await this.#appendOne(appends[index]!);
+    }
+    for (const [index, valid] of appends.entries()) {
+      if (outcomes[index] === undefined) outcomes[index] = await this.#appendOne(valid);
+    }
+    return outcomes;
+  }
+
+  async #appendTogether(appends: ValidAppend[]): Promise<AppendOutcome[]> {
+    const input = appends.map((valid, slot) => ({
+      slot,
+      stream_id: valid.streamId,
+      // Only new streams and exact revisions are grouped (isGroupable).
+      expected: valid.expected === "no_stream" ? null : valid.expected.toString(),
+      count: valid.events.length,
+      events: valid.events,
+    }));
+    const { rows } = await sql<{ stream_id: string; revision: string; position: string }>`
+      with input as (
+        select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
+          as i(slot int, stream_id text, expected bigint, count int, events jsonb)
+      ),
+      created as (
+        insert into streams (stream_id, revision)
+        select stream_id, count - 1 from input where expected is null
+        on conflict (stream_id) do nothing
+        returning stream_id, revision
+      ),
+      advanced as (
+        update streams set revision = streams.revision + input.count
+        from input
+        where input.expected is not null and streams.stream_id = input.stream_id and streams.revision = input.expected
+        returning streams.stream_id, streams.revision
+      ),
+      claimed as (select stream_id, revision from created union all select stream_id, revision from advanced),
+      appended as (
+        insert into events (event_id, stream_id, revision, type, data, metadata)
+        select (e.value->>'id')::uuid, input.stream_id, claimed.revision - input.count + e.ordinality,
+               e.value->>'type', e.value->'data', e.value->'metadata'
+        from input
+        join claimed on claimed.stream_id = input.stream_id
+        cross join lateral jsonb_array_elements(input.events) with ordinality as e(value, ordinality)
+        order by input.slot, e.ordinality
+        returning stream_id, revision, position
+      )
+      select stream_id, max(revision)::text as revision, max(position)::text as position
+      from appended group by stream_id
+    `.execute(this.#db);
+    const byStream = new Map(rows.map((row) => [row.stream_id, row]));
+    return Promise.all(
+      appends.map(async (valid) => {
+        const row = byStream.get(valid.streamId);
+        if (!row) return this.#conflict(valid);
+        return { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
+      }),
+    );
+  }
+
+  async #conflict(valid: ValidAppend): Promise<ConcurrencyError> {
+    return new ConcurrencyError(valid.streamId, valid.expected, await this.#currentRevision(valid.streamId));
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -175,6 +261,17 @@ export class PostgresEventStore implements EventStore {
       if (signal.aborted) done();
     });
   }
+}
+
+/** What one append in a group comes to: its result, or the conflict it alone failed with. */
+type AppendOutcome = AppendResult | ConcurrencyError;
+
+/**
+ * Appends that can share a statement with others: a new stream's or one at an exact revision.
+ * Their expected revision makes a retry after an unknown outcome safe, and the rest are rare.
+ */
+function isGroupable(valid: ValidAppend): boolean {
+  return valid.expected === "no_stream" || typeof valid.expected === "bigint";
 }
 
 const eventColumns = sql.raw(
