@@ -11,6 +11,7 @@ import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
 import { type Service, startService } from "../src/service.ts";
 import { validBodies } from "../tests/support/host-configurations.ts";
+import { startSimulatorProcess } from "../tests/support/process.ts";
 import { type BenchTarget, formatNumber, type ResultRow } from "./support.ts";
 
 /** The service's pool size (src/db/connection.ts). */
@@ -111,23 +112,47 @@ export function answersRow(target: string, result: autocannon.Result): ResultRow
   };
 }
 
-/** The service in this process on the bench's database, with the processor simulator. */
+/**
+ * The service in this process on the bench's database; the processor simulator in a process of
+ * its own, as a real processor would be, so that its work does not share the service's event loop.
+ */
 export async function startBenchService(target: BenchTarget, environment: Record<string, string> = {}): Promise<Service> {
   if (!target.url) throw new Error("the bench database has no URL");
-  const config = loadConfig({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATA_DIR: "memory://",
-    DATABASE_URL: target.url,
-    ADMIN_API_KEY: ADMIN_KEY,
-    SECRETS_MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
-    CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
-    RATE_LIMIT_PER_MINUTE: "100000000",
-    LOG_LEVEL: "warn",
-    ...environment,
-  });
-  // The bench owns the database: the service must not close it.
-  return startService(config, createLogger(config.logLevel), { ...target.connection, close: async () => {} });
+  const simulator = await startSimulatorProcess();
+  console.log(`processor simulator: in its own process at ${simulator.url}`);
+  try {
+    const config = loadConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: "memory://",
+      DATABASE_URL: target.url,
+      ADMIN_API_KEY: ADMIN_KEY,
+      SECRETS_MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+      CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
+      RATE_LIMIT_PER_MINUTE: "100000000",
+      LOG_LEVEL: "warn",
+      PROCESSOR_A_URL: simulator.url,
+      PROCESSOR_B_URL: simulator.url,
+      PROCESSOR_C_URL: simulator.url,
+      PROCESSOR_D_URL: simulator.url,
+      ...environment,
+    });
+    // The bench owns the database: the service must not close it.
+    const service = await startService(config, createLogger(config.logLevel), { ...target.connection, close: async () => {} });
+    return {
+      ...service,
+      async stop() {
+        try {
+          await service.stop();
+        } finally {
+          await simulator.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await simulator.stop();
+    throw error;
+  }
 }
 
 /** An admin call that must answer 2xx; its JSON body. */

@@ -4,14 +4,15 @@
  * most 20 % of throughput).
  *
  * The real service (startService) runs in this process on a fresh `ledger_bench_<random>`
- * database with the built-in processor simulator. Two clients are created through the API, each
- * with an API key and a processor_a host configuration; one gets a USD limit (per transaction,
- * daily amount, daily count) far above anything the run reaches, so every sale is checked and
- * reserved but none is refused. Two clients rather than one measured before and after setting the
- * limit: they can be measured in alternation, so neither gets only the fuller tables of the end
- * of the run, and nothing changes on either while it runs. Rounds alternate the order (no limits
- * then limit, limit then no limits, ...), so a drift over time weighs on both alike. Each run is
- * a warm-up, a pause until the warm-up's sales in flight are done, and the measured run.
+ * database, the processor simulator in a process of its own. Two clients are created through the
+ * API, each with an API key and a processor_a host configuration; one gets a USD limit (per
+ * transaction, daily amount, daily count) far above anything the run reaches, so every sale is
+ * checked and reserved but none is refused. Two clients rather than one measured before and after
+ * setting the limit: they can be measured in alternation, so neither gets only the fuller tables
+ * of the end of the run, and nothing changes on either while it runs. Rounds alternate the order
+ * (no limits then limit, limit then no limits, ...), so a drift over time weighs on both alike.
+ * Each run is a warm-up, a pause until the warm-up's sales in flight are done, and the measured
+ * run.
  * At the end the limited client's usage today (GET /v1/clients/{id}) must equal its approved
  * sales in the read model, count and amount.
  *

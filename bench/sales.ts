@@ -3,10 +3,11 @@
  * the same run against the same PostgreSQL server with the same autocannon load.
  *
  * The real service (startService) runs in this process on a fresh `ledger_bench_<random>`
- * database with the built-in processor simulator; a client, its API key and a processor_a host
- * configuration are created through the API. The bare route is a plain fastify app in this
- * process whose one POST route inserts a small row into that database through a `pg` pool of the
- * service's size. Autocannon runs in a worker thread so it does not share the servers' event loop.
+ * database, the processor simulator in a process of its own; a client, its API key and a
+ * processor_a host configuration are created through the API. The bare route is a plain fastify
+ * app in this process whose one POST route inserts a small row into that database through a `pg`
+ * pool of the service's size. Autocannon runs in a worker thread so it does not share the servers'
+ * event loop.
  *
  * Usage: tsx bench/sales.ts [--database-url URL] [--seconds 10] [--connections 64]
  *                           [--idempotency-key none|unique]

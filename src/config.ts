@@ -6,9 +6,12 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+const port = z.coerce.number().int().min(0).max(65535);
+const host = z.string().trim().min(1);
+
 const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  PORT: port.default(3000),
+  HOST: host.default("127.0.0.1"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
@@ -49,14 +52,20 @@ export interface Config {
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
 
-/** Reads and validates the environment once; everything else receives the result. */
-export function loadConfig(environment: Record<string, string | undefined>): Config {
-  const parsed = environmentSchema.safeParse(environment);
+type Environment = Record<string, string | undefined>;
+
+function parseEnvironment<Schema extends z.ZodType>(schema: Schema, environment: Environment): z.output<Schema> {
+  const parsed = schema.safeParse(environment);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
-  const env = parsed.data;
+  return parsed.data;
+}
+
+/** Reads and validates the environment once; everything else receives the result. */
+export function loadConfig(environment: Environment): Config {
+  const env = parseEnvironment(environmentSchema, environment);
   const [a, b, c, d] = [env.PROCESSOR_A_URL, env.PROCESSOR_B_URL, env.PROCESSOR_C_URL, env.PROCESSOR_D_URL];
   const processorUrls = a && b && c && d ? { processor_a: a, processor_b: b, processor_c: c, processor_d: d } : undefined;
   if (!processorUrls && (a || b || c || d)) {
@@ -78,4 +87,21 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
   };
+}
+
+const simulatorEnvironmentSchema = z.object({
+  SIMULATOR_HOST: host.default("127.0.0.1"),
+  /** 0 picks a free port. */
+  SIMULATOR_PORT: port.default(0),
+});
+
+/** Where the processor simulator listens when it runs as a process of its own. */
+export interface SimulatorConfig {
+  host: string;
+  port: number;
+}
+
+export function loadSimulatorConfig(environment: Environment): SimulatorConfig {
+  const env = parseEnvironment(simulatorEnvironmentSchema, environment);
+  return { host: env.SIMULATOR_HOST, port: env.SIMULATOR_PORT };
 }

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServiceProcess, stopServiceProcess } from "./support/process.ts";
+import { startServiceProcess, stopProcess } from "./support/process.ts";
 
 const start = (dataDir: string) => startServiceProcess({ DATA_DIR: dataDir });
-const stop = stopServiceProcess;
+const stop = stopProcess;
 
 describe("npm start on the embedded database", () => {
   let dataDir: string;

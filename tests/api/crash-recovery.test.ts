@@ -4,7 +4,7 @@ import { startSimulator, type Simulator } from "../../src/processors/simulator/s
 import { openTestDatabase, type TestDatabase } from "../support/database.ts";
 import { testEnvironment } from "../support/environment.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { type ServiceProcess, startServiceProcess, stopServiceProcess } from "../support/process.ts";
+import { type ServiceProcess, startServiceProcess, stopProcess } from "../support/process.ts";
 import { TEST_ADMIN_KEY, testSecrets } from "../support/service.ts";
 
 // Two processes on one database, one killed outright: that needs a server, not PGlite.
@@ -22,7 +22,7 @@ describe.skipIf(skipReason)("a crash between a transaction's intent and its outc
     simulator = await startSimulator({ timeoutCardDelayMs: 60_000 });
   });
   afterAll(async () => {
-    if (service) await stopServiceProcess(service.child, "SIGKILL");
+    if (service) await stopProcess(service.child, "SIGKILL");
     await simulator.close();
     await database.close();
   });
@@ -77,7 +77,7 @@ describe.skipIf(skipReason)("a crash between a transaction's intent and its outc
       },
       { timeout: 15_000, interval: 50 },
     );
-    await stopServiceProcess(service.child, "SIGKILL");
+    await stopProcess(service.child, "SIGKILL");
     await sale;
     const outcomes = await sql<{ count: string }>`
       select count(*)::text as count from events where type like 'Transaction%' and type <> 'TransactionInitiated.v1'`.execute(
@@ -93,7 +93,7 @@ describe.skipIf(skipReason)("a crash between a transaction's intent and its outc
       },
       { timeout: 20_000, interval: 100 },
     );
-    expect(await stopServiceProcess(service.child)).toBe(0);
+    expect(await stopProcess(service.child)).toBe(0);
     service = undefined;
   }, 90_000);
 });

@@ -3,6 +3,34 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
 const main = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+const simulatorMain = fileURLToPath(new URL("../../src/processors/simulator/main.ts", import.meta.url));
+
+interface StartedProcess {
+  child: ChildProcess;
+  /** The match of `ready` in the output. */
+  ready: RegExpExecArray;
+  output: () => string;
+}
+
+/** Runs a TypeScript entry as its npm script does, in a process of its own, until its output matches `ready`. */
+async function startProcess(script: string, environment: Record<string, string>, ready: RegExp): Promise<StartedProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...process.env, ...environment },
+    // The IPC channel lets an entry that listens for "disconnect" go when this process does.
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += String(chunk)));
+  child.stderr!.on("data", (chunk) => (output += String(chunk)));
+  const started = Date.now();
+  let match = ready.exec(output);
+  while (!match) {
+    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`${script} did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    match = ready.exec(output);
+  }
+  return { child, ready: match, output: () => output };
+}
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -10,25 +38,30 @@ export interface ServiceProcess {
   output: () => string;
 }
 
-/** Runs `src/main.ts` as `npm start` does, in a process of its own, until it says where it listens. */
+/** Runs `src/main.ts` as `npm start` does, until it says where it listens. */
 export async function startServiceProcess(environment: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, PORT: "0", DATABASE_URL: "", ADMIN_API_KEY: "", LOG_LEVEL: "info", ...environment },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += String(chunk)));
-  child.stderr!.on("data", (chunk) => (output += String(chunk)));
-  const started = Date.now();
-  const listening = /docs: (http:\S+)\/docs/;
-  while (!listening.test(output)) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { child, url: listening.exec(output)![1]!, output: () => output };
+  const { child, ready, output } = await startProcess(
+    main,
+    { PORT: "0", DATABASE_URL: "", ADMIN_API_KEY: "", LOG_LEVEL: "info", ...environment },
+    /docs: (http:\S+)\/docs/,
+  );
+  return { child, url: ready[1]!, output };
 }
 
-export async function stopServiceProcess(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
+export interface SimulatorProcess {
+  url: string;
+  /** Sends SIGTERM; the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs the processor simulator as `npm run simulator` does, until it prints its URL; it dies with this process. */
+export async function startSimulatorProcess(environment: Record<string, string> = {}): Promise<SimulatorProcess> {
+  const { child, ready } = await startProcess(simulatorMain, environment, /^\{"simulator":.*\}$/m);
+  const { simulator } = JSON.parse(ready[0]) as { simulator: string };
+  return { url: simulator, stop: () => stopProcess(child) };
+}
+
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
   if (child.exitCode !== null) return child.exitCode;
   child.kill(signal);
   const [code] = await once(child, "exit");
