@@ -8,7 +8,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import { sql } from "kysely";
 import { loadConfig } from "../src/config.ts";
+import type { HostConfigurationView } from "../src/domain/host-configurations/decider.ts";
 import { createLogger } from "../src/logger.ts";
+import type { CardDetails } from "../src/processors/port.ts";
 import { type Service, startService } from "../src/service.ts";
 import { validBodies } from "../tests/support/host-configurations.ts";
 import { startSimulatorProcess } from "../tests/support/process.ts";
@@ -112,11 +114,21 @@ export function answersRow(target: string, result: autocannon.Result): ResultRow
   };
 }
 
+export interface BenchService extends Service {
+  /** Where the simulator answers for all four processors. */
+  simulatorUrl: string;
+  /** How long the service waits for a processor. */
+  processorTimeoutMs: number;
+}
+
 /**
  * The service in this process on the bench's database; the processor simulator in a process of
  * its own, as a real processor would be, so that its work does not share the service's event loop.
  */
-export async function startBenchService(target: BenchTarget, environment: Record<string, string> = {}): Promise<Service> {
+export async function startBenchService(
+  target: BenchTarget,
+  environment: Record<string, string> = {},
+): Promise<BenchService> {
   if (!target.url) throw new Error("the bench database has no URL");
   const simulator = await startSimulatorProcess();
   console.log(`processor simulator: in its own process at ${simulator.url}`);
@@ -141,6 +153,8 @@ export async function startBenchService(target: BenchTarget, environment: Record
     const service = await startService(config, createLogger(config.logLevel), { ...target.connection, close: async () => {} });
     return {
       ...service,
+      simulatorUrl: simulator.url,
+      processorTimeoutMs: config.processorTimeoutMs,
       async stop() {
         try {
           await service.stop();
@@ -155,13 +169,13 @@ export async function startBenchService(target: BenchTarget, environment: Record
   }
 }
 
-/** An admin call that must answer 2xx; its JSON body. */
-export async function call(
+/** An admin call that must answer 2xx; its JSON body, trusted to be an `Answer`. */
+export async function call<Answer = Record<string, unknown>>(
   baseUrl: string,
   method: "GET" | "POST" | "PUT",
   path: string,
   body?: unknown,
-): Promise<Record<string, unknown>> {
+): Promise<Answer> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: {
@@ -172,28 +186,45 @@ export async function call(
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
+  return JSON.parse(text) as Answer;
+}
+
+export interface PayingClient {
+  clientId: string;
+  key: string;
+  /** Its processor_a host configuration, as the API answered its creation. */
+  hostConfiguration: HostConfigurationView;
 }
 
 /** A client with an API key and a processor_a host configuration. */
-export async function createPayingClient(baseUrl: string, name: string): Promise<{ clientId: string; key: string }> {
+export async function createPayingClient(baseUrl: string, name: string): Promise<PayingClient> {
   const client = await call(baseUrl, "POST", "/v1/clients", { name });
   const clientId = String(client.id);
   const issued = await call(baseUrl, "POST", `/v1/clients/${clientId}/api-keys`, {});
-  await call(baseUrl, "POST", "/v1/host-configurations/processor_a", { ...validBodies.processor_a, clientId });
-  return { clientId, key: String(issued.key) };
+  const hostConfiguration = await call<HostConfigurationView>(baseUrl, "POST", "/v1/host-configurations/processor_a", {
+    ...validBodies.processor_a,
+    clientId,
+  });
+  return { clientId, key: String(issued.key), hostConfiguration };
 }
+
+/** The simulator's approving test card. */
+export const APPROVING_CARD: CardDetails = {
+  number: "4242424242424242",
+  expMonth: 12,
+  expYear: new Date().getUTCFullYear() + 5,
+  cvc: "123",
+};
 
 /** Approved USD sales of random amounts (1.00 to 99.99) on the simulator's approving test card. */
 export function saleBodies(): string[] {
-  const expYear = new Date().getUTCFullYear() + 5;
   return Array.from({ length: DISTINCT_BODIES }, () =>
     JSON.stringify({
       processor: "processor_a",
       amount: randomInt(100, 10_000),
       currency: "USD",
       userId: `user_${randomInt(1, 1_000)}`,
-      card: { number: "4242424242424242", expMonth: 12, expYear, cvc: "123" },
+      card: APPROVING_CARD,
     }),
   );
 }

@@ -1,13 +1,18 @@
 /**
- * Sales per second through HTTP, next to a bare fastify route that does one INSERT, measured in
- * the same run against the same PostgreSQL server with the same autocannon load.
+ * Sales per second through HTTP, next to two bare fastify routes, measured in the same run with
+ * the same autocannon load: one that does one INSERT on the same PostgreSQL server, and one that
+ * makes one processor_a sale call to the same processor simulator. A sale must make that call
+ * too, so the bare processor call is a ceiling on sales that no database work can lift.
  *
  * The real service (startService) runs in this process on a fresh `ledger_bench_<random>`
  * database, the processor simulator in a process of its own; a client, its API key and a
- * processor_a host configuration are created through the API. The bare route is a plain fastify
- * app in this process whose one POST route inserts a small row into that database through a `pg`
- * pool of the service's size. Autocannon runs in a worker thread so it does not share the servers'
- * event loop.
+ * processor_a host configuration are created through the API. Each bare route is a plain fastify
+ * app in this process with one POST route taking `{amount}`, measured in turn while the service
+ * idles: the bare insert inserts a small row into that database through a `pg` pool of the
+ * service's size; the bare processor call submits one approved USD sale through the real
+ * processor_a connector, with the service's processor timeout and the client's host configuration,
+ * and answers 201 when approved, 502 otherwise. Then the sales. Autocannon runs in a worker thread
+ * so it does not share the servers' event loop.
  *
  * Usage: tsx bench/sales.ts [--database-url URL] [--seconds 10] [--connections 64]
  *                           [--idempotency-key none|unique]
@@ -15,7 +20,10 @@
 import { randomInt, randomUUID } from "node:crypto";
 import Fastify from "fastify";
 import pg from "pg";
+import type { HostConfigurationView } from "../src/domain/host-configurations/decider.ts";
+import { createConnectors } from "../src/processors/connectors.ts";
 import {
+  APPROVING_CARD,
   createPayingClient,
   DISTINCT_BODIES,
   type Load,
@@ -42,19 +50,41 @@ if (idempotency !== "none" && idempotency !== "unique") {
   throw new Error(`--idempotency-key must be none or unique, not ${String(idempotency)}`);
 }
 
-/** A plain fastify app with one route that inserts one small row; measured, then closed. */
-async function measureBareInsert(databaseUrl: string): Promise<Measured> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
-  pool.on("error", () => {});
-  await pool.query(
-    "create table bare_inserts (id uuid primary key, amount integer not null, created_at timestamptz not null default now())",
-  );
+interface Answer {
+  status: number;
+  body: object;
+}
+
+/** A plain fastify app with one POST route that takes `{amount}` and answers it; measured, then closed. */
+async function measureBareRoute(name: string, answer: (amount: number) => Promise<Answer>): Promise<Measured> {
   const app = Fastify({ logger: false });
   app.post(
     "/bare",
     { schema: { body: { type: "object", required: ["amount"], properties: { amount: { type: "integer" } } } } },
     async (request, reply) => {
       const { amount } = request.body as { amount: number };
+      const { status, body } = await answer(amount);
+      return reply.code(status).send(body);
+    },
+  );
+  try {
+    const url = await app.listen({ port: 0, host: "127.0.0.1" });
+    const bodies = Array.from({ length: DISTINCT_BODIES }, () => JSON.stringify({ amount: randomInt(100, 10_000) }));
+    return await measure(name, { url: `${url}/bare`, headers: {}, bodies }, shape);
+  } finally {
+    await app.close();
+  }
+}
+
+/** The bare route that inserts one small row. */
+async function measureBareInsert(databaseUrl: string): Promise<Measured> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
+  pool.on("error", () => {});
+  try {
+    await pool.query(
+      "create table bare_inserts (id uuid primary key, amount integer not null, created_at timestamptz not null default now())",
+    );
+    const measured = await measureBareRoute("bare insert", async (amount) => {
       const { rows } = await pool.query<{ id: string; amount: number; created_at: Date }>({
         name: "bare_insert",
         text: "insert into bare_inserts (id, amount) values ($1, $2) returning id, amount, created_at",
@@ -62,20 +92,38 @@ async function measureBareInsert(databaseUrl: string): Promise<Measured> {
       });
       const row = rows[0];
       if (!row) throw new Error("the insert returned no row");
-      return reply.code(201).send({ id: row.id, amount: row.amount, createdAt: row.created_at.toISOString() });
-    },
-  );
-  try {
-    const url = await app.listen({ port: 0, host: "127.0.0.1" });
-    const bodies = Array.from({ length: DISTINCT_BODIES }, () => JSON.stringify({ amount: randomInt(100, 10_000) }));
-    const measured = await measure("bare insert", { url: `${url}/bare`, headers: {}, bodies }, shape);
+      return { status: 201, body: { id: row.id, amount: row.amount, createdAt: row.created_at.toISOString() } };
+    });
     const { rows } = await pool.query<{ count: string }>("select count(*)::text as count from bare_inserts");
     console.log(`bare insert: ${rows[0]?.count} rows inserted (warm-up included)`);
     return measured;
   } finally {
-    await app.close();
     await pool.end();
   }
+}
+
+/** The bare route that submits one sale through the real processor_a connector. */
+async function measureBareProcessorCall(
+  simulatorUrl: string,
+  timeoutMs: number,
+  view: HostConfigurationView,
+): Promise<Measured> {
+  const { processor_a } = createConnectors({
+    baseUrls: { processor_a: simulatorUrl, processor_b: simulatorUrl, processor_c: simulatorUrl, processor_d: simulatorUrl },
+    timeoutMs,
+  });
+  return measureBareRoute("bare processor call", async (amount) => {
+    const outcome = await processor_a.submit({
+      operation: "sale",
+      transactionId: randomUUID(),
+      amount,
+      currency: "USD",
+      card: APPROVING_CARD,
+      // processor_a takes no credentials.
+      hostConfiguration: { view, credentials: null },
+    });
+    return { status: outcome.kind === "approved" ? 201 : 502, body: outcome };
+  });
 }
 
 async function main(): Promise<void> {
@@ -85,10 +133,15 @@ async function main(): Promise<void> {
     if (!databaseUrl) throw new Error("the bench database has no URL");
     const service = await startBenchService(target);
     try {
-      const { key } = await createPayingClient(service.url, "Bench");
+      const { key, hostConfiguration } = await createPayingClient(service.url, "Bench");
 
-      // The bare route first, while the service idles; then the sales.
+      // The bare routes first, while the service idles; then the sales.
       const bare = await measureBareInsert(databaseUrl);
+      const bareProcessor = await measureBareProcessorCall(
+        service.simulatorUrl,
+        service.processorTimeoutMs,
+        hostConfiguration,
+      );
 
       const unique = idempotency === "unique";
       const load: Load = {
@@ -104,6 +157,7 @@ async function main(): Promise<void> {
       const approved = (await settledApprovedSales(target)) - approvedBefore;
       const twoXx = sales.result["2xx"];
       const ratio = sales.perSecond / bare.perSecond;
+      const processorRatio = sales.perSecond / bareProcessor.perSecond;
       const results: ResultRow[] = [
         ...rowsOf(`sales (idempotency key: ${idempotency})`, "sales", sales),
         {
@@ -114,12 +168,20 @@ async function main(): Promise<void> {
           met: Math.abs(approved - twoXx) <= shape.connections ? "yes" : "no",
         },
         ...rowsOf(`bare insert (pg pool ${POOL_SIZE})`, "inserts", bare),
+        ...rowsOf("bare processor call (processor_a sale)", "calls", bareProcessor),
         {
           target: "sales / bare",
           metric: "throughput ratio",
           value: `${formatNumber(ratio * 100, 1)} %`,
           goal: `>= ${GOAL_RATIO * 100} %`,
           met: ratio >= GOAL_RATIO ? "yes" : "no",
+        },
+        {
+          target: "sales / bare processor call",
+          metric: "throughput ratio",
+          value: `${formatNumber(processorRatio * 100, 1)} %`,
+          goal: "-",
+          met: "-",
         },
       ];
       printResults(results);
