@@ -18,6 +18,7 @@ import { ProjectionRunner } from "./projections/runner.ts";
 import { createConnectors } from "./processors/connectors.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
 import { transactionsProjection } from "./projections/transactions/transactions-projection.ts";
+import { awaitOwnWrites } from "./projections/read-your-writes.ts";
 
 /** Every read model the service keeps up to date. */
 export const projections = [clientsProjection, hostConfigurationsProjection, transactionsProjection];
@@ -106,9 +107,11 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     async stop() {
       // Refuses new requests and resolves once the running ones are answered (at most the grace
       // period): they need the projection runners (their read-model wait), the simulator and the
-      // database, so those stop after it. The resolver waits for the read model too.
+      // database, so those stop after it. The resolver waits for the read model too. The runners
+      // apply what was answered before they stop, so the read models are current after a stop.
       await app.close();
       await resolver.stop();
+      await awaitOwnWrites(database.db, {});
       await Promise.all(runners.map((runner) => runner.stop()));
       await simulator?.close();
       await store.close();

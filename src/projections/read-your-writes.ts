@@ -14,8 +14,26 @@ interface Waiter {
   wake(): void;
 }
 
+interface Target {
+  projection: string;
+  streamId: string;
+  revision: bigint;
+}
+
+/** A write this process answered before its projection had applied it. */
+interface OwnWrite {
+  target: Target;
+  /** Whose reads wait for it: a client id. */
+  scope: string;
+  check: () => Promise<boolean>;
+  /** After this, reads stop waiting for it: the read model lags, and the write is durable anyway. */
+  expiresAt: number;
+}
+
 /** What the runners of one database in this process have told its waiters. */
 interface Registry {
+  /** Per projection and stream, the latest own write not known to be applied; oldest first. */
+  ownWrites: Map<string, OwnWrite>;
   /** The last revision a runner committed, per projection and stream; least recent first. */
   applied: Map<string, bigint>;
   /** Per projection, per stream: the requests waiting for it. */
@@ -28,7 +46,7 @@ const registries = new WeakMap<Kysely<Database>, Registry>();
 
 function registryOf(db: Kysely<Database>): Registry {
   let registry = registries.get(db);
-  if (!registry) registries.set(db, (registry = { applied: new Map(), waiters: new Map(), leaders: new Map() }));
+  if (!registry) registries.set(db, (registry = { ownWrites: new Map(), applied: new Map(), waiters: new Map(), leaders: new Map() }));
   return registry;
 }
 
@@ -36,10 +54,11 @@ const keyOf = (projection: string, streamId: string) => `${projection}\u0000${st
 
 /** Called by a projection runner after it commits a batch in this process. */
 export function announceApplied(db: Kysely<Database>, projection: string, events: readonly RecordedEvent[]): void {
-  const { applied, waiters } = registryOf(db);
+  const { ownWrites, applied, waiters } = registryOf(db);
   const streams = waiters.get(projection);
   for (const event of events) {
     const key = keyOf(projection, event.streamId);
+    if ((ownWrites.get(key)?.target.revision ?? Infinity) <= event.revision) ownWrites.delete(key);
     // Re-inserted, so the map stays ordered from least to most recently applied.
     applied.delete(key);
     applied.set(key, event.revision);
@@ -75,7 +94,7 @@ export function announceLeading(db: Kysely<Database>, projection: string, leadin
  */
 export async function waitForProjection(
   db: Kysely<Database>,
-  target: { projection: string; streamId: string; revision: bigint },
+  target: Target,
   check: () => Promise<boolean>,
   timeoutMs = 5_000,
 ): Promise<boolean> {
@@ -106,4 +125,52 @@ export async function waitForProjection(
     streamWaiters.delete(waiter);
     if (streamWaiters.size === 0 && streams.get(streamId) === streamWaiters) streams.delete(streamId);
   }
+}
+
+/** How long reads wait for an own write to be projected, at most. */
+const OWN_WRITE_WAIT_MS = 5_000;
+const REMEMBERED_OWN_WRITES = 100_000;
+
+/**
+ * Remembers a write this process is about to answer, instead of waiting for its projection:
+ * the next read of `scope` that needs it waits for it then (`awaitOwnWrites`). The answer goes
+ * out sooner, and the runner applies many such writes in one batch meanwhile.
+ */
+export function rememberOwnWrite(db: Kysely<Database>, target: Target, scope: string, check: () => Promise<boolean>): void {
+  const { ownWrites, applied } = registryOf(db);
+  const key = keyOf(target.projection, target.streamId);
+  if ((applied.get(key) ?? -1n) >= target.revision) return;
+  const now = Date.now();
+  // Re-inserted, so the oldest come first and are the first to be dropped.
+  ownWrites.delete(key);
+  ownWrites.set(key, { target, scope, check, expiresAt: now + OWN_WRITE_WAIT_MS });
+  for (const [oldest, write] of ownWrites) {
+    if (write.expiresAt > now && ownWrites.size <= REMEMBERED_OWN_WRITES) break;
+    ownWrites.delete(oldest);
+  }
+}
+
+/**
+ * Until the projections have applied every write of `scope` (of every scope, when undefined) that
+ * this process answered, so a read that follows sees them all. Without a projection: all of them
+ * (a stopping service lets its runners catch up first).
+ */
+export async function awaitOwnWrites(
+  db: Kysely<Database>,
+  { projection, scope }: { projection?: string; scope?: string | undefined },
+): Promise<void> {
+  const { ownWrites } = registryOf(db);
+  const now = Date.now();
+  const pending = [...ownWrites].filter(
+    ([, write]) =>
+      (projection === undefined || write.target.projection === projection) &&
+      (scope === undefined || write.scope === scope),
+  );
+  await Promise.all(
+    pending.map(async ([key, write]) => {
+      if (write.expiresAt <= now) return;
+      const seen = await waitForProjection(db, write.target, write.check, write.expiresAt - now);
+      if (seen && ownWrites.get(key) === write) ownWrites.delete(key);
+    }),
+  );
 }

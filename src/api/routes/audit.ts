@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { auditEventSchema, InvalidCursorError, occurredAtOf, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
 import { paymentStreamOf } from "../../audit/payment-stream.ts";
+import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import {
   evolve,
   initialState,
@@ -65,6 +66,7 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
     async (request) => {
       const principal = principalOf(request);
       const ownClient = principal.role === "client" ? principal.clientId : undefined;
+      await awaitOwnPaymentWrites(db, ownClient);
       const streamId = await paymentStreamOf(db, request.params.id, ownClient);
       if (!streamId) throw notFound("transaction");
       const events = await store.readStream(streamId);

@@ -15,6 +15,7 @@ import { listQuery, pageOf } from "../pagination.ts";
 import { ApiProblem } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { transactionSchema } from "./transactions.ts";
+import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 
 const transactionStatuses = ["pending", "approved", "declined", "failed"] as const;
 const DAY_MS = 86_400_000;
@@ -146,9 +147,11 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
         return { data: [], nextCursor: null };
       }
       const { createdFrom, createdTo, ...filters } = query;
+      const clientId = principal.role === "client" ? principal.clientId : query.clientId;
+      await awaitOwnPaymentWrites(db, clientId);
       return listHistory(db, {
         ...filters,
-        clientId: principal.role === "client" ? principal.clientId : query.clientId,
+        clientId,
         createdFrom: createdFrom === undefined ? undefined : lowerBoundOf(createdFrom),
         createdTo: createdTo === undefined ? undefined : upperBoundOf(createdTo),
       });

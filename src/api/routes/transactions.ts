@@ -16,6 +16,7 @@ import { transactionAsOf } from "./audit.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
+import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 
 export interface TransactionRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
@@ -198,6 +199,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     async (request) => {
       const principal = principalOf(request);
       const ownClient = principal.role === "client" ? principal.clientId : undefined;
+      await awaitOwnPaymentWrites(deps.db, ownClient);
       const row = await deps.db
         .selectFrom("transactions")
         .select(["view", "payment_id"])

@@ -1,5 +1,6 @@
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import { newId } from "../../ids.ts";
+import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { runTransaction } from "./run-transaction.ts";
@@ -14,6 +15,7 @@ export type FollowUp =
  * rule is checked against that one stream under its expected revision.
  */
 export async function followUp(context: PaymentContext, clientId: string, input: FollowUp) {
+  await awaitOwnPaymentWrites(context.db, clientId);
   const parent = await context.db
     .selectFrom("transactions")
     .select(["payment_id", "processor", "view"])

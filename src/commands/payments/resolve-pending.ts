@@ -8,7 +8,7 @@ import { releaseLimitOf } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { loadHostConfiguration } from "./host-configuration.ts";
 import { outcomeOf } from "./outcome.ts";
-import { waitForPayment } from "./run-transaction.ts";
+import { waitForPayment } from "../../projections/transactions/own-writes.ts";
 
 export interface PendingResolverOptions {
   context: PaymentContext;
@@ -91,7 +91,7 @@ export class PendingResolver {
     if (recorded.events.length > 0 && givesLimitBack(recorded.state, transactionId)) {
       await releaseLimitOf(context, paymentId, transaction.clientId);
     }
-    if (recorded.tip) await waitForPayment(context, paymentId, recorded.tip.revision);
+    if (recorded.tip) await waitForPayment(context.db, paymentId, recorded.tip.revision);
     this.#options.logger.info({ transactionId, status: outcome.status }, "pending transaction resolved");
     return true;
   }

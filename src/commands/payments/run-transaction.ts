@@ -9,8 +9,7 @@ import {
   toTransactionView,
 } from "../../domain/payments/index.ts";
 import type { ProcessorRequest } from "../../processors/port.ts";
-import { waitForProjection } from "../../projections/read-your-writes.ts";
-import { transactionsProjection } from "../../projections/transactions/transactions-projection.ts";
+import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { givesLimitBack } from "../../domain/limits/limits.ts";
 import { type EventMetadata, execute, type KnownStream } from "../execute.ts";
 import { releaseLimitOf } from "../limits.ts";
@@ -64,7 +63,7 @@ export async function runTransaction(
       await releaseLimitOf(context, paymentId, initiate.clientId);
     }
   }
-  if (tip) await waitForPayment(context, paymentId, tip.revision);
+  if (tip) rememberPaymentWrite(context.db, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   const failureReason = state.transactions.get(initiate.transactionId)?.failureReason ?? null;
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
@@ -73,18 +72,3 @@ export async function runTransaction(
 
 /** A payment's stream before its first transaction: a new id, so there is nothing to read. */
 export const newPaymentStream: KnownStream<PaymentState> = { state: paymentDecider.initialState(), tip: undefined };
-
-/** Until the transactions read model reflects the payment up to `revision`. */
-export function waitForPayment(context: PaymentContext, paymentId: string, revision: bigint) {
-  const target = { projection: transactionsProjection.name, streamId: paymentStreamId(paymentId), revision };
-  return waitForProjection(context.db, target, async () =>
-    Boolean(
-      await context.db
-        .selectFrom("payments")
-        .select("payment_id")
-        .where("payment_id", "=", paymentId)
-        .where("revision", ">=", revision.toString())
-        .executeTakeFirst(),
-    ),
-  );
-}

@@ -1,14 +1,21 @@
 import { safeCard } from "../../domain/cards.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
-import { paymentDecider, paymentStreamId, type RootTransactionType, toTransactionView } from "../../domain/payments/index.ts";
+import {
+  type InitiateRoot,
+  paymentDecider,
+  paymentStreamId,
+  type RootTransactionType,
+  toTransactionView,
+} from "../../domain/payments/index.ts";
 import { newId } from "../../ids.ts";
+import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import { execute } from "../execute.ts";
 import { limitFor, type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { newPaymentStream, runTransaction, waitForPayment } from "./run-transaction.ts";
+import { newPaymentStream, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
   type: RootTransactionType;
@@ -77,7 +84,7 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
 /** Records the refused request as a declined transaction, so it shows in history and audits. */
 async function declineForLimit(
   context: PaymentContext,
-  initiate: Parameters<typeof paymentDecider.decide>[0] & { transactionId: string },
+  initiate: InitiateRoot,
   breach: LimitBreach,
 ) {
   const streamId = paymentStreamId(initiate.transactionId);
@@ -99,7 +106,7 @@ async function declineForLimit(
     { known: initiated },
   );
   if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);
-  if (declined.tip) await waitForPayment(context, initiate.transactionId, declined.tip.revision);
+  if (declined.tip) rememberPaymentWrite(context.db, initiate.clientId, initiate.transactionId, declined.tip.revision);
   const transaction = toTransactionView(declined.state, initiate.transactionId);
   if (!transaction) throw new Error("a declined transaction is missing from its payment");
   return { ok: true as const, transaction, failureReason: null, limitBreach: breach };
