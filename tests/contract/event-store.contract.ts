@@ -373,6 +373,22 @@ export function describeEventStoreContract(name: string, setup: FixtureSetup): v
         );
         await rejectsAndWritesNothing((stream) => store.append(stream, [event("  ")], "any"), /type/);
       });
+
+      contract("data or metadata that JSON cannot hold unchanged is rejected", async () => {
+        const unfaithful: unknown[] = [Number.NaN, Infinity, undefined, 10n, new Date(0), () => 1, [1, undefined], { nested: { deeper: Number.NaN } }];
+        for (const value of unfaithful) {
+          const data = { amount: 1, value } as unknown as NewEvent["data"];
+          await rejectsAndWritesNothing((stream) => store.append(stream, [event("Odd", data)], "any"), /events\.0\.data/);
+          await rejectsAndWritesNothing(
+            (stream) => store.append(stream, [{ type: "Odd", data: {}, metadata: { value } as unknown as NewEvent["data"] }], "any"),
+            /events\.0\.metadata/,
+          );
+        }
+        const faithful = { text: "a", number: -1.5, yes: true, none: null, list: [1, "two", { three: [] }], object: {} };
+        const stream = newStream();
+        await store.append(stream, [event("Fine", faithful)], "no_stream");
+        expect((await store.readStream(stream))[0]?.data).toEqual(faithful);
+      });
     });
   });
 }
