@@ -3,7 +3,7 @@ import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
 import type { EventStore, JsonObject, NewEvent } from "../eventstore/port.ts";
-import type { EventMetadata, Execution } from "./execute.ts";
+import type { EventMetadata, Execution, KnownStream } from "./execute.ts";
 import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
 
 interface Queued<Command> {
@@ -33,7 +33,19 @@ export async function executeBatched<State, Command, Event extends { type: strin
   let commit = streams.get(streamId) as Batched<Queued<Command>, Execution<State, Event, Failure>> | undefined;
   if (!commit) {
     const forget = () => streams.delete(streamId);
-    commit = batchWhileBusy((batch) => commitBatch(store, decider, streamId, batch), { onIdle: forget });
+    // While the stream stays busy, each batch starts from where the one before left it.
+    let known: KnownStream<State> | undefined;
+    const commitKnowing = async (batch: Queued<Command>[]) => {
+      try {
+        const committed = await commitBatch(store, decider, streamId, batch, known);
+        known = committed.stream;
+        return committed.results;
+      } catch (error) {
+        known = undefined;
+        throw error;
+      }
+    };
+    commit = batchWhileBusy(commitKnowing, { onIdle: forget });
     // A stream's commands all belong to one decider: each gets that decider's execution back.
     streams.set(streamId, commit as Batched<Queued<unknown>, unknown>);
   }
@@ -42,15 +54,28 @@ export async function executeBatched<State, Command, Event extends { type: strin
 
 const ATTEMPTS = 20;
 
+interface Committed<State, Event, Failure extends string> {
+  results: Execution<State, Event, Failure>[];
+  /** The stream as the batch left it. */
+  stream: KnownStream<State>;
+}
+
+/**
+ * Decides the batch's commands one after another and appends their events at once. Decides
+ * first on `known` (the stream as this process's last batch left it), else on the stream's last
+ * event; a conflict reads the stream again.
+ */
 async function commitBatch<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   store: EventStore,
   decider: Decider<State, Command, Event, Failure>,
   streamId: string,
   batch: readonly Queued<Command>[],
-): Promise<Execution<State, Event, Failure>[]> {
+  known: KnownStream<State> | undefined,
+): Promise<Committed<State, Event, Failure>> {
   for (let attempt = 1; ; attempt += 1) {
-    const [last] = await store.readStream(streamId, { direction: "backwards", maxCount: 1 });
-    let state = last ? decider.evolve(decider.initialState(), last as unknown as Event) : decider.initialState();
+    const before = attempt === 1 && known ? known : await readLastEvent(store, decider, streamId);
+    const last = before.tip;
+    let state = before.state;
     const decided: (Execution<State, Event, Failure> | { accepted: Event[]; state: State; lastEvent: number })[] = [];
     const events: NewEvent[] = [];
     for (const { command, metadata } of batch) {
@@ -72,14 +97,24 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
         : last;
       return { ok: true, events: result.accepted, state: result.state, tip };
     });
-    if (events.length === 0) return results;
+    if (events.length === 0) return { results, stream: before };
     try {
-      await store.append(streamId, chained, last ? last.revision : "no_stream");
-      return results;
+      const appended = await store.append(streamId, chained, last ? last.revision : "no_stream");
+      return { results, stream: { state, tip: { revision: appended.nextExpectedRevision, metadata: chained.at(-1)!.metadata ?? {} } } };
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= ATTEMPTS) throw error;
       // Another process wrote the stream: let it finish before deciding again.
       await sleep(Math.random() * Math.min(attempt, 10) * 2);
     }
   }
+}
+
+/** The stream's state from its last event alone: each event of these streams carries the whole state. */
+async function readLastEvent<State, Event>(
+  store: EventStore,
+  decider: Pick<Decider<State, unknown, Event, never>, "initialState" | "evolve">,
+  streamId: string,
+): Promise<KnownStream<State>> {
+  const [last] = await store.readStream(streamId, { direction: "backwards", maxCount: 1 });
+  return { state: last ? decider.evolve(decider.initialState(), last as unknown as Event) : decider.initialState(), tip: last };
 }
