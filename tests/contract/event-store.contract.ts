@@ -298,6 +298,26 @@ export function describeEventStoreContract(name: string, setup: FixtureSetup): v
         expect(result.checkpoint).toBe(head.checkpoint);
       });
 
+      contract("a type filter pages through its matches in order, past any number of others", async () => {
+        const start = (await store.readHead()).checkpoint;
+        const wanted = `Wanted${randomUUID().slice(0, 8)}`;
+        const stream = newStream();
+        const events = Array.from({ length: 40 }, (_, index) =>
+          index % 5 === 2 ? event(wanted, { index }) : event("Other", { index }),
+        );
+        await store.append(stream, events, "no_stream");
+        const seen: unknown[] = [];
+        let checkpoint = start;
+        for (let reads = 0; reads < 10; reads += 1) {
+          const batch = await store.readAll({ after: checkpoint, types: [wanted], batchSize: 3 });
+          seen.push(...batch.events.map((e) => e.data.index));
+          if (batch.checkpoint === checkpoint) break;
+          checkpoint = batch.checkpoint;
+        }
+        expect(seen).toEqual([2, 7, 12, 17, 22, 27, 32, 37]);
+        expect(checkpoint).toBe((await store.readHead()).checkpoint);
+      });
+
       contract("the head is the newest event", async () => {
         const appended = await store.append(newStream(), [event("Newest")], "no_stream");
         const head = await store.readHead();

@@ -17,7 +17,7 @@ import type {
   SubscribeOptions,
 } from "../port.ts";
 import { type ValidAppend, validateAppend } from "../validate-append.ts";
-import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.ts";
+import { decodeCheckpoint, encodeCheckpoint, type PostgresCheckpoint } from "./checkpoint.ts";
 
 export interface PostgresEventStoreOptions {
   /** How often a live subscription polls for events written by other processes. */
@@ -35,6 +35,9 @@ interface EventRow {
   transaction_id: string;
   recorded_at: Date;
 }
+
+/** A row of a left join that may have matched no event. */
+type NullableEventRow = { [Column in keyof EventRow]: EventRow[Column] | null };
 
 const DEFAULT_BATCH_SIZE = 500;
 
@@ -180,6 +183,7 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
     const after = options.after ? decodeCheckpoint(options.after) : { transactionId: 0n, position: 0n };
+    if (options.types) return this.#readAllOfTypes(after, options.types, options);
     const { rows } = await sql<EventRow>`
       select ${eventColumns}
       from events
@@ -189,11 +193,49 @@ export class PostgresEventStore implements EventStore {
       limit ${options.batchSize ?? DEFAULT_BATCH_SIZE}
     `.execute(this.#db);
     const last = rows.at(-1);
-    const types = options.types ? new Set(options.types) : undefined;
-    return {
-      events: rows.filter((row) => !types || types.has(row.type)).map(toRecordedEvent),
-      checkpoint: last ? checkpointOf(last) : (options.after ?? null),
-    };
+    return { events: rows.map(toRecordedEvent), checkpoint: last ? checkpointOf(last) : (options.after ?? null) };
+  }
+
+  /**
+   * The log filtered by PostgreSQL, so the events of other types never reach this process. In
+   * the same snapshot it finds the newest visible event: when fewer than a batch of events match,
+   * every match up to it has been read, and the checkpoint moves there past the others.
+   */
+  async #readAllOfTypes(after: PostgresCheckpoint, types: readonly string[], options: ReadAllOptions): Promise<ReadAllResult> {
+    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    const { rows } = await sql<NullableEventRow & { head_transaction_id: string; head_position: string }>`
+      with horizon as materialized (select pg_snapshot_xmin(pg_current_snapshot()) as xmin),
+      matching as (
+        select ${eventColumns}
+        from events, horizon
+        where events.transaction_id < horizon.xmin
+          and (events.transaction_id, position) > (${after.transactionId.toString()}::xid8, ${after.position.toString()}::bigint)
+          and type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))
+        order by events.transaction_id, position
+        limit ${batchSize}
+      ),
+      head as (
+        select events.transaction_id, position
+        from events, horizon
+        where events.transaction_id < horizon.xmin
+        order by events.transaction_id desc, position desc
+        limit 1
+      )
+      select matching.*, head.transaction_id::text as head_transaction_id, head.position::text as head_position
+      from head left join matching on true
+      order by matching.transaction_id::xid8, matching.position::bigint
+    `.execute(this.#db);
+    // With no match, the one row is the head's alone.
+    const matched = rows.filter((row) => row.event_id !== null) as EventRow[];
+    const events = matched.map(toRecordedEvent);
+    const last = matched.at(-1);
+    if (last && matched.length === batchSize) return { events, checkpoint: checkpointOf(last) };
+    const head = rows[0] && { transactionId: BigInt(rows[0].head_transaction_id), position: BigInt(rows[0].head_position) };
+    const headIsNewer =
+      head !== undefined &&
+      (head.transactionId > after.transactionId ||
+        (head.transactionId === after.transactionId && head.position > after.position));
+    return { events, checkpoint: headIsNewer ? encodeCheckpoint(head) : (options.after ?? null) };
   }
 
   async readHead(): Promise<Head> {
