@@ -133,9 +133,12 @@ export class PostgresEventStore implements EventStore {
         returning stream_id, revision
       ),
       advanced as (
+        -- "= any(array(...))" keeps the lookup on the primary key in every plan, even one the
+        -- server cached while the table was small (a join on the input would scan it whole).
         update streams set revision = streams.revision + input.count
         from input
-        where input.expected is not null and streams.stream_id = input.stream_id and streams.revision = input.expected
+        where streams.stream_id = any(array(select stream_id from input where expected is not null))
+          and streams.stream_id = input.stream_id and streams.revision = input.expected
         returning streams.stream_id, streams.revision
       ),
       claimed as (select stream_id, revision from created union all select stream_id, revision from advanced),

@@ -63,7 +63,9 @@ function groupByPayment(events: readonly RecordedEvent[]): Map<string, RecordedE
 async function storedPayments(trx: Transaction<Database>, paymentIds: string[]) {
   const { rows } = await sql<{ payment_id: string; revision: string; state: StoredPaymentState }>`
     select payment_id, revision::text as revision, state from payments
-    where payment_id in (select jsonb_array_elements_text(${JSON.stringify(paymentIds)}::jsonb)::uuid)
+    -- "= any(array(...))" keeps the lookup on the primary key in every plan, even one the server
+    -- cached while the table was small (a semi-join on the list would scan it whole).
+    where payment_id = any(array(select jsonb_array_elements_text(${JSON.stringify(paymentIds)}::jsonb)::uuid))
   `.execute(trx);
   return new Map(rows.map((row) => [row.payment_id, { revision: BigInt(row.revision), state: fromStored(row.state) }]));
 }
