@@ -63,7 +63,7 @@ interface Committed<State, Event, Failure extends string> {
 /**
  * Decides the batch's commands one after another and appends their events at once. Decides
  * first on `known` (the stream as this process's last batch left it), else on the stream's last
- * event; a conflict reads the stream again.
+ * event; a conflict, or a refusal decided on `known`, reads the stream again.
  */
 async function commitBatch<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   store: EventStore,
@@ -72,8 +72,9 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
   batch: readonly Queued<Command>[],
   known: KnownStream<State> | undefined,
 ): Promise<Committed<State, Event, Failure>> {
+  let trusted = known;
   for (let attempt = 1; ; attempt += 1) {
-    const before = attempt === 1 && known ? known : await readLastEvent(store, decider, streamId);
+    const before = trusted ?? (await readLastEvent(store, decider, streamId));
     const last = before.tip;
     let state = before.state;
     const decided: (Execution<State, Event, Failure> | { accepted: Event[]; state: State; lastEvent: number })[] = [];
@@ -97,12 +98,19 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
         : last;
       return { ok: true, events: result.accepted, state: result.state, tip };
     });
+    // A refusal appends nothing, so no expected revision would catch a remembered state that
+    // another process has since changed (a release, say): refusals are decided on a fresh read.
+    if (trusted && decided.some((result) => "ok" in result && !result.ok)) {
+      trusted = undefined;
+      continue;
+    }
     if (events.length === 0) return { results, stream: before };
     try {
       const appended = await store.append(streamId, chained, last ? last.revision : "no_stream");
       return { results, stream: { state, tip: { revision: appended.nextExpectedRevision, metadata: chained.at(-1)!.metadata ?? {} } } };
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= ATTEMPTS) throw error;
+      trusted = undefined;
       // Another process wrote the stream: let it finish before deciding again.
       await sleep(Math.random() * Math.min(attempt, 10) * 2);
     }

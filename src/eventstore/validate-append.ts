@@ -2,23 +2,37 @@ import { z } from "zod";
 import { InvalidAppendError } from "./errors.ts";
 import type { ExpectedRevision, JsonObject, NewEvent } from "./port.ts";
 
+/** Deeper than any event nests; also where a cycle stops. */
+const MAX_DEPTH = 64;
+/** NUL and unpaired surrogates: JSON.stringify writes them, but jsonb refuses them. */
+const isStorable = (text: string) => !text.includes("\u0000") && !/\p{Cs}/u.test(text);
+
 /**
- * What JSON holds unchanged through a round trip: null, booleans, finite numbers, strings,
- * arrays and plain objects. A predicate rather than `z.json()`, which costs several times more
- * on every append of the payment path.
+ * What JSON holds unchanged through a round trip and jsonb stores: null, booleans, finite
+ * numbers, storable strings, dense arrays and plain objects with no `toJSON`. A predicate rather
+ * than `z.json()`, which costs several times more on every append of the payment path.
  */
-function isJson(value: unknown): boolean {
+function isJson(value: unknown, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
   switch (typeof value) {
     case "string":
+      return isStorable(value);
     case "boolean":
       return true;
     case "number":
       return Number.isFinite(value);
     case "object": {
       if (value === null) return true;
-      if (Array.isArray(value)) return value.every(isJson);
+      if ("toJSON" in value || Object.getOwnPropertySymbols(value).length > 0) return false;
+      // Holes and named properties of an array are what JSON would silently change.
+      if (Array.isArray(value)) {
+        return Object.keys(value).length === value.length && value.every((item) => isJson(item, depth + 1));
+      }
       const prototype: unknown = Object.getPrototypeOf(value);
-      return (prototype === Object.prototype || prototype === null) && Object.values(value).every(isJson);
+      return (
+        (prototype === Object.prototype || prototype === null) &&
+        Object.entries(value).every(([key, item]) => isStorable(key) && isJson(item, depth + 1))
+      );
     }
     default:
       return false;

@@ -147,6 +147,23 @@ for (const target of testDatabaseTargets()) {
       expect(expired.status).toBe(400);
     });
 
+    it("refuses text PostgreSQL cannot store with 400, before anything is recorded", async () => {
+      // JSON.stringify keeps "\ud800" as an escape, so the body reaches the server as sent.
+      for (const extra of [
+        { userId: "user \ud800" },
+        { reference: "ref \u0000" },
+        { metadata: { note: "lone \udc00" } },
+        { metadata: { "key \u0000": "value" } },
+      ]) {
+        const refused = await pay("sale", "4242424242424242", extra);
+        expect(refused.status).toBe(400);
+        expect(refused.body.code).toBe("validation_error");
+      }
+      const multiline = await pay("sale", "4242424242424242", { metadata: { note: "line 1\nline 2 😀" } });
+      expect(multiline.status).toBe(201);
+      expect(multiline.body.metadata).toEqual({ note: "line 1\nline 2 😀" });
+    });
+
     it("10 racing captures on one authorization approve exactly the ones that fit", async () => {
       const auth = await pay("authorization", "4242424242424242", { amount: 1000 });
       const captures = await Promise.all(

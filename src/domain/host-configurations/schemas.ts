@@ -36,7 +36,7 @@ const text = (max: number) =>
     .string()
     .min(1)
     .max(max)
-    .regex(/^[^\p{Cc}]*$/u, "must not contain control characters")
+    .regex(/^[^\p{Cc}\p{Cs}]*$/u, "must not contain control characters or unpaired surrogates")
     .refine((value) => value.trim() !== "", "must not be blank");
 
 /** An optional field: absent or null in, always present (null when absent) out. */
@@ -106,7 +106,7 @@ const customProperties = z
     z
       .string()
       .max(500)
-      .regex(/^[^\p{Cc}]*$/u, "must not contain control characters"),
+      .regex(/^[^\p{Cc}\p{Cs}]*$/u, "must not contain control characters or unpaired surrogates"),
   )
   .refine((value) => Object.keys(value).length <= customPropertiesLimit, `at most ${customPropertiesLimit} properties`)
   .default({});

@@ -60,7 +60,7 @@ export class PostgresEventStore implements EventStore {
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const valid = validateAppend(streamId, events, expected);
     const appended = isGroupable(valid) ? await this.#groupCommit(valid) : await this.#appendOne(valid);
-    if (appended instanceof ConcurrencyError) throw appended;
+    if (appended instanceof Error) throw appended;
     this.#appended.emit("append", valid.events);
     return appended;
   }
@@ -93,26 +93,33 @@ export class PostgresEventStore implements EventStore {
    * conflicts fails alone. A second append to a stream already in the group follows it on its own.
    */
   async #appendGroup(appends: ValidAppend[]): Promise<AppendOutcome[]> {
-    if (appends.length === 1) return [await this.#appendOne(appends[0]!)];
+    if (appends.length === 1) return [await settled(this.#appendOne(appends[0]!))];
     const firsts = new Map<string, number>();
     appends.forEach((valid, index) => firsts.has(valid.streamId) || firsts.set(valid.streamId, index));
     const together = [...firsts.values()];
     const outcomes: AppendOutcome[] = new Array(appends.length);
+    let claimed: (AppendResult | undefined)[] | undefined;
     try {
-      const appended = await this.#appendTogether(together.map((index) => appends[index]!));
-      together.forEach((index, slot) => (outcomes[index] = appended[slot]!));
-    } catch {
-      // A group can fail for one bad append, or deadlock with another instance's group: each is
-      // then tried on its own. Their expected revisions make that safe even if the group committed.
-      for (const index of together) outcomes[index] = await this.#appendOne(appends[index]!);
+      claimed = await this.#appendTogether(together.map((index) => appends[index]!));
+    } catch (error) {
+      // Only when the server refused the statement (one bad append, a deadlock with another
+      // instance's group) is it known that nothing was written: then each is tried on its own.
+      // Any other failure leaves the outcome unknown, and every append of the group reports it.
+      if (!isRefusedByServer(error)) throw error;
+    }
+    for (const [slot, index] of together.entries()) {
+      const valid = appends[index]!;
+      const result = claimed?.[slot];
+      outcomes[index] = claimed === undefined ? await settled(this.#appendOne(valid)) : (result ?? (await this.#conflict(valid)));
     }
     for (const [index, valid] of appends.entries()) {
-      if (outcomes[index] === undefined) outcomes[index] = await this.#appendOne(valid);
+      if (outcomes[index] === undefined) outcomes[index] = await settled(this.#appendOne(valid));
     }
     return outcomes;
   }
 
-  async #appendTogether(appends: ValidAppend[]): Promise<AppendOutcome[]> {
+  /** Each append's result, or undefined where its stream was not at the expected revision. */
+  async #appendTogether(appends: ValidAppend[]): Promise<(AppendResult | undefined)[]> {
     const input = appends.map((valid, slot) => ({
       slot,
       stream_id: valid.streamId,
@@ -156,13 +163,10 @@ export class PostgresEventStore implements EventStore {
       from appended group by stream_id
     `.execute(this.#db);
     const byStream = new Map(rows.map((row) => [row.stream_id, row]));
-    return Promise.all(
-      appends.map(async (valid) => {
-        const row = byStream.get(valid.streamId);
-        if (!row) return this.#conflict(valid);
-        return { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
-      }),
-    );
+    return appends.map((valid) => {
+      const row = byStream.get(valid.streamId);
+      return row && { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
+    });
   }
 
   async #conflict(valid: ValidAppend): Promise<ConcurrencyError> {
@@ -214,14 +218,15 @@ export class PostgresEventStore implements EventStore {
         where events.transaction_id < horizon.xmin
           and (events.transaction_id, position) > (${after.transactionId.toString()}::xid8, ${after.position.toString()}::bigint)
           and type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))
-        order by events.transaction_id, position
+        -- Qualified: a bare "position" would sort by the text column of the select list.
+        order by events.transaction_id, events.position
         limit ${batchSize}
       ),
       head as (
         select events.transaction_id, position
         from events, horizon
         where events.transaction_id < horizon.xmin
-        order by events.transaction_id desc, position desc
+        order by events.transaction_id desc, events.position desc
         limit 1
       )
       select matching.*, head.transaction_id::text as head_transaction_id, head.position::text as head_position
@@ -308,8 +313,18 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** What one append in a group comes to: its result, or the conflict it alone failed with. */
-type AppendOutcome = AppendResult | ConcurrencyError;
+/** What one append in a group comes to: its result, or the error it alone failed with (a conflict, say). */
+type AppendOutcome = AppendResult | Error;
+
+/** An append's outcome, its failure included, so one append's error stays its own. */
+function settled(append: Promise<AppendOutcome>): Promise<AppendOutcome> {
+  return append.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+}
+
+/** An error the server answered with (it carries a severity): the statement was rolled back. */
+function isRefusedByServer(error: unknown): boolean {
+  return error instanceof Error && typeof (error as { severity?: unknown }).severity === "string";
+}
 
 /**
  * Appends that can share a statement with others: a new stream's or one at an exact revision.
