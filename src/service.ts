@@ -108,7 +108,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
       // Refuses new requests and resolves once the running ones are answered (at most the grace
       // period): they need the projection runners (their read-model wait), the simulator and the
       // database, so those stop after it. The resolver waits for the read model too. The runners
-      // apply what was answered before they stop, so the read models are current after a stop.
+      // apply what was answered before they stop (waiting 5 s at most for any one write).
       await app.close();
       await resolver.stop();
       await awaitOwnWrites(database.db, {});
