@@ -14,6 +14,7 @@ import type { CardDetails } from "../src/processors/port.ts";
 import { type Service, startService } from "../src/service.ts";
 import { validBodies } from "../tests/support/host-configurations.ts";
 import { startSimulatorProcess } from "../tests/support/process.ts";
+import { everyProcessorAt } from "../tests/support/service.ts";
 import { type BenchTarget, formatNumber, type ResultRow } from "./support.ts";
 
 /** The service's pool size (src/db/connection.ts). */
@@ -143,10 +144,7 @@ export async function startBenchService(
       CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
       RATE_LIMIT_PER_MINUTE: "100000000",
       LOG_LEVEL: "warn",
-      PROCESSOR_A_URL: simulator.url,
-      PROCESSOR_B_URL: simulator.url,
-      PROCESSOR_C_URL: simulator.url,
-      PROCESSOR_D_URL: simulator.url,
+      ...everyProcessorAt(simulator.url),
       ...environment,
     });
     // The bench owns the database: the service must not close it.

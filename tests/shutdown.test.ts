@@ -3,7 +3,6 @@ import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
 import type { DatabaseConnection } from "../src/db/connection.ts";
 import { paymentStreamId } from "../src/domain/payments/events.ts";
 import { createLogger } from "../src/logger.ts";
@@ -11,7 +10,7 @@ import { startSimulator } from "../src/processors/simulator/server.ts";
 import { startService } from "../src/service.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "./support/database.ts";
 import { validBodies } from "./support/host-configurations.ts";
-import { capturedLogs, TEST_ADMIN_KEY, testSecrets } from "./support/service.ts";
+import { capturedLogs, everyProcessorAt, TEST_ADMIN_KEY, testConfig } from "./support/service.ts";
 
 const SALES = 8;
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
@@ -100,17 +99,7 @@ for (const target of testDatabaseTargets()) {
 
     it("answers every request it has taken, then closes the database", async () => {
       const { lines, sink } = capturedLogs();
-      const config = loadConfig({
-        PORT: "0",
-        DATA_DIR: "memory://",
-        ADMIN_API_KEY: TEST_ADMIN_KEY,
-        DATABASE_URL: database.url,
-        ...testSecrets,
-        PROCESSOR_A_URL: processor.url,
-        PROCESSOR_B_URL: processor.url,
-        PROCESSOR_C_URL: processor.url,
-        PROCESSOR_D_URL: processor.url,
-      });
+      const config = testConfig(database.url, everyProcessorAt(processor.url));
       const service = await startService(config, createLogger("info", sink), closable(database));
       const client = await post(`${service.url}/v1/clients`, TEST_ADMIN_KEY, { name: "Acme" });
       const clientId = String(client.body.id);

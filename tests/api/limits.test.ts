@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { startTestService, TEST_ADMIN_KEY, type TestService, testSecrets } from "../support/service.ts";
+import { startTestService, type TestService, testConfig } from "../support/service.ts";
 
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
 
@@ -127,13 +126,7 @@ for (const target of testDatabaseTargets()) {
     if (twoInstancesSkip) console.warn(`SKIPPED limits across two instances: ${twoInstancesSkip}`);
     it.skipIf(twoInstancesSkip)("holds exactly across two instances on one database", async () => {
       const client = await clientWithLimits([{ currency: "USD", dailyAmount: 10_000 }]);
-      const config = loadConfig({
-        PORT: "0",
-        DATA_DIR: "memory://",
-        ADMIN_API_KEY: TEST_ADMIN_KEY,
-        DATABASE_URL: api.database.url,
-        ...testSecrets,
-      });
+      const config = testConfig(api.database.url);
       const second: Service = await startService(config, createLogger("silent"));
       try {
         const responses = await Promise.all(

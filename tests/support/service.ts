@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { loadConfig } from "../../src/config.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "./database.ts";
@@ -11,6 +11,23 @@ export const testSecrets = {
   SECRETS_MASTER_KEYS: "test:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
   CARD_FINGERPRINT_KEY: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
 };
+
+/** The service's configuration in a test: a free loopback port, in-memory files, the test keys. */
+export function testConfig(databaseUrl: string | undefined, environment: Record<string, string> = {}): Config {
+  return loadConfig({
+    PORT: "0",
+    DATA_DIR: "memory://",
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    DATABASE_URL: databaseUrl,
+    ...testSecrets,
+    ...environment,
+  });
+}
+
+/** The environment that sends all four processors' calls to one simulator. */
+export function everyProcessorAt(url: string): Record<string, string> {
+  return { PROCESSOR_A_URL: url, PROCESSOR_B_URL: url, PROCESSOR_C_URL: url, PROCESSOR_D_URL: url };
+}
 
 export interface ApiResponse {
   status: number;
@@ -57,16 +74,7 @@ export async function startTestService(
 ): Promise<TestService> {
   const database = await openTestDatabase(target);
   const { lines, sink } = capturedLogs();
-  const config = loadConfig({
-    PORT: "0",
-    DATA_DIR: "memory://",
-    ADMIN_API_KEY: TEST_ADMIN_KEY,
-    DATABASE_URL: database.url,
-    ...testSecrets,
-    PROCESSOR_TIMEOUT_MS: "500",
-    PENDING_RESOLVER_INTERVAL_MS: "200",
-    ...environment,
-  });
+  const config = testConfig(database.url, { PROCESSOR_TIMEOUT_MS: "500", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
   // The service must not close the database: the test owns it, and may restart the service on it.
   const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} });
   let service: Service = await start();
