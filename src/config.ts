@@ -26,6 +26,7 @@ const environmentSchema = z.object({
   PENDING_RESOLVER_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -49,6 +50,8 @@ export interface Config {
   pendingResolverIntervalMs: number;
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
+  /** How long an Idempotency-Key whose request never answered (its instance died) answers 409. */
+  idempotencyInProgressTimeoutMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
 
@@ -85,6 +88,7 @@ export function loadConfig(environment: Environment): Config {
     pendingResolverIntervalMs: env.PENDING_RESOLVER_INTERVAL_MS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    idempotencyInProgressTimeoutMs: env.IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
   };
 }

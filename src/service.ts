@@ -4,7 +4,7 @@ import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
 import { PendingResolver } from "./commands/payments/resolve-pending.ts";
-import { createCardFingerprinter, generateFingerprintKey } from "./crypto/card-fingerprint.ts";
+import { createCardFingerprinter, generateFingerprintKey, requestHashKeyOf } from "./crypto/card-fingerprint.ts";
 import { generatedSecret } from "./crypto/generated-secret.ts";
 import { loadMasterKeys } from "./crypto/master-keys.ts";
 import { createSecretBox } from "./crypto/secrets.ts";
@@ -49,10 +49,9 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
-  const fingerprint = createCardFingerprinter(
-    config.cardFingerprintKey ??
-      (await generatedSecret(config.dataDir, "card-fingerprint-key", generateFingerprintKey, logger)),
-  );
+  const fingerprintKey =
+    config.cardFingerprintKey ?? (await generatedSecret(config.dataDir, "card-fingerprint-key", generateFingerprintKey, logger));
+  const fingerprint = createCardFingerprinter(fingerprintKey);
   // With no processor URLs configured, the simulator of all four runs on loopback.
   let simulator: Simulator | undefined;
   let baseUrls = config.processorUrls;
@@ -67,7 +66,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   for (const runner of runners) runner.start();
   const now = () => new Date();
   const resolver = new PendingResolver({
-    context: { db: database.db, store, now, secrets, connectors, fingerprint, metadata: { actor: { role: "system" } } },
+    context: { db: database.db, store, now, secrets, connectors, fingerprint, logger, metadata: { actor: { role: "system" } } },
     logger,
     intervalMs: config.pendingResolverIntervalMs,
     minAgeMs: config.processorTimeoutMs,
@@ -86,6 +85,8 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     adminKeyHash: adminKey.hash,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,
+    requestHashKey: requestHashKeyOf(fingerprintKey),
+    idempotencyInProgressTimeoutMs: config.idempotencyInProgressTimeoutMs,
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
     checkReadiness: async () => {
       await sql`select 1`.execute(database.db);

@@ -32,6 +32,10 @@ export interface AppDependencies extends TransactionRouteDependencies {
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
+  /** Keys the hash of an idempotent request, so a stored hash reveals nothing of its body. */
+  requestHashKey: Buffer;
+  /** How long an Idempotency-Key whose request never answered stays in progress. */
+  idempotencyInProgressTimeoutMs: number;
   /** How long close() lets the requests it finds running finish before it cuts them off. */
   closeGraceMs: number;
 }
@@ -94,7 +98,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
           new ApiProblem("rate_limited", `Too many requests; retry in ${context.after}.`),
       });
       registerAuthentication(v1, deps.db, deps.adminKeyHash);
-      registerIdempotency(v1, deps.db);
+      registerIdempotency(v1, {
+        db: deps.db,
+        requestHashKey: deps.requestHashKey,
+        inProgressTimeoutMs: deps.idempotencyInProgressTimeoutMs,
+      });
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);
       await v1.register(transactionRoutes, deps);

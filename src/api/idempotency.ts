@@ -1,28 +1,63 @@
-import { createHash } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
+import canonicalize from "canonicalize";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type Kysely, sql } from "kysely";
+import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
 import { principalOf } from "./auth.ts";
 import { ApiProblem } from "./problems.ts";
 
+/** The transaction an Idempotency-Key belongs to, once its intent is (about to be) recorded. */
+export interface KeyBinding {
+  transactionId: string;
+  paymentId: string;
+}
+
+/**
+ * What a request holds of its Idempotency-Key. `token`: the claim is this request's, so its answer
+ * is stored; none when the request only answers with the transaction the key is bound to.
+ */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  token: string | undefined;
+  bound: KeyBinding | undefined;
+}
+
 declare module "fastify" {
   interface FastifyRequest {
-    idempotency: { scope: string; key: string } | undefined;
+    idempotency: IdempotencyClaim | undefined;
   }
+  interface FastifyContextConfig {
+    /** Top-level response fields that hold a secret shown once: a replay answers them `null`. */
+    secretResponseFields?: readonly string[];
+  }
+}
+
+export interface IdempotencyOptions {
+  db: Kysely<Database>;
+  /** Keys the request hash: a plain hash of a body with a card number could be reversed by guessing. */
+  requestHashKey: Buffer;
+  /** How long a claim whose request never answered (its instance died) blocks its key. */
+  inProgressTimeoutMs: number;
 }
 
 const keyFormat = /^[\x20-\x7e]{1,255}$/;
 /** Response headers that are part of what a replay must give back. */
 const replayedHeaders = ["content-type", "etag", "location"];
+/** Answers that carry a recorded transaction: a retry answers that transaction as it stands. */
+const answersWithTransaction = new Set([201, 402, 502, 504]);
 
 /**
  * Idempotency for every authenticated POST, as API.md says: the first response to a key is
  * stored durably and replayed; a different request under the same key is refused; a duplicate
- * that arrives while the first still runs gets 409. Records live in PostgreSQL, so this holds
- * across instances and restarts.
+ * that arrives while the first still runs gets 409. Once a transaction's intent is recorded the
+ * key belongs to that transaction, and a retry answers with it as it stands. Records live in
+ * PostgreSQL, so this holds across instances and restarts.
  */
-export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>): void {
+export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, inProgressTimeoutMs }: IdempotencyOptions): void {
   app.decorateRequest("idempotency", undefined);
+  const lockedUntil = sql<Date>`now() + ${inProgressTimeoutMs} * interval '1 millisecond'`;
 
   app.addHook("preHandler", async (request, reply) => {
     const key = request.headers["idempotency-key"];
@@ -34,47 +69,76 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>):
     }
     const principal = principalOf(request);
     const scope = principal.role === "admin" ? "admin" : `client:${principal.clientId}`;
-    const requestHash = hashRequest(request);
+    const requestHash = hashRequest(request, requestHashKey);
+    const token = randomUUID();
     const claimed = await db
       .insertInto("idempotency_records")
-      .values({ scope, idempotency_key: key, request_hash: requestHash })
+      .values({ scope, idempotency_key: key, request_hash: requestHash, claim_token: token, locked_until: lockedUntil })
       .onConflict((conflict) => conflict.columns(["scope", "idempotency_key"]).doNothing())
       .returning("scope")
       .executeTakeFirst();
     if (claimed) {
-      request.idempotency = { scope, key };
+      request.idempotency = { scope, key, token, bound: undefined };
       return;
     }
     const existing = await db
       .selectFrom("idempotency_records")
-      .selectAll()
+      .select(["request_hash", "status_code", "response_headers", "response_body", "claim_token", "transaction_id", "payment_id"])
+      .select(sql<boolean>`coalesce(locked_until < now(), true)`.as("expired"))
       .where("scope", "=", scope)
       .where("idempotency_key", "=", key)
       .executeTakeFirstOrThrow();
     if (existing.request_hash !== requestHash) {
       throw new ApiProblem("idempotency_key_reused", "This Idempotency-Key was used with a different request.");
     }
-    if (existing.status_code === null) {
-      throw new ApiProblem(
-        "idempotency_request_in_progress",
-        "A request with this Idempotency-Key is still being processed; retry later.",
-      );
+    const bound =
+      existing.transaction_id && existing.payment_id
+        ? { transactionId: existing.transaction_id, paymentId: existing.payment_id }
+        : undefined;
+    if (bound && existing.status_code !== null && answersWithTransaction.has(existing.status_code)) {
+      request.idempotency = { scope, key, token: undefined, bound };
+      return;
     }
-    return replay(reply, existing.status_code, existing.response_headers ?? {}, existing.response_body ?? "");
+    if (existing.status_code !== null && existing.status_code < 500) {
+      return replay(reply, existing.status_code, existing.response_headers ?? {}, existing.response_body ?? "");
+    }
+    // Still running, or its request died (an instance's crash or a 5xx after the key was bound):
+    // once the claim has expired, this request takes it over and finishes what it left.
+    if (existing.status_code === null && !existing.expired) throw inProgress();
+    const takenOver = await db
+      .updateTable("idempotency_records")
+      .set({ claim_token: token, locked_until: lockedUntil, status_code: null, completed_at: null })
+      .where("scope", "=", scope)
+      .where("idempotency_key", "=", key)
+      .where((where) =>
+        existing.claim_token === null ? where("claim_token", "is", null) : where("claim_token", "=", existing.claim_token),
+      )
+      .returning("scope")
+      .executeTakeFirst();
+    if (!takenOver) throw inProgress();
+    request.idempotency = { scope, key, token, bound };
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
     const claim = request.idempotency;
-    if (!claim) return payload;
+    if (!claim?.token) return payload;
     request.idempotency = undefined;
-    if (reply.statusCode >= 500 && reply.statusCode !== 502 && reply.statusCode !== 504) {
-      // An unexpected failure: nothing to replay, so the caller may retry with the same key.
-      await db
+    const mine = db
+      .updateTable("idempotency_records")
+      .where("scope", "=", claim.scope)
+      .where("idempotency_key", "=", claim.key)
+      .where("claim_token", "=", claim.token);
+    if (reply.statusCode >= 500 && !answersWithTransaction.has(reply.statusCode)) {
+      // An unexpected failure before any transaction was bound: nothing happened, so the caller
+      // may retry with the same key. A bound key stays bound: its retry finishes that transaction.
+      const released = await db
         .deleteFrom("idempotency_records")
         .where("scope", "=", claim.scope)
         .where("idempotency_key", "=", claim.key)
-        .execute();
-      return payload;
+        .where("claim_token", "=", claim.token)
+        .where("transaction_id", "is", null)
+        .executeTakeFirst();
+      if (released.numDeletedRows > 0n) return payload;
     }
     const headers = Object.fromEntries(
       replayedHeaders.flatMap((name) => {
@@ -82,37 +146,57 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>):
         return value === undefined ? [] : [[name, String(value)]];
       }),
     );
-    await db
-      .updateTable("idempotency_records")
+    const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
+    await mine
       .set({
         status_code: reply.statusCode,
         response_headers: sql`${JSON.stringify(headers)}::jsonb`,
-        response_body: typeof payload === "string" ? payload : "",
+        response_body: body,
         completed_at: sql`now()`,
+        locked_until: null,
       })
-      .where("scope", "=", claim.scope)
-      .where("idempotency_key", "=", claim.key)
       .execute();
     return payload;
   });
 }
 
+/** Binds the request's key to a transaction, if the request holds its key's claim; `false` if another took it over. */
+export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest): BindIdempotencyKey | undefined {
+  const claim = request.idempotency;
+  if (!claim) return undefined;
+  return async ({ transactionId, paymentId }) => {
+    if (!claim.token) return false;
+    const bound = await db
+      .updateTable("idempotency_records")
+      .set({ transaction_id: transactionId, payment_id: paymentId })
+      .where("scope", "=", claim.scope)
+      .where("idempotency_key", "=", claim.key)
+      .where("claim_token", "=", claim.token)
+      .where((where) => where.or([where("transaction_id", "is", null), where("transaction_id", "=", transactionId)]))
+      .returning("scope")
+      .executeTakeFirst();
+    return bound !== undefined;
+  };
+}
+
+const inProgress = () =>
+  new ApiProblem("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed; retry later.");
+
 function replay(reply: FastifyReply, status: number, headers: Record<string, string>, body: string) {
   return reply.code(status).headers(headers).header("idempotent-replayed", "true").send(body);
 }
 
-/** The same request means the same method, path and body, whatever the order of the body's keys. */
-function hashRequest(request: FastifyRequest): string {
-  return createHash("sha256")
-    .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
-    .digest("hex");
+/** The stored answer: a secret shown once (an API key) is never written down, so a replay answers it `null`. */
+function withoutSecrets(payload: string, fields: readonly string[] | undefined): string {
+  if (!fields?.length) return payload;
+  const body: unknown = JSON.parse(payload);
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return payload;
+  return JSON.stringify({ ...body, ...Object.fromEntries(fields.filter((field) => field in body).map((field) => [field, null])) });
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
+/** The same request means the same method, path and body, whatever the order of the body's keys. */
+function hashRequest(request: FastifyRequest, key: Buffer): string {
+  return createHmac("sha256", key)
+    .update(`${request.method} ${request.url}\n${canonicalize(request.body ?? null) ?? ""}`)
+    .digest("hex");
 }

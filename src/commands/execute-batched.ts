@@ -3,23 +3,33 @@ import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
 import type { EventStore, JsonObject, NewEvent } from "../eventstore/port.ts";
-import type { EventMetadata, Execution, KnownStream } from "./execute.ts";
+import { type EventMetadata, type Execution, type KnownStream, readStream } from "./execute.ts";
 import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
 
-interface Queued<Command> {
+interface Queued<State, Command> {
   command: Command;
   metadata: EventMetadata;
+  known: KnownStream<State> | undefined;
+}
+
+export interface BatchedOptions<State> {
+  /** Fold only the stream's last event: for streams whose every event carries the whole state. */
+  lastEventOnly?: boolean;
+  /** What the caller knows of the stream; used when this process holds no fresher view of it. */
+  known?: KnownStream<State>;
 }
 
 /** Per event store, per stream: the group commits of the stream, while any is queued or in flight. */
-const streamsOf = new WeakMap<EventStore, Map<string, Batched<Queued<unknown>, unknown>>>();
+const streamsOf = new WeakMap<EventStore, Map<string, Batched<Queued<unknown, unknown>, unknown>>>();
 
 /**
- * `execute` for a hot stream whose every event carries the whole state (a client's daily limit
- * usage, which all its racing sales write): commands that arrive while an append to the stream
- * is in flight wait, then are decided one after another and appended together in one round
- * trip, at the expected revision. Within a process they never conflict; across processes the
- * expected revision still serializes them, and a conflicting batch is decided again.
+ * `execute` for streams that many requests write at once (a payment's racing captures and
+ * refunds, a client's daily limit usage): commands that arrive while an append to the stream is
+ * in flight wait, then are decided one after another on the state the last append left and
+ * appended together in one round trip, at the expected revision. Within a process they never
+ * conflict; across processes the expected revision still serializes them, and a conflicting batch
+ * is decided again on the fresh stream until it lands: a command that fits never fails because
+ * another one raced it.
  */
 export async function executeBatched<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   store: EventStore,
@@ -27,32 +37,32 @@ export async function executeBatched<State, Command, Event extends { type: strin
   streamId: string,
   command: Command,
   metadata: EventMetadata,
+  { lastEventOnly = false, known }: BatchedOptions<State> = {},
 ): Promise<Execution<State, Event, Failure>> {
   let streams = streamsOf.get(store);
   if (!streams) streamsOf.set(store, (streams = new Map()));
-  let commit = streams.get(streamId) as Batched<Queued<Command>, Execution<State, Event, Failure>> | undefined;
+  type Commit = Batched<Queued<State, Command>, Execution<State, Event, Failure>>;
+  let commit = streams.get(streamId) as Commit | undefined;
   if (!commit) {
     const forget = () => streams.delete(streamId);
     // While the stream stays busy, each batch starts from where the one before left it.
-    let known: KnownStream<State> | undefined;
-    const commitKnowing = async (batch: Queued<Command>[]) => {
+    let left: KnownStream<State> | undefined;
+    const commitKnowing = async (batch: Queued<State, Command>[]) => {
       try {
-        const committed = await commitBatch(store, decider, streamId, batch, known);
-        known = committed.stream;
+        const committed = await commitBatch(store, decider, streamId, batch, left ?? batch[0]!.known, lastEventOnly);
+        left = committed.stream;
         return committed.results;
       } catch (error) {
-        known = undefined;
+        left = undefined;
         throw error;
       }
     };
     commit = batchWhileBusy(commitKnowing, { onIdle: forget });
     // A stream's commands all belong to one decider: each gets that decider's execution back.
-    streams.set(streamId, commit as Batched<Queued<unknown>, unknown>);
+    streams.set(streamId, commit as Batched<Queued<unknown, unknown>, unknown>);
   }
-  return commit({ command, metadata });
+  return commit({ command, metadata, known });
 }
-
-const ATTEMPTS = 20;
 
 interface Committed<State, Event, Failure extends string> {
   results: Execution<State, Event, Failure>[];
@@ -62,19 +72,20 @@ interface Committed<State, Event, Failure extends string> {
 
 /**
  * Decides the batch's commands one after another and appends their events at once. Decides
- * first on `known` (the stream as this process's last batch left it), else on the stream's last
- * event; a conflict, or a refusal decided on `known`, reads the stream again.
+ * first on `known` (the stream as this process last left it, or as the caller knows it), else on
+ * the stream read afresh; a conflict, or a refusal decided on `known`, reads the stream again.
  */
 async function commitBatch<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   store: EventStore,
   decider: Decider<State, Command, Event, Failure>,
   streamId: string,
-  batch: readonly Queued<Command>[],
+  batch: readonly Queued<State, Command>[],
   known: KnownStream<State> | undefined,
+  lastEventOnly: boolean,
 ): Promise<Committed<State, Event, Failure>> {
   let trusted = known;
   for (let attempt = 1; ; attempt += 1) {
-    const before = trusted ?? (await readLastEvent(store, decider, streamId));
+    const before = trusted ?? (await readStream(store, decider, streamId, lastEventOnly));
     const last = before.tip;
     let state = before.state;
     const decided: (Execution<State, Event, Failure> | { accepted: Event[]; state: State; lastEvent: number })[] = [];
@@ -109,20 +120,10 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
       const appended = await store.append(streamId, chained, last ? last.revision : "no_stream");
       return { results, stream: { state, tip: { revision: appended.nextExpectedRevision, metadata: chained.at(-1)!.metadata ?? {} } } };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= ATTEMPTS) throw error;
+      if (!(error instanceof ConcurrencyError)) throw error;
       trusted = undefined;
-      // Another process wrote the stream: let it finish before deciding again.
+      // Another process wrote the stream, so it made progress: let it finish, then decide again.
       await sleep(Math.random() * Math.min(attempt, 10) * 2);
     }
   }
-}
-
-/** The stream's state from its last event alone: each event of these streams carries the whole state. */
-async function readLastEvent<State, Event>(
-  store: EventStore,
-  decider: Pick<Decider<State, unknown, Event, never>, "initialState" | "evolve">,
-  streamId: string,
-): Promise<KnownStream<State>> {
-  const [last] = await store.readStream(streamId, { direction: "backwards", maxCount: 1 });
-  return { state: last ? decider.evolve(decider.initialState(), last as unknown as Event) : decider.initialState(), tip: last };
 }

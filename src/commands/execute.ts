@@ -66,7 +66,8 @@ export async function execute<State, Command, Event extends { type: string; data
   }
 }
 
-async function readStream<State, Event>(
+/** The stream folded: all of it, or only its last event for streams whose every event carries the whole state. */
+export async function readStream<State, Event>(
   store: EventStore,
   decider: Pick<Decider<State, unknown, Event, never>, "initialState" | "evolve">,
   streamId: string,

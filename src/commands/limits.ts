@@ -61,6 +61,7 @@ export async function reserveLimit(
     limitUsageStreamId(request.clientId, currency, day),
     { type: "Reserve", ...request, now: context.now().toISOString() },
     context.metadata,
+    { lastEventOnly: true },
   );
   if (result.ok) return { ok: true, reservation: { currency, day, amount: request.amount } };
   const breach = breachOf(request.limit, result.state, request.amount);
@@ -82,5 +83,6 @@ export async function releaseLimitOf(context: CommandContext, paymentId: string,
     limitUsageStreamId(clientId, reservation.currency, reservation.day),
     { type: "Release", transactionId: String(root.data.transactionId), amount: reservation.amount, now: context.now().toISOString() },
     context.metadata,
+    { lastEventOnly: true },
   );
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, hkdfSync, randomBytes } from "node:crypto";
 
 export const generateFingerprintKey = (): string => randomBytes(32).toString("base64");
 
@@ -7,7 +7,20 @@ export const generateFingerprintKey = (): string => randomBytes(32).toString("ba
  * nobody can test guesses against it (a plain hash of 16 digits is brute-forced in minutes).
  */
 export function createCardFingerprinter(key: string): (cardNumber: string) => string {
+  const secret = fingerprintSecret(key);
+  return (cardNumber) => createHmac("sha256", secret).update(cardNumber, "utf8").digest("base64url");
+}
+
+/**
+ * The key of idempotent requests' hashes: their bodies hold card numbers, so the hash is keyed
+ * like a fingerprint, with a key of its own derived from the fingerprint key.
+ */
+export function requestHashKeyOf(fingerprintKey: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", fingerprintSecret(fingerprintKey), Buffer.alloc(0), "idempotency-request-hash", 32));
+}
+
+function fingerprintSecret(key: string): Buffer {
   const secret = Buffer.from(key, "base64");
   if (secret.length < 32) throw new Error("CARD_FINGERPRINT_KEY must be at least 32 bytes, base64");
-  return (cardNumber) => createHmac("sha256", secret).update(cardNumber, "utf8").digest("base64url");
+  return secret;
 }

@@ -63,6 +63,10 @@ export interface IdempotencyRecordsTable {
   response_headers: Record<string, string> | null;
   created_at: Generated<Date>;
   completed_at: Date | null;
+  claim_token: string | null;
+  locked_until: Date | null;
+  transaction_id: string | null;
+  payment_id: string | null;
 }
 
 export interface HostConfigurationsTable {

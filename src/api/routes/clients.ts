@@ -31,7 +31,10 @@ const clientSchema = z
 const apiKeySchema = z
   .object({
     id: z.uuid(),
-    key: z.string().describe("Shown only in this response; only its hash is stored."),
+    key: z
+      .string()
+      .nullable()
+      .describe("Shown only in this response; only its hash is stored. A replay of the creation answers null."),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "ApiKey" });
@@ -109,7 +112,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
   app.post(
     "/clients/:clientId/api-keys",
     {
-      config: { access: "admin" },
+      config: { access: "admin", secretResponseFields: ["key"] },
       schema: {
         tags: ["clients"],
         summary: "Create an API key for a client",

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { PaymentContext } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
+import { type TransactionResult, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { cardBrands, cardSchema } from "../../domain/cards.ts";
@@ -17,6 +18,8 @@ import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
+import { newId } from "../../ids.ts";
+import { bindIdempotencyKey } from "../idempotency.ts";
 
 export interface TransactionRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
@@ -84,9 +87,30 @@ type Result =
   | { ok: true; transaction: TransactionView; failureReason: FailureReason | null; limitBreach?: LimitBreach }
   | { ok: false; error: ProblemCode | "already_exists"; detail: string };
 
+/** A transaction made by a command under a new id, or the one the request's Idempotency-Key is bound to. */
+type MakeTransaction = (context: PaymentContext, transactionId: string) => Promise<Result>;
+
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependencies> = async (app, deps) => {
   const tags = ["transactions"];
-  const context = (request: FastifyRequest): PaymentContext => ({ ...deps, metadata: eventMetadataOf(request) });
+  const context = (request: FastifyRequest): PaymentContext => ({
+    ...deps,
+    metadata: eventMetadataOf(request),
+    logger: request.log,
+    bindIdempotencyKey: bindIdempotencyKey(deps.db, request),
+  });
+  /**
+   * A retry under an Idempotency-Key bound to a transaction answers with that transaction as it
+   * stands; only a transaction whose intent never got recorded is made (once, under its id).
+   */
+  async function respond(request: FastifyRequest, reply: FastifyReply, make: MakeTransaction) {
+    const paymentContext = context(request);
+    const bound = request.idempotency?.bound;
+    if (bound) {
+      const existing: TransactionResult | undefined = await transactionAsItStands(paymentContext, bound);
+      if (existing) return answer(reply.header("idempotent-replayed", "true"), existing);
+    }
+    return answer(reply, await make(paymentContext, bound?.transactionId ?? newId()));
+  }
   const clientIdOf = (request: FastifyRequest) => {
     const principal = principalOf(request);
     if (principal.role !== "client") throw new ApiProblem("forbidden", "Transactions are made with client keys.");
@@ -112,16 +136,19 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       },
       async (request, reply) => {
         const { card, reference, metadata, hostConfigurationId, ...rest } = request.body;
-        const result = await startPayment(context(request), {
-          ...rest,
-          type,
-          card,
-          clientId: clientIdOf(request),
-          reference: reference ?? null,
-          metadata: metadata ?? {},
-          hostConfigurationId,
-        });
-        return answer(reply, result);
+        const clientId = clientIdOf(request);
+        return respond(request, reply, (paymentContext, transactionId) =>
+          startPayment(paymentContext, {
+            ...rest,
+            transactionId,
+            type,
+            card,
+            clientId,
+            reference: reference ?? null,
+            metadata: metadata ?? {},
+            hostConfigurationId,
+          }),
+        );
       },
     );
   }
@@ -138,13 +165,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       },
     },
     async (request, reply) => {
-      const { transactionId, amount } = request.body;
-      const result = await followUp(context(request), clientIdOf(request), {
-        type: "capture",
-        parentTransactionId: transactionId,
-        amount,
-      });
-      return answer(reply, result);
+      const { transactionId: parentTransactionId, amount } = request.body;
+      const clientId = clientIdOf(request);
+      return respond(request, reply, (paymentContext, transactionId) =>
+        followUp(paymentContext, clientId, { type: "capture", transactionId, parentTransactionId, amount }),
+      );
     },
   );
 
@@ -160,14 +185,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       },
     },
     async (request, reply) => {
-      const { transactionId, amount, reason } = request.body;
-      const result = await followUp(context(request), clientIdOf(request), {
-        type: "refund",
-        parentTransactionId: transactionId,
-        amount,
-        reason: reason ?? null,
-      });
-      return answer(reply, result);
+      const { transactionId: parentTransactionId, amount, reason } = request.body;
+      const clientId = clientIdOf(request);
+      return respond(request, reply, (paymentContext, transactionId) =>
+        followUp(paymentContext, clientId, { type: "refund", transactionId, parentTransactionId, amount, reason: reason ?? null }),
+      );
     },
   );
 
@@ -183,11 +205,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       },
     },
     async (request, reply) => {
-      const result = await followUp(context(request), clientIdOf(request), {
-        type: "void",
-        parentTransactionId: request.body.transactionId,
-      });
-      return answer(reply, result);
+      const parentTransactionId = request.body.transactionId;
+      const clientId = clientIdOf(request);
+      return respond(request, reply, (paymentContext, transactionId) =>
+        followUp(paymentContext, clientId, { type: "void", transactionId, parentTransactionId }),
+      );
     },
   );
 

@@ -1,14 +1,14 @@
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
-import { newId } from "../../ids.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { runTransaction } from "./run-transaction.ts";
 
-export type FollowUp =
-  | { type: "capture"; parentTransactionId: string; amount: number | undefined }
-  | { type: "refund"; parentTransactionId: string; amount: number | undefined; reason: string | null }
-  | { type: "void"; parentTransactionId: string };
+export type FollowUp = { transactionId: string; parentTransactionId: string } & (
+  | { type: "capture"; amount: number | undefined }
+  | { type: "refund"; amount: number | undefined; reason: string | null }
+  | { type: "void" }
+);
 
 /**
  * A capture, refund or void: a new transaction in its parent's payment stream, so every amount
@@ -31,7 +31,7 @@ export async function followUp(context: PaymentContext, clientId: string, input:
   });
   if (!hostConfiguration.ok) return hostConfiguration;
 
-  const transactionId = newId();
+  const { transactionId } = input;
   const common = {
     type: "InitiateTransaction" as const,
     transactionId,

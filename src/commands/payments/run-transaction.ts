@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type FailureReason,
   type InitiateTransaction,
+  type Outcome,
   paymentDecider,
   type PaymentFailure,
   type PaymentState,
@@ -11,18 +13,24 @@ import {
 import type { ProcessorRequest } from "../../processors/port.ts";
 import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { givesLimitBack } from "../../domain/limits/limits.ts";
-import { type EventMetadata, execute, type KnownStream } from "../execute.ts";
+import type { StreamTip } from "../../eventstore/hash-chain.ts";
+import { type EventMetadata, type Execution, type KnownStream, readStream } from "../execute.ts";
+import { executeBatched } from "../execute-batched.ts";
 import { releaseLimitOf } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
 export type TransactionResult =
   | { ok: true; transaction: TransactionView; failureReason: FailureReason | null }
-  | { ok: false; error: PaymentFailure; detail: string };
+  | { ok: false; error: PaymentFailure | "idempotency_request_in_progress"; detail: string };
+
+/** How long an answered processor call's outcome is retried against a failing store before the request answers pending. */
+const OUTCOME_RECORDING_PATIENCE_MS = 15_000;
 
 /**
  * The life of one transaction: record the intent, call the processor, record its answer. A crash
  * between the two leaves a pending transaction for the resolver, never a charge with no trace.
+ * A transaction id that already has its intent answers that transaction as it stands.
  */
 export async function runTransaction(
   context: PaymentContext,
@@ -31,43 +39,118 @@ export async function runTransaction(
   requestFor: (state: PaymentState) => ProcessorRequest,
   { newPayment = false, intentMetadata = {} }: { newPayment?: boolean; intentMetadata?: EventMetadata } = {},
 ): Promise<TransactionResult> {
-  const streamId = paymentStreamId(paymentId);
-  const initiated = await execute(
-    context.store,
-    paymentDecider,
-    streamId,
-    initiate,
-    { ...context.metadata, ...intentMetadata },
-    newPayment ? { known: newPaymentStream } : {},
-  );
-  if (!initiated.ok) return initiated;
+  const initiated = await recordIntent(context, paymentId, initiate, { newPayment, intentMetadata });
+  if (!initiated.ok) {
+    return initiated.error === "already_exists" ? (asItStands(context, paymentId, initiate, initiated) ?? initiated) : initiated;
+  }
 
   const request = requestFor(initiated.state);
   const answer = await context.connectors[request.hostConfiguration.view.processor].submit(request);
   const outcome = outcomeOf(answer);
-  let state = initiated.state;
-  let tip = initiated.tip;
-  if (outcome) {
-    const recorded = await execute(
-      context.store,
-      paymentDecider,
-      streamId,
-      { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, now: context.now().toISOString() },
-      context.metadata,
-      { known: initiated },
-    );
-    if (!recorded.ok) throw new Error(`Recording the processor's answer failed: ${recorded.detail}`);
-    state = recorded.state;
-    tip = recorded.tip;
-    if (recorded.events.length > 0 && givesLimitBack(state, initiate.transactionId)) {
-      await releaseLimitOf(context, paymentId, initiate.clientId);
+  const recorded = outcome ? await recordOutcome(context, paymentId, initiate, outcome, initiated) : initiated;
+  return settled(context, paymentId, initiate, recorded.state, recorded.tip);
+}
+
+/**
+ * Binds the request's Idempotency-Key to the transaction, then appends its intent. Appends to
+ * one payment are serialized in the process and decided again on the fresh stream after a
+ * conflict, so racing follow-ups never fail for racing.
+ */
+export async function recordIntent(
+  context: PaymentContext,
+  paymentId: string,
+  initiate: InitiateTransaction,
+  { newPayment, intentMetadata }: { newPayment: boolean; intentMetadata: EventMetadata },
+): Promise<Execution<PaymentState, unknown, PaymentFailure | "idempotency_request_in_progress">> {
+  const state = newPayment ? newPaymentStream.state : paymentDecider.initialState();
+  if (context.bindIdempotencyKey && !(await context.bindIdempotencyKey({ transactionId: initiate.transactionId, paymentId }))) {
+    return { ok: false, error: "idempotency_request_in_progress", detail: "Another request has taken over this Idempotency-Key.", state };
+  }
+  return executeBatched(
+    context.store,
+    paymentDecider,
+    paymentStreamId(paymentId),
+    initiate,
+    { ...context.metadata, ...intentMetadata },
+    newPayment ? { known: newPaymentStream } : {},
+  );
+}
+
+/**
+ * Records the processor's answer. It is a fact that already happened: a conflict is decided again
+ * until it lands, and a failing store is retried for a while; if it still fails, the transaction
+ * stays pending as its intent left it, and the resolver will learn the answer from the processor.
+ */
+async function recordOutcome(
+  context: PaymentContext,
+  paymentId: string,
+  initiate: InitiateTransaction,
+  outcome: Outcome,
+  initiated: KnownStream<PaymentState>,
+): Promise<KnownStream<PaymentState>> {
+  const giveUpAt = Date.now() + OUTCOME_RECORDING_PATIENCE_MS;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
+    try {
+      const recorded = await executeBatched(
+        context.store,
+        paymentDecider,
+        paymentStreamId(paymentId),
+        { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, now: context.now().toISOString() },
+        context.metadata,
+        { known: initiated },
+      );
+      // Refused: another writer (the resolver) recorded this transaction first; its record stands.
+      if (recorded.ok && recorded.events.length > 0 && givesLimitBack(recorded.state, initiate.transactionId)) {
+        await releaseLimitOf(context, paymentId, initiate.clientId).catch((error: unknown) =>
+          // The limit sweeper gives back what a failed release leaves taken.
+          context.logger.error({ err: error, transactionId: initiate.transactionId }, "giving a limit back failed"),
+        );
+      }
+      return recorded.ok ? recorded : await readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
+    } catch (error) {
+      context.logger.error({ err: error, transactionId: initiate.transactionId }, "recording a processor's answer failed");
+      if (Date.now() + delay > giveUpAt) return initiated;
+      await sleep(delay);
     }
   }
+}
+
+/** The transaction as `state` has it, remembered so that the client's next reads show it. */
+function settled(
+  context: PaymentContext,
+  paymentId: string,
+  initiate: Pick<InitiateTransaction, "clientId" | "transactionId">,
+  state: PaymentState,
+  tip: StreamTip | undefined,
+): TransactionResult {
   if (tip) rememberPaymentWrite(context.db, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
-  const failureReason = state.transactions.get(initiate.transactionId)?.failureReason ?? null;
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
+  const failureReason = state.transactions.get(initiate.transactionId)?.failureReason ?? null;
   return { ok: true, transaction, failureReason };
+}
+
+/** The transaction of that id as its payment's stream has it now; none while its intent is not recorded. */
+export async function transactionAsItStands(
+  context: PaymentContext,
+  { transactionId, paymentId }: { transactionId: string; paymentId: string },
+): Promise<TransactionResult | undefined> {
+  const { state, tip } = await readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
+  const transaction = state.transactions.get(transactionId);
+  if (!transaction) return undefined;
+  return settled(context, paymentId, { clientId: transaction.clientId, transactionId }, state, tip);
+}
+
+/** An intent refused as already recorded: the transaction of that id as it stands, if the refusal was about it. */
+function asItStands(
+  context: PaymentContext,
+  paymentId: string,
+  initiate: InitiateTransaction,
+  refused: { state: PaymentState },
+): TransactionResult | undefined {
+  const existing = refused.state.transactions.get(initiate.transactionId);
+  if (!existing || existing.clientId !== initiate.clientId) return undefined;
+  return settled(context, paymentId, initiate, refused.state, undefined);
 }
 
 /** A payment's stream before its first transaction: a new id, so there is nothing to read. */

@@ -8,16 +8,17 @@ import {
   type RootTransactionType,
   toTransactionView,
 } from "../../domain/payments/index.ts";
-import { newId } from "../../ids.ts";
 import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import type { CardDetails } from "../../processors/port.ts";
-import { execute } from "../execute.ts";
+import { executeBatched } from "../execute-batched.ts";
 import { limitFor, type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { newPaymentStream, runTransaction } from "./run-transaction.ts";
+import { recordIntent, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
+  /** The new transaction's id, which is also its payment's. */
+  transactionId: string;
   type: RootTransactionType;
   processor: Processor;
   amount: number;
@@ -38,7 +39,7 @@ export interface StartPayment {
 export async function startPayment(context: PaymentContext, input: StartPayment) {
   const hostConfiguration = await hostConfigurationForPayment(context, input);
   if (!hostConfiguration.ok) return hostConfiguration;
-  const transactionId = newId();
+  const { transactionId } = input;
   const { number, expMonth, expYear } = input.card;
   const initiate = {
     type: "InitiateTransaction" as const,
@@ -87,15 +88,12 @@ async function declineForLimit(
   initiate: InitiateRoot,
   breach: LimitBreach,
 ) {
-  const streamId = paymentStreamId(initiate.transactionId);
-  const initiated = await execute(context.store, paymentDecider, streamId, initiate, context.metadata, {
-    known: newPaymentStream,
-  });
+  const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
   if (!initiated.ok) return initiated;
-  const declined = await execute(
+  const declined = await executeBatched(
     context.store,
     paymentDecider,
-    streamId,
+    paymentStreamId(initiate.transactionId),
     {
       type: "RecordOutcome",
       transactionId: initiate.transactionId,

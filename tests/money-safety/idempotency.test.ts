@@ -1,0 +1,119 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
+import { testDatabaseTargets } from "../support/database.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { type ProcessorRelay, startProcessorRelay } from "../support/processor-relay.ts";
+import { everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
+import { everythingStored } from "../support/stored-text.ts";
+
+const card = (number: string) => ({ number, expMonth: 12, expYear: 2030, cvc: "123" });
+
+for (const target of testDatabaseTargets()) {
+  describe(`an Idempotency-Key belongs to its transaction, on ${target}`, () => {
+    let simulator: Simulator;
+    let relay: ProcessorRelay;
+    let api: TestService;
+    let acme: Awaited<ReturnType<TestService["createClient"]>>;
+    /** Set by a test: runs after the processor answered, before the service hears the answer. */
+    let afterProcessorActs: (() => Promise<void>) | undefined;
+
+    beforeAll(async () => {
+      simulator = await startSimulator();
+      relay = await startProcessorRelay(simulator.url, async () => {
+        const fault = afterProcessorActs;
+        afterProcessorActs = undefined;
+        await fault?.();
+      });
+      api = await startTestService(target, everyProcessorAt(relay.url));
+      acme = await api.createClient("Acme");
+      const created = await api.request("POST", "/v1/host-configurations/processor_a", {
+        body: { ...validBodies.processor_a, clientId: acme.clientId },
+      });
+      expect(created.status).toBe(201);
+    });
+    afterAll(async () => {
+      await api.stop();
+      await relay.close();
+      await simulator.close();
+    });
+
+    const sale = (idempotencyKey: string, number = "4242424242424242") =>
+      api.request("POST", "/v1/transactions/sale", {
+        key: acme.key,
+        headers: { "idempotency-key": idempotencyKey },
+        body: { processor: "processor_a", amount: 1500, currency: "USD", card: card(number), userId: "u1" },
+      });
+    const initiatedSales = async () => {
+      const { rows } = await sql<{ id: string }>`
+        select data->>'transactionId' as id from events
+        where type = 'TransactionInitiated.v1' and data->>'type' = 'sale' and data->>'clientId' = ${acme.clientId}`.execute(
+        api.database.db,
+      );
+      return rows.map((row) => row.id);
+    };
+
+    it("records an answered charge through a failing store, and a retry never charges again", async () => {
+      const before = await initiatedSales();
+      // The store fails once the processor has charged: the answer is a fact and must be recorded.
+      afterProcessorActs = async () => {
+        await sql`alter table events rename to events_unreachable`.execute(api.database.db);
+        setTimeout(() => void sql`alter table events_unreachable rename to events`.execute(api.database.db), 1_000);
+      };
+      const key = `charge-${Math.random()}`;
+      const first = await sale(key);
+      expect(first.status).toBe(201);
+      expect(first.body.status).toBe("approved");
+      const retried = await sale(key);
+      expect(retried.status).toBe(201);
+      expect(retried.body.id).toBe(first.body.id);
+      expect(retried.headers.get("idempotent-replayed")).toBe("true");
+      expect((await initiatedSales()).filter((id) => !before.includes(id))).toEqual([first.body.id]);
+    });
+
+    it("answers a retry with the transaction as it stands: pending first, approved once resolved", async () => {
+      const key = `pending-${Math.random()}`;
+      const first = await sale(key, "4000000000000408");
+      expect(first.status).toBe(504);
+      expect(first.body.transaction.status).toBe("pending");
+      const whilePending = await sale(key, "4000000000000408");
+      expect(whilePending.status).toBe(504);
+      expect(whilePending.body.code).toBe("processor_timeout");
+      expect(whilePending.body.transaction.id).toBe(first.body.transaction.id);
+      await vi.waitFor(
+        async () => {
+          const resolved = await sale(key, "4000000000000408");
+          expect(resolved.status).toBe(201);
+          expect(resolved.body).toMatchObject({ id: first.body.transaction.id, status: "approved" });
+        },
+        { timeout: 15_000, interval: 200 },
+      );
+    });
+
+    it("keys the stored request hash: the card in a body cannot be tested against it", async () => {
+      const key = `hash-${Math.random()}`;
+      const body = { processor: "processor_a", amount: 1500, currency: "USD", card: card("4242424242424242"), userId: "u1" };
+      expect((await sale(key)).status).toBe(201);
+      const { rows } = await sql<{ request_hash: string }>`
+        select request_hash from idempotency_records where idempotency_key = ${key}`.execute(api.database.db);
+      const unkeyed = createHash("sha256").update(`POST /v1/transactions/sale\n${canonicalize(body)}`).digest("hex");
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.request_hash).not.toBe(unkeyed);
+    });
+
+    it("never stores a created API key, and a replay of its creation answers it null", async () => {
+      const headers = { "idempotency-key": `api-key-${Math.random()}` };
+      const created = await api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { body: {}, headers });
+      expect(created.status).toBe(201);
+      expect(created.body.key).toMatch(/^ldgr_sk_/);
+      expect(await everythingStored(api.database.db)).not.toContain(created.body.key);
+      const replayed = await api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { body: {}, headers });
+      expect(replayed.status).toBe(201);
+      expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+      expect(replayed.body).toEqual({ ...created.body, key: null });
+      expect((await api.request("GET", `/v1/clients/${acme.clientId}`, { key: created.body.key })).status).toBe(200);
+    });
+  });
+}

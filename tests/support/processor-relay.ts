@@ -1,0 +1,39 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ProcessorRelay {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A processor in front of another: every request is forwarded as it came and answered as the
+ * processor behind answered, after `beforeAnswer` ran. Tests use it to make something happen at
+ * the one moment that matters: after the processor acted, before the service heard of it.
+ */
+export async function startProcessorRelay(target: string, beforeAnswer: () => Promise<void>): Promise<ProcessorRelay> {
+  const server = createServer((request, response) => {
+    void (async () => {
+      const body = await readBody(request);
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" && name !== "host" ? [[name, value]] : [])),
+      );
+      const answer = await fetch(`${target}${request.url}`, { method: request.method, headers, body: body.length ? body : undefined });
+      const text = await answer.text();
+      await beforeAnswer();
+      response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
+    })().catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
