@@ -35,9 +35,9 @@ for (const target of testDatabaseTargets()) {
       expect(created.status).toBe(201);
     });
     afterAll(async () => {
-      await api.stop();
-      await relay.close();
-      await simulator.close();
+      await api?.stop();
+      await relay?.close();
+      await simulator?.close();
     });
 
     const sale = (idempotencyKey: string, number = "4242424242424242") =>
