@@ -27,6 +27,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  LIMIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
+  LIMIT_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(300_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -52,6 +54,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** How long an Idempotency-Key whose request never answered (its instance died) answers 409. */
   idempotencyInProgressTimeoutMs: number;
+  /** How often limit reservations that nothing will give back are looked for. */
+  limitSweepIntervalMs: number;
+  /** How long a reservation, and its payment's last event, stand before the sweeper judges them. */
+  limitSweepGraceMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
 
@@ -89,6 +95,8 @@ export function loadConfig(environment: Environment): Config {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     idempotencyInProgressTimeoutMs: env.IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS,
+    limitSweepIntervalMs: env.LIMIT_SWEEP_INTERVAL_MS,
+    limitSweepGraceMs: env.LIMIT_SWEEP_GRACE_MS,
     logLevel: env.LOG_LEVEL,
   };
 }

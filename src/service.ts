@@ -19,6 +19,7 @@ import { createConnectors } from "./processors/connectors.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
 import { transactionsProjection } from "./projections/transactions/transactions-projection.ts";
 import { awaitOwnWrites } from "./projections/read-your-writes.ts";
+import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 
 /** Every read model the service keeps up to date. */
 export const projections = [clientsProjection, hostConfigurationsProjection, transactionsProjection];
@@ -72,6 +73,13 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     minAgeMs: config.processorTimeoutMs,
   });
   resolver.start();
+  const limitSweeper = new LimitSweeper({
+    context: { db: database.db, store, now, metadata: { actor: { role: "system" } } },
+    logger,
+    intervalMs: config.limitSweepIntervalMs,
+    graceMs: config.limitSweepGraceMs,
+  });
+  limitSweeper.start();
 
   const app = await buildApp({
     logger,
@@ -112,6 +120,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
       // apply what was answered before they stop (waiting 5 s at most for any one write).
       await app.close();
       await resolver.stop();
+      await limitSweeper.stop();
       await awaitOwnWrites(database.db, {});
       await Promise.all(runners.map((runner) => runner.stop()));
       await simulator?.close();

@@ -1,0 +1,128 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { CommandContext } from "../commands/context.ts";
+import { ConcurrencyError } from "../eventstore/errors.ts";
+import { chainEvents } from "../eventstore/hash-chain.ts";
+import type { JsonObject, NewEvent, RecordedEvent } from "../eventstore/port.ts";
+import { type CurrencyLimit, givesLimitBack, utcDay } from "../domain/limits/limits.ts";
+import { type LimitUsageEvent, limitUsageDecider, limitUsageStreamId } from "../domain/limits/usage.ts";
+import { type PaymentEvent, paymentDecider, paymentStreamId } from "../domain/payments/index.ts";
+import type { Logger } from "../logger.ts";
+
+export interface LimitSweeperOptions {
+  context: CommandContext;
+  logger: Logger;
+  intervalMs: number;
+  /**
+   * How long a reservation, and a payment's last event, must stand before the sweeper judges
+   * them: longer than any request takes from reserving to giving back, so it never races one.
+   */
+  graceMs: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Gives back the limit reservations that nothing will give back any more: those whose payment
+ * never recorded its intent (the process died, or a write failed, right after reserving) and
+ * those whose transaction ended declined, failed or voided without its release being recorded.
+ * So a day's usage always equals the sum of what counts. Each usage stream is read whole and its
+ * releases appended at the revision read, so sweepers on several instances never release twice.
+ */
+export class LimitSweeper {
+  readonly #options: LimitSweeperOptions;
+  readonly #stopping = new AbortController();
+  #running: Promise<void> | undefined;
+
+  constructor(options: LimitSweeperOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    this.#running ??= this.#loop();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    await this.#running;
+  }
+
+  /** One pass over today's and yesterday's usage of every client with limits; how many reservations it gave back. */
+  async sweepOnce(): Promise<number> {
+    const { context } = this.#options;
+    const rows = await context.db.selectFrom("clients").select(["client_id", "limits"]).execute();
+    const now = context.now();
+    const days = [utcDay(now), utcDay(new Date(now.getTime() - DAY_MS))];
+    let released = 0;
+    for (const { client_id: clientId, limits } of rows) {
+      for (const { currency } of limits as CurrencyLimit[]) {
+        for (const day of days) {
+          if (this.#stopping.signal.aborted) return released;
+          released += await this.#sweep(limitUsageStreamId(clientId, currency, day));
+        }
+      }
+    }
+    return released;
+  }
+
+  async #sweep(streamId: string): Promise<number> {
+    const { context, graceMs } = this.#options;
+    const events = await context.store.readStream(streamId);
+    const last = events.at(-1);
+    if (!last) return 0;
+    const settledBefore = context.now().getTime() - graceMs;
+    const open = new Map<string, { amount: number; at: number }>();
+    for (const { data } of events as unknown as LimitUsageEvent[]) {
+      if (data.change === "reserved") open.set(data.transactionId, { amount: data.amount, at: Date.parse(data.occurredAt) });
+      else open.delete(data.transactionId);
+    }
+    let state = limitUsageDecider.evolve(limitUsageDecider.initialState(), last as unknown as LimitUsageEvent);
+    const releases: NewEvent[] = [];
+    for (const [transactionId, reservation] of open) {
+      if (reservation.at > settledBefore || (await this.#counts(transactionId, settledBefore))) continue;
+      const decision = limitUsageDecider.decide(
+        { type: "Release", transactionId, amount: reservation.amount, now: context.now().toISOString() },
+        state,
+      );
+      if (!decision.ok) continue;
+      for (const event of decision.events) {
+        state = limitUsageDecider.evolve(state, event);
+        releases.push({ type: event.type, data: event.data as unknown as JsonObject, metadata: { ...context.metadata, sweptBy: "limit-sweeper" } });
+      }
+    }
+    if (releases.length === 0) return 0;
+    try {
+      await context.store.append(streamId, chainEvents(streamId, last, releases), last.revision);
+    } catch (error) {
+      // Written meanwhile: the next pass judges the stream afresh.
+      if (error instanceof ConcurrencyError) return 0;
+      throw error;
+    }
+    this.#options.logger.warn({ streamId, released: releases.length }, "gave back limit reservations nothing else would");
+    return releases.length;
+  }
+
+  /** Whether a reservation still counts: its payment is pending or approved, or changed too recently to judge. */
+  async #counts(transactionId: string, settledBefore: number): Promise<boolean> {
+    const events: RecordedEvent[] = await this.#options.context.store.readStream(paymentStreamId(transactionId));
+    const lastEvent = events.at(-1);
+    if (!lastEvent) return false;
+    if (lastEvent.recordedAt.getTime() > settledBefore) return true;
+    const state = events.reduce(
+      (folded, event) => paymentDecider.evolve(folded, event as unknown as PaymentEvent),
+      paymentDecider.initialState(),
+    );
+    return ![...state.transactions.keys()].some((id) => givesLimitBack(state, id));
+  }
+
+  async #loop(): Promise<void> {
+    const { intervalMs, logger } = this.#options;
+    while (!this.#stopping.signal.aborted) {
+      try {
+        await this.sweepOnce();
+      } catch (error) {
+        logger.warn({ err: error }, "sweeping limit reservations failed; trying again later");
+      }
+      await sleep(intervalMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { CommandContext } from "../../src/commands/context.ts";
+import { execute } from "../../src/commands/execute.ts";
+import { reserveLimit } from "../../src/commands/limits.ts";
+import { safeCard } from "../../src/domain/cards.ts";
+import { paymentDecider, paymentStreamId } from "../../src/domain/payments/index.ts";
+import { openEventStore } from "../../src/eventstore/open.ts";
+import { newId } from "../../src/ids.ts";
+import { testDatabaseTargets } from "../support/database.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+const limit = { currency: "USD", dailyAmount: 100_000 };
+
+for (const target of testDatabaseTargets()) {
+  describe(`limit reservations never leak, on ${target}`, () => {
+    let api: TestService;
+    let acme: Awaited<ReturnType<TestService["createClient"]>>;
+    let hostConfigurationId: string;
+
+    beforeAll(async () => {
+      api = await startTestService(target, { LIMIT_SWEEP_INTERVAL_MS: "100", LIMIT_SWEEP_GRACE_MS: "1000" });
+      acme = await api.createClient("Acme");
+      const created = await api.request("POST", "/v1/host-configurations/processor_a", {
+        body: { ...validBodies.processor_a, clientId: acme.clientId },
+      });
+      expect(created.status).toBe(201);
+      hostConfigurationId = created.body.id;
+      expect((await api.request("PUT", `/v1/clients/${acme.clientId}/limits`, { body: { limits: [limit] } })).status).toBe(200);
+    });
+    afterAll(() => api?.stop());
+
+    const todayUsage = async () => {
+      const client = await api.request("GET", `/v1/clients/${acme.clientId}`);
+      const { usedAmount, usedCount } = client.body.limits[0].today;
+      return { usedAmount, usedCount };
+    };
+    const sale = (amount: number, number: string) =>
+      api.request("POST", "/v1/transactions/sale", {
+        key: acme.key,
+        body: { processor: "processor_a", amount, currency: "USD", card: { number, expMonth: 12, expYear: 2030, cvc: "123" }, userId: "u1" },
+      });
+
+    it("gives back what a crash left reserved, and only that: usage equals the sum of what counts", async () => {
+      // What a process that died at the wrong moment leaves behind, written as it would have.
+      const context: CommandContext = {
+        db: api.database.db,
+        store: openEventStore(undefined, api.database.db),
+        now: () => new Date(),
+        metadata: { actor: { role: "system" } },
+      };
+      // Died after reserving, before recording the intent.
+      expect((await reserveLimit(context, { clientId: acme.clientId, transactionId: newId(), amount: 3000, limit })).ok).toBe(true);
+      // Died after recording a decline, before giving its reservation back.
+      const declinedId = newId();
+      expect((await reserveLimit(context, { clientId: acme.clientId, transactionId: declinedId, amount: 2000, limit })).ok).toBe(true);
+      const now = new Date().toISOString();
+      const stream = paymentStreamId(declinedId);
+      const initiated = await execute(context.store, paymentDecider, stream, {
+        type: "InitiateTransaction",
+        transactionType: "sale",
+        transactionId: declinedId,
+        amount: 2000,
+        currency: "USD",
+        clientId: acme.clientId,
+        userId: "u1",
+        processor: "processor_a",
+        hostConfigurationId,
+        hostConfigurationVersion: 1,
+        card: safeCard("4000000000000002", 12, 2030, "fingerprint"),
+        reference: null,
+        metadata: {},
+        now,
+      }, { limitReservation: { currency: "USD", day: now.slice(0, 10), amount: 2000 } });
+      expect(initiated.ok).toBe(true);
+      const declined = await execute(context.store, paymentDecider, stream, {
+        type: "RecordOutcome",
+        transactionId: declinedId,
+        outcome: { status: "declined", declineCode: "card_declined", processorResponse: null },
+        now,
+      }, {});
+      expect(declined.ok).toBe(true);
+
+      // What counts: an approved sale, and one whose outcome is still unknown.
+      expect((await sale(1000, "4242424242424242")).status).toBe(201);
+      expect((await sale(500, "4000000000000408")).status).toBe(504);
+      // 6,500 were reserved in 4 reservations; 3,000 and 2,000 of them count for nothing.
+      await vi.waitFor(async () => expect(await todayUsage()).toEqual({ usedAmount: 1500, usedCount: 2 }), {
+        timeout: 15_000,
+        interval: 100,
+      });
+      // And it stays so: nothing that counts is ever given back.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await todayUsage()).toEqual({ usedAmount: 1500, usedCount: 2 });
+    });
+  });
+}
