@@ -2,7 +2,7 @@ import type { SafeCard } from "../cards.ts";
 import { accept, type Decision, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import { isKnownCurrency, isValidAmount } from "../money.ts";
-import { capturableAmount, isVoidedOrVoiding, openChildren, refundableAmount } from "./amounts.ts";
+import { capturableAmount, holdingCaptures, isVoidedOrVoiding, openChildren, refundableAmount } from "./amounts.ts";
 import type {
   DeclineCode,
   FailureReason,
@@ -203,7 +203,7 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
   const refused = followable(state, parent);
   if (refused) return refused;
   if (parent.type === "authorization") {
-    if (openChildren(state, parent.id, "capture").length > 0) {
+    if (holdingCaptures(state, parent.id).length > 0) {
       return reject("invalid_transaction_state", "The authorization has captures; refund them instead.");
     }
   } else {

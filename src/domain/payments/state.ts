@@ -28,7 +28,7 @@ export type TransactionState = {
   declineCode: DeclineCode | null;
   failureReason: FailureReason | null;
   processorResponse: ProcessorResponse | null;
-  /** Authorization: its approved captures. Approved sale or capture: its own amount. Otherwise 0. */
+  /** Authorization: its approved captures not voided. Approved sale or capture: its own amount. Otherwise 0. */
   capturedAmount: number;
   /** Sale or capture: its approved refunds. */
   refundedAmount: number;
@@ -74,6 +74,13 @@ function afterChildApproved(parent: TransactionState, child: TransactionState, a
   }
 }
 
+/** A voided capture no longer counts as captured on its authorization. */
+function afterCaptureVoided(state: PaymentState, capture: TransactionState, at: string): TransactionState[] {
+  const authorization = capture.parentTransactionId === null ? undefined : state.transactions.get(capture.parentTransactionId);
+  if (capture.type !== "capture" || !authorization) return [];
+  return [{ ...authorization, capturedAmount: authorization.capturedAmount - capture.amount, updatedAt: at }];
+}
+
 function approve(state: PaymentState, transaction: TransactionState, event: TransactionApproved) {
   const { processorResponse, occurredAt } = event.data;
   const capturesItself = transaction.type === "sale" || transaction.type === "capture";
@@ -87,7 +94,9 @@ function approve(state: PaymentState, transaction: TransactionState, event: Tran
   const parentId = transaction.parentTransactionId;
   const parent = parentId === null ? undefined : state.transactions.get(parentId);
   if (!parent) return withTransactions(state, approved);
-  return withTransactions(state, approved, afterChildApproved(parent, approved, occurredAt));
+  const afterParent = afterChildApproved(parent, approved, occurredAt);
+  const voidedCapture = approved.type === "void" ? afterCaptureVoided(state, parent, occurredAt) : [];
+  return withTransactions(state, approved, afterParent, ...voidedCapture);
 }
 
 export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {

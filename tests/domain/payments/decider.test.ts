@@ -232,16 +232,32 @@ describe("capture", () => {
     given(refunded).when(capture("cap", "ref", 50)).then("invalid_transaction_state");
   });
 
-  it("still captures after a capture was voided, but the voided amount stays used", () => {
-    given([
+  it("gets a voided capture's amount back: it no longer counts as captured", () => {
+    const voidedCapture = [
       ...authorized,
       initiated("cap1", "capture", 600, "auth"),
       approved("cap1"),
       initiated("void", "void", 600, "cap1"),
       approved("void"),
-    ])
-      .when(capture("cap2", "auth"))
-      .then([initiated("cap2", "capture", 400, "auth")]);
+    ];
+    given(voidedCapture).when(capture("cap2", "auth")).then([initiated("cap2", "capture", 1000, "auth")]);
+    const state = fold(voidedCapture);
+    expect(toTransactionView(state, "auth")?.capturedAmount).toBe(0);
+    expect(capturableAmount(state, "auth")).toBe(1000);
+    expect(refundableAmount(state, "cap1")).toBe(0);
+    given(voidedCapture).when(refund("ref", "cap1")).then("invalid_transaction_state");
+    given(voidedCapture).when(voidOf("void2", "auth")).then([initiated("void2", "void", 1000, "auth")]);
+  });
+
+  it("still counts a capture whose void is only pending", () => {
+    const voiding = [
+      ...authorized,
+      initiated("cap1", "capture", 600, "auth"),
+      approved("cap1"),
+      initiated("void", "void", 600, "cap1"),
+    ];
+    given(voiding).when(capture("cap2", "auth")).then([initiated("cap2", "capture", 400, "auth")]);
+    expect(toTransactionView(fold(voiding), "auth")?.capturedAmount).toBe(600);
   });
 });
 
