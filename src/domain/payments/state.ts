@@ -40,6 +40,12 @@ export type TransactionState = {
   metadata: Record<string, string>;
   /** A refund's reason. */
   reason: string | null;
+  /** The processor's approval that came after the ledger recorded the transaction failed (or began reversing it). */
+  approvedLate: ProcessorResponse | null;
+  /** The id of the void requested to reverse it, until the processor's answer to it is recorded. */
+  reversalId: string | null;
+  /** The processor holds none of its money any more (see `TransactionReversed`). */
+  reversed: boolean;
   createdAt: string;
   updatedAt: string;
 };
@@ -126,15 +132,29 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       reference: data.reference,
       metadata: data.metadata,
       reason: data.reason,
+      approvedLate: null,
+      reversalId: null,
+      reversed: false,
       createdAt: data.occurredAt,
       updatedAt: data.occurredAt,
     };
     return { ...withTransactions(state, initiated), rootTransactionId: state.rootTransactionId ?? initiated.id };
   }
 
-  // Outcomes only ever decide a pending transaction: a terminal status never changes, even on replay.
   const transaction = state.transactions.get(event.data.transactionId);
-  if (!transaction || transaction.status !== "pending") return state;
+  if (!transaction) return state;
+  switch (event.type) {
+    case "TransactionApprovedLate.v1":
+      return withTransactions(state, { ...transaction, approvedLate: event.data.processorResponse });
+    case "TransactionReversalRequested.v1":
+      return withTransactions(state, { ...transaction, reversalId: event.data.reversalId });
+    case "TransactionReversed.v1":
+      return withTransactions(state, { ...transaction, reversalId: null, reversed: true, updatedAt: event.data.occurredAt });
+    case "TransactionReversalRefused.v1":
+      return withTransactions(state, { ...transaction, reversalId: null });
+  }
+  // Outcomes only ever decide a pending transaction: a terminal status never changes, even on replay.
+  if (transaction.status !== "pending") return state;
   switch (event.type) {
     case "TransactionApproved.v1":
       return approve(state, transaction, event);
