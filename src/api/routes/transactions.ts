@@ -249,9 +249,11 @@ function answer(reply: FastifyReply, result: Result) {
       }
       throw new ApiProblem(transaction.declineCode ?? "card_declined", "The transaction was declined.", { transaction });
     case "failed":
-      // A reversed transaction failed at the processor's end too: its outcome never came back.
-      const code = failureReason === null || failureReason === "reversed" ? "processor_error" : failureReason;
-      throw new ApiProblem(code, "The processor could not process the transaction.", {
+      // A reversed transaction's outcome never came back from the processor: a processor error too.
+      throw new ApiProblem(
+        failureReason === null || failureReason === "reversed" ? "processor_error" : failureReason,
+        "The processor could not process the transaction.",
+        {
         transaction,
       });
   }
