@@ -253,8 +253,7 @@ function answer(reply: FastifyReply, result: Result) {
       throw new ApiProblem(
         failureReason === null || failureReason === "reversed" ? "processor_error" : failureReason,
         "The processor could not process the transaction.",
-        {
-        transaction,
-      });
+        { transaction },
+      );
   }
 }
