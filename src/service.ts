@@ -3,7 +3,7 @@ import { buildApp } from "./api/app.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
-import { PendingResolver } from "./commands/payments/resolve-pending.ts";
+import { PendingResolver } from "./jobs/pending-resolver.ts";
 import { createCardFingerprinter, generateFingerprintKey } from "./crypto/card-fingerprint.ts";
 import { generatedSecret } from "./crypto/generated-secret.ts";
 import { loadMasterKeys } from "./crypto/master-keys.ts";
@@ -70,7 +70,12 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     context: { db: database.db, store, now, secrets, connectors, fingerprint, metadata: { actor: { role: "system" } } },
     logger,
     intervalMs: config.pendingResolverIntervalMs,
-    minAgeMs: config.processorTimeoutMs,
+    timing: {
+      processorTimeoutMs: config.processorTimeoutMs,
+      processorOwnTimeoutMs: config.processorOwnTimeoutMs,
+      pendingReversalAfterMs: config.pendingReversalAfterMs,
+    },
+    leaseMs: 10_000,
   });
   resolver.start();
 

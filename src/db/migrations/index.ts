@@ -5,6 +5,7 @@ import * as hostConfigurations from "./0003-host-configurations.ts";
 import * as payments from "./0004-payments.ts";
 import * as clientLimits from "./0006-client-limits.ts";
 import * as historyIndexes from "./0007-history-indexes.ts";
+import * as resolverWork from "./0008-resolver-work.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   "0004-payments": payments,
   "0006-client-limits": clientLimits,
   "0007-history-indexes": historyIndexes,
+  "0008-resolver-work": resolverWork,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
