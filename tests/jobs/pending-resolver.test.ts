@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { execute } from "../../src/commands/execute.ts";
+import { safeCard } from "../../src/domain/cards.ts";
 import { paymentDecider, paymentStreamId } from "../../src/domain/payments/index.ts";
 import { openEventStore } from "../../src/eventstore/open.ts";
+import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { type FakeAnswer, type FakeProcessor, startFakeProcessor } from "../support/fake-processor.ts";
 import { validBodies } from "../support/host-configurations.ts";
@@ -22,7 +24,7 @@ for (const target of testDatabaseTargets()) {
 
     /** The service on a fake processor_a scripted by the test, a client with a key and a 5000 USD daily limit. */
     async function start(
-      script: { submit: (operation: string) => FakeAnswer; inquiry: (nth: number) => FakeAnswer },
+      script: { submit: (operation: string) => FakeAnswer; inquiry: (nth: number, transactionId: string) => FakeAnswer },
       environment: Record<string, string> = {},
     ) {
       processor = await startFakeProcessor(script);
@@ -36,7 +38,7 @@ for (const target of testDatabaseTargets()) {
         body: { limits: [{ currency: "USD", dailyAmount: 5000 }] },
       });
       expect(limits.status).toBe(200);
-      return { service: api, processor, client };
+      return { service: api, processor, client, hostConfigurationId: String(configured.body.id) };
     }
 
     const sell = (service: TestService, key: string) =>
@@ -130,6 +132,41 @@ for (const target of testDatabaseTargets()) {
       expect(processor.calls.filter((call) => call.operation === "void")).toHaveLength(1);
       expect(await statusOf(service, client.key, id)).toBe("failed");
       expect(await usedToday(service, client.clientId)).toBe(0);
+    });
+
+    it("gives every pending row its turn, past hundreds that stay unknown and one whose host configuration cannot be loaded", async () => {
+      const { service, client, hostConfigurationId } = await start({
+        submit: () => "unknown",
+        inquiry: (_nth, transactionId) => (transactionId === awaited ? "approved" : "unknown"),
+      }, { PENDING_REVERSAL_AFTER_SECONDS: String(100 * 365 * 86_400) });
+      let awaited = "";
+      // Older than any the API makes: they come first in every scan.
+      const store = openEventStore(undefined, service.database.db);
+      const initiate = (hostConfiguration: string, minute: number) => {
+        const id = newId();
+        return execute(store, paymentDecider, paymentStreamId(id), {
+          type: "InitiateTransaction",
+          transactionType: "sale",
+          transactionId: id,
+          amount: 100,
+          currency: "USD",
+          clientId: client.clientId,
+          userId: "user_1",
+          processor: "processor_a",
+          hostConfigurationId: hostConfiguration,
+          hostConfigurationVersion: 1,
+          card: safeCard(approvedCard.number, 12, 2030, "fp"),
+          reference: null,
+          metadata: {},
+          now: new Date(Date.UTC(2020, 0, 1, 0, minute)).toISOString(),
+        }, {});
+      };
+      await initiate(newId(), 0);
+      for (let minute = 1; minute <= 120; minute += 1) await initiate(hostConfigurationId, minute);
+      const sale = await sell(service, client.key);
+      awaited = sale.body.transaction.id;
+      await vi.waitFor(async () => expect(await statusOf(service, client.key, awaited)).toBe("approved"), eventually);
+      expect(service.logs()).toContain("resolving a transaction failed");
     });
 
     it("shows pending transactions by age in /metrics", async () => {

@@ -21,11 +21,11 @@ export interface FakeProcessor {
 
 /**
  * A processor_a that answers as the test scripts it: `submit` per operation and `inquiry` per
- * question asked (the nth inquiry about a transaction gets `inquiry(n)`, from 1). Every call is kept.
+ * question asked (the nth inquiry about a transaction gets `inquiry(n, id)`, from 1). Every call is kept.
  */
 export async function startFakeProcessor(script: {
   submit: (operation: string) => FakeAnswer;
-  inquiry: (nth: number) => FakeAnswer;
+  inquiry: (nth: number, transactionId: string) => FakeAnswer;
 }): Promise<FakeProcessor> {
   const calls: FakeCall[] = [];
   const answer = (kind: FakeAnswer, reference: string) => {
@@ -49,7 +49,7 @@ export async function startFakeProcessor(script: {
       const transactionId = decodeURIComponent(inquiry[1]!);
       calls.push({ kind: "inquiry", operation: "inquiry", transactionId });
       const nth = calls.filter((call) => call.kind === "inquiry" && call.transactionId === transactionId).length;
-      reply = answer(script.inquiry(nth), `ref-${transactionId}`);
+      reply = answer(script.inquiry(nth, transactionId), `ref-${transactionId}`);
     } else {
       const operation = url.pathname.split("/").at(-1) ?? "";
       const body = (await readJson(request)) as { transactionReference: string; originalTransactionReference?: string };
