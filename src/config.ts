@@ -24,6 +24,8 @@ const environmentSchema = z.object({
   PROCESSOR_D_URL: optionalString.pipe(z.url().optional()),
   PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   PENDING_RESOLVER_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
+  PROCESSOR_OWN_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
+  PENDING_REVERSAL_AFTER_SECONDS: z.coerce.number().int().min(0).default(3_600),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
@@ -50,6 +52,13 @@ export interface Config {
   processorUrls: Record<"processor_a" | "processor_b" | "processor_c" | "processor_d", string> | undefined;
   processorTimeoutMs: number;
   pendingResolverIntervalMs: number;
+  /**
+   * How long a processor may still act on a request it received: a "not found" inquiry answer
+   * proves nothing until this has passed since our call could last have reached it.
+   */
+  processorOwnTimeoutMs: number;
+  /** A transaction still pending this long after its intent is reversed (voided) at the processor. */
+  pendingReversalAfterMs: number;
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
   /** How long an Idempotency-Key whose request never answered (its instance died) answers 409. */
@@ -92,6 +101,8 @@ export function loadConfig(environment: Environment): Config {
     processorUrls,
     processorTimeoutMs: env.PROCESSOR_TIMEOUT_MS,
     pendingResolverIntervalMs: env.PENDING_RESOLVER_INTERVAL_MS,
+    processorOwnTimeoutMs: env.PROCESSOR_OWN_TIMEOUT_SECONDS * 1000,
+    pendingReversalAfterMs: env.PENDING_REVERSAL_AFTER_SECONDS * 1000,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     idempotencyInProgressTimeoutMs: env.IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS,

@@ -3,7 +3,8 @@ import { buildApp } from "./api/app.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import type { Config } from "./config.ts";
-import { PendingResolver } from "./commands/payments/resolve-pending.ts";
+import { PendingResolver } from "./jobs/pending-resolver.ts";
+import { countPendingByAge } from "./projections/transactions/pending-ages.ts";
 import { createCardFingerprinter, generateFingerprintKey, requestHashKeyOf } from "./crypto/card-fingerprint.ts";
 import { generatedSecret } from "./crypto/generated-secret.ts";
 import { loadMasterKeys } from "./crypto/master-keys.ts";
@@ -44,8 +45,10 @@ export interface Service {
 export async function startService(config: Config, logger: Logger, opened?: DatabaseConnection): Promise<Service> {
   const database = opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
-  const metrics = createMetrics(() =>
-    Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection.name))),
+  const now = () => new Date();
+  const metrics = createMetrics(
+    () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection.name))),
+    () => countPendingByAge(database.db, now()),
   );
   const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
@@ -65,12 +68,16 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
   );
   for (const runner of runners) runner.start();
-  const now = () => new Date();
   const resolver = new PendingResolver({
     context: { db: database.db, store, now, secrets, connectors, fingerprint, logger, metadata: { actor: { role: "system" } } },
     logger,
     intervalMs: config.pendingResolverIntervalMs,
-    minAgeMs: config.processorTimeoutMs,
+    timing: {
+      processorTimeoutMs: config.processorTimeoutMs,
+      processorOwnTimeoutMs: config.processorOwnTimeoutMs,
+      pendingReversalAfterMs: config.pendingReversalAfterMs,
+    },
+    leaseMs: 10_000,
   });
   resolver.start();
   const limitSweeper = new LimitSweeper({

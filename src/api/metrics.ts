@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { EventStore } from "../eventstore/port.ts";
 import type { ProjectionLag } from "../projections/lag.ts";
+import type { PendingAges } from "../projections/transactions/pending-ages.ts";
 
 export interface Metrics {
   registry: Registry;
@@ -9,8 +10,11 @@ export interface Metrics {
   appendDuration: Histogram<"outcome">;
 }
 
-/** `measureLags` is asked on every scrape, so the lag is never stale. */
-export function createMetrics(measureLags: () => Promise<ProjectionLag[]>): Metrics {
+/** `measureLags` and `countPending` are asked on every scrape, so what they show is never stale. */
+export function createMetrics(
+  measureLags: () => Promise<ProjectionLag[]>,
+  countPending: () => Promise<PendingAges>,
+): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -44,6 +48,22 @@ export function createMetrics(measureLags: () => Promise<ProjectionLag[]>): Metr
     "Global log positions between the head and the projection's last applied event",
     (lag) => Number(lag.positionsBehind),
   );
+  const pendingGauge: Gauge<"age"> = new Gauge({
+    name: "pending_transactions",
+    help: "Transactions whose outcome is still unknown, by age since their intent",
+    labelNames: ["age"] as const,
+    registers: [registry],
+    async collect() {
+      const { byAge, oldestSeconds } = await countPending();
+      for (const [age, count] of Object.entries(byAge)) pendingGauge.set({ age }, count);
+      oldestGauge.set(oldestSeconds);
+    },
+  });
+  const oldestGauge = new Gauge({
+    name: "pending_transaction_oldest_age_seconds",
+    help: "Age of the oldest transaction whose outcome is still unknown (0 when none)",
+    registers: [registry],
+  });
   return { registry, httpDuration, appendDuration };
 }
 

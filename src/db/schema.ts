@@ -103,6 +103,8 @@ export interface TransactionsTable {
   updated_at: Date;
   /** The API transaction object: never holds a card number or CVC. */
   view: unknown;
+  /** What the pending resolver still owes it (`resolverWork`); null: nothing. */
+  resolver_work: "inquire" | "reverse" | null;
 }
 
 export interface Database {

@@ -271,8 +271,11 @@ function answer(reply: FastifyReply, result: Result) {
       }
       throw new ApiProblem(transaction.declineCode ?? "card_declined", "The transaction was declined.", { transaction });
     case "failed":
-      throw new ApiProblem(failureReason ?? "processor_error", "The processor could not process the transaction.", {
-        transaction,
-      });
+      // A reversed transaction's outcome never came back from the processor: a processor error too.
+      throw new ApiProblem(
+        failureReason === null || failureReason === "reversed" ? "processor_error" : failureReason,
+        "The processor could not process the transaction.",
+        { transaction },
+      );
   }
 }

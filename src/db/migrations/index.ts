@@ -5,7 +5,8 @@ import * as hostConfigurations from "./0003-host-configurations.ts";
 import * as payments from "./0004-payments.ts";
 import * as clientLimits from "./0006-client-limits.ts";
 import * as historyIndexes from "./0007-history-indexes.ts";
-import * as idempotencyClaims from "./0008-idempotency-claims.ts";
+import * as resolverWork from "./0008-resolver-work.ts";
+import * as idempotencyClaims from "./0009-idempotency-claims.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -14,7 +15,8 @@ const migrations: Record<string, Migration> = {
   "0004-payments": payments,
   "0006-client-limits": clientLimits,
   "0007-history-indexes": historyIndexes,
-  "0008-idempotency-claims": idempotencyClaims,
+  "0008-resolver-work": resolverWork,
+  "0009-idempotency-claims": idempotencyClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -30,13 +30,18 @@ export const utcDay = (moment: Date): string => moment.toISOString().slice(0, 10
 
 /**
  * Whether recording this transaction's outcome gives its payment's reserved amount back: a
- * declined or failed authorization or sale, or an approved void of one.
+ * declined or failed authorization or sale, or an approved void of one. A late approval recorded
+ * after the failure gives nothing back (the failure did), unless it came while a reversal was
+ * under way: then the failure recorded with the reversal is the one that gives it back.
  */
 export function givesLimitBack(state: PaymentState, transactionId: string): boolean {
   const transaction = state.transactions.get(transactionId);
   if (!transaction) return false;
   const isRoot = transaction.parentTransactionId === null;
-  if (isRoot) return transaction.status === "declined" || transaction.status === "failed";
+  if (isRoot) {
+    const ended = transaction.status === "declined" || transaction.status === "failed";
+    return ended && (transaction.approvedLate === null || transaction.reversed);
+  }
   return (
     transaction.type === "void" &&
     transaction.status === "approved" &&

@@ -18,15 +18,20 @@ const sum = (transactions: readonly TransactionState[]) => transactions.reduce((
 export const isVoidedOrVoiding = (state: PaymentState, id: string): boolean =>
   openChildren(state, id, "void").length > 0;
 
+/** The approved and pending captures of an authorization that still hold their amount: not voided. */
+export const holdingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
+  openChildren(state, authorizationId, "capture").filter((capture) => !capture.voided);
+
 /**
  * What a new capture of this authorization may still take: its amount less every approved and
- * pending capture. 0 when it is not an approved authorization, or it is voided or being voided.
+ * pending capture that is not voided (a capture whose void is still pending counts: the void may
+ * fail). 0 when it is not an approved authorization, or it is voided or being voided.
  */
 export function capturableAmount(state: PaymentState, authorizationId: string): number {
   const authorization = state.transactions.get(authorizationId);
   if (!authorization || authorization.type !== "authorization" || authorization.status !== "approved") return 0;
   if (isVoidedOrVoiding(state, authorizationId)) return 0;
-  return Math.max(0, authorization.amount - sum(openChildren(state, authorizationId, "capture")));
+  return Math.max(0, authorization.amount - sum(holdingCaptures(state, authorizationId)));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { SafeCard } from "../cards.ts";
 import { accept, type Decision, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import { isKnownCurrency, isValidAmount } from "../money.ts";
-import { capturableAmount, isVoidedOrVoiding, openChildren, refundableAmount } from "./amounts.ts";
+import { capturableAmount, holdingCaptures, isVoidedOrVoiding, openChildren, refundableAmount } from "./amounts.ts";
 import type {
   DeclineCode,
   FailureReason,
@@ -12,6 +12,7 @@ import type {
   TransactionInitiated,
   UnapprovedProcessorResponse,
 } from "./events.ts";
+import { type RecordReversal, recordReversal, type RequestReversal, requestReversal } from "./reversal.ts";
 import type { PaymentState, TransactionState } from "./state.ts";
 
 // --- commands --------------------------------------------------------------------------------
@@ -83,7 +84,7 @@ export interface RecordOutcome {
   now: string;
 }
 
-export type PaymentCommand = InitiateTransaction | RecordOutcome;
+export type PaymentCommand = InitiateTransaction | RecordOutcome | RequestReversal | RecordReversal;
 
 /** `validation_error`: an amount or currency a request schema should already have refused. */
 export type PaymentFailure =
@@ -203,7 +204,7 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
   const refused = followable(state, parent);
   if (refused) return refused;
   if (parent.type === "authorization") {
-    if (openChildren(state, parent.id, "capture").length > 0) {
+    if (holdingCaptures(state, parent.id).length > 0) {
       return reject("invalid_transaction_state", "The authorization has captures; refund them instead.");
     }
   } else {
@@ -247,9 +248,27 @@ function sameOutcome(transaction: TransactionState, outcome: Outcome): boolean {
   return true;
 }
 
+/**
+ * An approval of a transaction the ledger already recorded failed, or is reversing: the money was
+ * taken all the same. The fact is recorded once; the recorded outcome stands and the pending
+ * resolver reverses it (`resolverWork`).
+ */
+function lateApproval(transaction: TransactionState, command: RecordOutcome): PaymentDecision | null {
+  const { outcome } = command;
+  if (outcome.status !== "approved") return null;
+  if (transaction.status !== "failed" && transaction.reversalId === null) return null;
+  if (transaction.approvedLate !== null) return accept();
+  return accept<PaymentEvent>({
+    type: "TransactionApprovedLate.v1",
+    data: { transactionId: transaction.id, processorResponse: outcome.processorResponse, occurredAt: command.now },
+  });
+}
+
 function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDecision {
   const transaction = state.transactions.get(command.transactionId);
   if (!transaction) return reject("not_found", "No such transaction.");
+  const late = lateApproval(transaction, command);
+  if (late) return late;
   if (transaction.status !== "pending") {
     // A retried resolution of the same answer records nothing; the first processor response stands.
     if (sameOutcome(transaction, command.outcome)) return accept();
@@ -281,5 +300,14 @@ function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDeci
 }
 
 export function decide(command: PaymentCommand, state: PaymentState): PaymentDecision {
-  return command.type === "InitiateTransaction" ? initiate(command, state) : recordOutcome(command, state);
+  switch (command.type) {
+    case "InitiateTransaction":
+      return initiate(command, state);
+    case "RecordOutcome":
+      return recordOutcome(command, state);
+    case "RequestReversal":
+      return requestReversal(command, state);
+    case "RecordReversal":
+      return recordReversal(command, state);
+  }
 }

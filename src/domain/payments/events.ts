@@ -17,7 +17,8 @@ export const declineCodes = [
 ] as const;
 export type DeclineCode = (typeof declineCodes)[number];
 
-export const failureReasons = ["processor_error", "processor_authentication_failed"] as const;
+/** `reversed`: the outcome stayed unknown too long, so the service voided it at the processor. */
+export const failureReasons = ["processor_error", "processor_authentication_failed", "reversed"] as const;
 export type FailureReason = (typeof failureReasons)[number];
 
 /** The processor's answer, in ISO 8583 style (`00` approved, `05` do not honor...). */
@@ -83,11 +84,53 @@ export type TransactionFailed = {
   };
 };
 
-export type PaymentEvent = TransactionInitiated | TransactionApproved | TransactionDeclined | TransactionFailed;
+/**
+ * The processor approved a transaction the ledger had already recorded failed (or was reversing):
+ * the money was taken all the same. The recorded outcome stands; a reversal gives the money back.
+ */
+export type TransactionApprovedLate = {
+  type: "TransactionApprovedLate.v1";
+  data: { transactionId: string; processorResponse: ProcessorResponse; occurredAt: string };
+};
+
+/** Recorded before the void (`reversalId` is its id at the processor) that reverses the transaction is sent. */
+export type TransactionReversalRequested = {
+  type: "TransactionReversalRequested.v1";
+  data: { transactionId: string; reversalId: string; occurredAt: string };
+};
+
+/**
+ * The processor holds none of the transaction's money any more: it approved the void, or it
+ * showed it never approved the transaction. `processorResponse` is its answer to the void.
+ */
+export type TransactionReversed = {
+  type: "TransactionReversed.v1";
+  data: { transactionId: string; reversalId: string; processorResponse: ProcessorResponse | null; occurredAt: string };
+};
+
+/** The processor refused the void while it still holds the money: another reversal may be requested. */
+export type TransactionReversalRefused = {
+  type: "TransactionReversalRefused.v1";
+  data: { transactionId: string; reversalId: string; processorResponse: ProcessorResponse | null; occurredAt: string };
+};
+
+export type PaymentEvent =
+  | TransactionInitiated
+  | TransactionApproved
+  | TransactionDeclined
+  | TransactionFailed
+  | TransactionApprovedLate
+  | TransactionReversalRequested
+  | TransactionReversed
+  | TransactionReversalRefused;
 
 export const paymentEventTypes = [
   "TransactionInitiated.v1",
   "TransactionApproved.v1",
   "TransactionDeclined.v1",
   "TransactionFailed.v1",
+  "TransactionApprovedLate.v1",
+  "TransactionReversalRequested.v1",
+  "TransactionReversed.v1",
+  "TransactionReversalRefused.v1",
 ] as const satisfies readonly PaymentEvent["type"][];

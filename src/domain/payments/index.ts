@@ -12,5 +12,6 @@ export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent,
 export { capturableAmount, refundableAmount } from "./amounts.ts";
 export * from "./decide.ts";
 export * from "./events.ts";
+export * from "./reversal.ts";
 export * from "./state.ts";
 export * from "./view.ts";

@@ -28,7 +28,7 @@ export type TransactionState = {
   declineCode: DeclineCode | null;
   failureReason: FailureReason | null;
   processorResponse: ProcessorResponse | null;
-  /** Authorization: its approved captures. Approved sale or capture: its own amount. Otherwise 0. */
+  /** Authorization: its approved captures not voided. Approved sale or capture: its own amount. Otherwise 0. */
   capturedAmount: number;
   /** Sale or capture: its approved refunds. */
   refundedAmount: number;
@@ -40,6 +40,12 @@ export type TransactionState = {
   metadata: Record<string, string>;
   /** A refund's reason. */
   reason: string | null;
+  /** The processor's approval that came after the ledger recorded the transaction failed (or began reversing it). */
+  approvedLate: ProcessorResponse | null;
+  /** The id of the void requested to reverse it, until the processor's answer to it is recorded. */
+  reversalId: string | null;
+  /** The processor holds none of its money any more (see `TransactionReversed`). */
+  reversed: boolean;
   createdAt: string;
   updatedAt: string;
 };
@@ -74,6 +80,13 @@ function afterChildApproved(parent: TransactionState, child: TransactionState, a
   }
 }
 
+/** A voided capture no longer counts as captured on its authorization. */
+function afterCaptureVoided(state: PaymentState, capture: TransactionState, at: string): TransactionState[] {
+  const authorization = capture.parentTransactionId === null ? undefined : state.transactions.get(capture.parentTransactionId);
+  if (capture.type !== "capture" || !authorization) return [];
+  return [{ ...authorization, capturedAmount: authorization.capturedAmount - capture.amount, updatedAt: at }];
+}
+
 function approve(state: PaymentState, transaction: TransactionState, event: TransactionApproved) {
   const { processorResponse, occurredAt } = event.data;
   const capturesItself = transaction.type === "sale" || transaction.type === "capture";
@@ -87,7 +100,9 @@ function approve(state: PaymentState, transaction: TransactionState, event: Tran
   const parentId = transaction.parentTransactionId;
   const parent = parentId === null ? undefined : state.transactions.get(parentId);
   if (!parent) return withTransactions(state, approved);
-  return withTransactions(state, approved, afterChildApproved(parent, approved, occurredAt));
+  const afterParent = afterChildApproved(parent, approved, occurredAt);
+  const voidedCapture = approved.type === "void" ? afterCaptureVoided(state, parent, occurredAt) : [];
+  return withTransactions(state, approved, afterParent, ...voidedCapture);
 }
 
 export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
@@ -117,15 +132,29 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       reference: data.reference,
       metadata: data.metadata,
       reason: data.reason,
+      approvedLate: null,
+      reversalId: null,
+      reversed: false,
       createdAt: data.occurredAt,
       updatedAt: data.occurredAt,
     };
     return { ...withTransactions(state, initiated), rootTransactionId: state.rootTransactionId ?? initiated.id };
   }
 
-  // Outcomes only ever decide a pending transaction: a terminal status never changes, even on replay.
   const transaction = state.transactions.get(event.data.transactionId);
-  if (!transaction || transaction.status !== "pending") return state;
+  if (!transaction) return state;
+  switch (event.type) {
+    case "TransactionApprovedLate.v1":
+      return withTransactions(state, { ...transaction, approvedLate: event.data.processorResponse });
+    case "TransactionReversalRequested.v1":
+      return withTransactions(state, { ...transaction, reversalId: event.data.reversalId });
+    case "TransactionReversed.v1":
+      return withTransactions(state, { ...transaction, reversalId: null, reversed: true, updatedAt: event.data.occurredAt });
+    case "TransactionReversalRefused.v1":
+      return withTransactions(state, { ...transaction, reversalId: null });
+  }
+  // Outcomes only ever decide a pending transaction: a terminal status never changes, even on replay.
+  if (transaction.status !== "pending") return state;
   switch (event.type) {
     case "TransactionApproved.v1":
       return approve(state, transaction, event);

@@ -6,6 +6,7 @@ import {
   type PaymentEvent,
   paymentEventTypes,
   type PaymentState,
+  resolverWork,
   type TransactionState,
   type TransactionView,
   toTransactionView,
@@ -70,18 +71,24 @@ async function storedPayments(trx: Transaction<Database>, paymentIds: string[]) 
   return new Map(rows.map((row) => [row.payment_id, { revision: BigInt(row.revision), state: fromStored(row.state) }]));
 }
 
-/** The rows of the payment's transactions whose API view differs from the one stored before. */
+/** The rows of the payment's transactions whose API view or resolver work differs from before. */
 function changedTransactions(paymentId: string, before: PaymentState, after: PaymentState): TransactionRow[] {
   const rows: TransactionRow[] = [];
-  for (const id of after.transactions.keys()) {
+  for (const [id, transaction] of after.transactions) {
     const view = toTransactionView(after, id);
-    if (!view || JSON.stringify(view) === JSON.stringify(toTransactionView(before, id))) continue;
-    rows.push(transactionRow(paymentId, view));
+    const previous = before.transactions.get(id);
+    const work = resolverWork(transaction);
+    const unchanged =
+      previous !== undefined &&
+      resolverWork(previous) === work &&
+      JSON.stringify(view) === JSON.stringify(toTransactionView(before, id));
+    if (!view || unchanged) continue;
+    rows.push(transactionRow(paymentId, view, work));
   }
   return rows;
 }
 
-const transactionRow = (paymentId: string, view: TransactionView) => ({
+const transactionRow = (paymentId: string, view: TransactionView, work: ReturnType<typeof resolverWork>) => ({
   transaction_id: view.id,
   payment_id: paymentId,
   client_id: view.clientId,
@@ -95,6 +102,7 @@ const transactionRow = (paymentId: string, view: TransactionView) => ({
   created_at: view.createdAt,
   updated_at: view.updatedAt,
   view,
+  resolver_work: work,
 });
 
 type TransactionRow = ReturnType<typeof transactionRow>;
@@ -114,12 +122,14 @@ async function upsert(trx: Transaction<Database>, payments: PaymentRow[], transa
       on conflict (payment_id) do update set revision = excluded.revision, state = excluded.state
     )
     insert into transactions (transaction_id, payment_id, client_id, type, status, user_id, processor, currency,
-                              amount, reference, created_at, updated_at, view)
+                              amount, reference, created_at, updated_at, view, resolver_work)
     select * from jsonb_to_recordset(${JSON.stringify(transactions)}::jsonb)
       as row(transaction_id uuid, payment_id uuid, client_id uuid, type text, status text, user_id text, processor text,
-             currency text, amount bigint, reference text, created_at timestamptz, updated_at timestamptz, view jsonb)
+             currency text, amount bigint, reference text, created_at timestamptz, updated_at timestamptz, view jsonb,
+             resolver_work text)
     on conflict (transaction_id) do update
-      set status = excluded.status, updated_at = excluded.updated_at, view = excluded.view
+      set status = excluded.status, updated_at = excluded.updated_at, view = excluded.view,
+          resolver_work = excluded.resolver_work
   `.execute(trx);
 }
 
@@ -134,7 +144,10 @@ const toStored = (state: PaymentState): StoredPaymentState => ({
   transactions: [...state.transactions.values()],
 });
 
+/** States stored before reversals existed lack their fields: they had none. */
+const reversalDefaults = { approvedLate: null, reversalId: null, reversed: false } as const;
+
 const fromStored = (stored: StoredPaymentState): PaymentState => ({
   rootTransactionId: stored.rootTransactionId,
-  transactions: new Map(stored.transactions.map((transaction) => [transaction.id, transaction])),
+  transactions: new Map(stored.transactions.map((transaction) => [transaction.id, { ...reversalDefaults, ...transaction }])),
 });

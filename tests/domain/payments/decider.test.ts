@@ -12,11 +12,13 @@ import {
   type PaymentState,
   paymentStreamId,
   refundableAmount,
+  resolverWork,
   toTransactionView,
 } from "../../../src/domain/payments/index.ts";
 import {
   approve,
   approved,
+  approvedLate,
   at,
   authorize,
   capture,
@@ -29,10 +31,20 @@ import {
   hostConfigurationId,
   initiated,
   otherClientId,
+  recordReversal,
   refund,
+  requestReversal,
+  reversalRefused,
+  reversalRequested,
+  reversed,
   sell,
   voidOf,
 } from "./fixtures.ts";
+
+const failedReversed = (id: string): PaymentEvent => ({
+  type: "TransactionFailed.v1",
+  data: { transactionId: id, reason: "reversed", processorResponse: null, occurredAt: at(4) },
+});
 
 const fold = (events: readonly PaymentEvent[]): PaymentState => events.reduce(evolve, initialState());
 
@@ -66,6 +78,10 @@ describe("payment", () => {
       "TransactionApproved.v1",
       "TransactionDeclined.v1",
       "TransactionFailed.v1",
+      "TransactionApprovedLate.v1",
+      "TransactionReversalRequested.v1",
+      "TransactionReversed.v1",
+      "TransactionReversalRefused.v1",
     ]);
   });
 
@@ -232,16 +248,32 @@ describe("capture", () => {
     given(refunded).when(capture("cap", "ref", 50)).then("invalid_transaction_state");
   });
 
-  it("still captures after a capture was voided, but the voided amount stays used", () => {
-    given([
+  it("gets a voided capture's amount back: it no longer counts as captured", () => {
+    const voidedCapture = [
       ...authorized,
       initiated("cap1", "capture", 600, "auth"),
       approved("cap1"),
       initiated("void", "void", 600, "cap1"),
       approved("void"),
-    ])
-      .when(capture("cap2", "auth"))
-      .then([initiated("cap2", "capture", 400, "auth")]);
+    ];
+    given(voidedCapture).when(capture("cap2", "auth")).then([initiated("cap2", "capture", 1000, "auth")]);
+    const state = fold(voidedCapture);
+    expect(toTransactionView(state, "auth")?.capturedAmount).toBe(0);
+    expect(capturableAmount(state, "auth")).toBe(1000);
+    expect(refundableAmount(state, "cap1")).toBe(0);
+    given(voidedCapture).when(refund("ref", "cap1")).then("invalid_transaction_state");
+    given(voidedCapture).when(voidOf("void2", "auth")).then([initiated("void2", "void", 1000, "auth")]);
+  });
+
+  it("still counts a capture whose void is only pending", () => {
+    const voiding = [
+      ...authorized,
+      initiated("cap1", "capture", 600, "auth"),
+      approved("cap1"),
+      initiated("void", "void", 600, "cap1"),
+    ];
+    given(voiding).when(capture("cap2", "auth")).then([initiated("cap2", "capture", 400, "auth")]);
+    expect(toTransactionView(fold(voiding), "auth")?.capturedAmount).toBe(600);
   });
 });
 
@@ -429,13 +461,101 @@ describe("recording an outcome", () => {
   it.each([
     ["approved", approved("auth"), [decline("auth"), fail("auth")]],
     ["declined", declined("auth"), [approve("auth"), decline("auth", "insufficient_funds"), fail("auth")]],
-    ["failed", failed("auth"), [approve("auth"), decline("auth"), fail("auth", "processor_authentication_failed")]],
+    ["failed", failed("auth"), [decline("auth"), fail("auth", "processor_authentication_failed")]],
   ])("never moves a %s transaction to another outcome", (_status, outcome, commands) => {
     for (const command of commands) given([...pending, outcome]).when(command).then("invalid_transaction_state");
   });
 
   it("decides follow-ups too", () => {
     given([...authorized, initiated("cap", "capture", 100, "auth")]).when(approve("cap")).then([approved("cap")]);
+  });
+});
+
+describe("a late approval", () => {
+  const failedSale = [initiated("sale", "sale", 1000), failed("sale")];
+
+  it("of a failed transaction is recorded as a fact of its own; the failure stands", () => {
+    given(failedSale).when(approve("sale", at(2))).then([approvedLate("sale", at(2))]);
+    const state = fold([...failedSale, approvedLate("sale")]);
+    expect(toTransactionView(state, "sale")).toMatchObject({ status: "failed", capturedAmount: 0 });
+    expect(resolverWork(state.transactions.get("sale")!)).toBe("reverse");
+  });
+
+  it("is recorded once", () => {
+    given([...failedSale, approvedLate("sale")]).when(approve("sale", at(9))).then([]);
+  });
+
+  it("of a pending transaction being reversed waits for the reversal", () => {
+    const reversing = [initiated("sale", "sale", 1000), reversalRequested("sale")];
+    given(reversing).when(approve("sale", at(2))).then([approvedLate("sale", at(2))]);
+    const state = fold([...reversing, approvedLate("sale")]);
+    expect(state.transactions.get("sale")?.status).toBe("pending");
+  });
+
+  it("of a refund or a void is recorded, but there is nothing to reverse", () => {
+    const failedRefund = [...sold, initiated("ref", "refund", 100, "sale"), failed("ref")];
+    given(failedRefund).when(approve("ref", at(2))).then([approvedLate("ref", at(2))]);
+    expect(resolverWork(fold([...failedRefund, approvedLate("ref")]).transactions.get("ref")!)).toBeNull();
+  });
+});
+
+describe("a reversal", () => {
+  const pendingSale = [initiated("sale", "sale", 1000)];
+  const approvedLateSale = [initiated("sale", "sale", 1000), failed("sale"), approvedLate("sale")];
+
+  it("is requested for a pending transaction, or a failed one the processor approved late", () => {
+    given(pendingSale).when(requestReversal("sale")).then([reversalRequested("sale")]);
+    given(approvedLateSale).when(requestReversal("sale")).then([reversalRequested("sale")]);
+  });
+
+  it("is requested once: a second request, from anywhere, is a no-op", () => {
+    given([...pendingSale, reversalRequested("sale")]).when(requestReversal("sale", "rev2")).then([]);
+    given([...pendingSale, reversalRequested("sale"), reversed("sale"), failedReversed("sale")])
+      .when(requestReversal("sale", "rev2"))
+      .then([]);
+  });
+
+  it("is refused for what holds no money the ledger does not know of", () => {
+    given(sold).when(requestReversal("sale")).then("invalid_transaction_state");
+    given([initiated("sale", "sale", 1000), failed("sale")]).when(requestReversal("sale")).then("invalid_transaction_state");
+    given([...sold, initiated("ref", "refund", 100, "sale")]).when(requestReversal("ref")).then("invalid_transaction_state");
+    given([]).when(requestReversal("sale")).then("not_found");
+  });
+
+  it("of a pending transaction records it failed, reason reversed, and gives nothing else to do", () => {
+    const reversing = [...pendingSale, reversalRequested("sale")];
+    given(reversing)
+      .when(recordReversal("sale", "reversed"))
+      .then([reversed("sale"), failedReversed("sale")]);
+    const state = fold([...reversing, reversed("sale"), failedReversed("sale")]);
+    const sale = state.transactions.get("sale")!;
+    expect(sale).toMatchObject({ status: "failed", failureReason: "reversed" });
+    expect(resolverWork(sale)).toBeNull();
+  });
+
+  it("of a late approval records the reversal alone: the transaction was already failed", () => {
+    const reversing = [...approvedLateSale, reversalRequested("sale")];
+    given(reversing).when(recordReversal("sale", "reversed")).then([reversed("sale")]);
+    expect(resolverWork(fold([...reversing, reversed("sale")]).transactions.get("sale")!)).toBeNull();
+  });
+
+  it("refused by the processor is recorded, and may be requested again", () => {
+    const reversing = [...approvedLateSale, reversalRequested("sale")];
+    given(reversing).when(recordReversal("sale", "refused")).then([reversalRefused("sale")]);
+    const refused = [...reversing, reversalRefused("sale")];
+    expect(resolverWork(fold(refused).transactions.get("sale")!)).toBe("reverse");
+    given(refused).when(requestReversal("sale", "rev2")).then([reversalRequested("sale", "rev2")]);
+  });
+
+  it("records the answer of the reversal asked for only", () => {
+    given([...pendingSale, reversalRequested("sale")]).when(recordReversal("sale", "reversed", "other")).then([]);
+    given(pendingSale).when(recordReversal("sale", "reversed")).then([]);
+  });
+
+  it("is what the resolver owes an open reversal, and a pending transaction is asked about", () => {
+    expect(resolverWork(fold(pendingSale).transactions.get("sale")!)).toBe("inquire");
+    expect(resolverWork(fold([...pendingSale, reversalRequested("sale")]).transactions.get("sale")!)).toBe("reverse");
+    expect(resolverWork(fold(sold).transactions.get("sale")!)).toBeNull();
   });
 });
 

@@ -8,6 +8,8 @@ import type {
   InitiateVoid,
   PaymentEvent,
   RecordOutcome,
+  RecordReversal,
+  RequestReversal,
   TransactionInitiated,
   TransactionType,
   UnapprovedProcessorResponse,
@@ -21,7 +23,7 @@ export const hostConfigurationId = "0190a8e2-0000-7000-8000-00000000000h";
 export const card = safeCard("4242424242424242", 12, 2030, "fp_4242");
 export const at = (minute: number) => new Date(Date.UTC(2026, 2, 15, 12, minute)).toISOString();
 
-const approvedResponse = { code: "00", message: "Approved", authorizationCode: "A1B2C3", reference: "ref-1" };
+export const approvedResponse = { code: "00", message: "Approved", authorizationCode: "A1B2C3", reference: "ref-1" };
 const declineResponses: Record<DeclineCode, { code: string; message: string } | null> = {
   card_declined: { code: "05", message: "Do not honor" },
   insufficient_funds: { code: "51", message: "Insufficient funds" },
@@ -182,5 +184,47 @@ export const fail = (transactionId: string, reason: FailureReason = "processor_e
   type: "RecordOutcome",
   transactionId,
   outcome: { status: "failed", reason, processorResponse: failureResponse },
+  now,
+});
+
+const voidResponse = { code: "00", message: "Approved", authorizationCode: "V1", reference: "void-ref" };
+
+export const approvedLate = (transactionId: string, occurredAt = at(2)): PaymentEvent => ({
+  type: "TransactionApprovedLate.v1",
+  data: { transactionId, processorResponse: approvedResponse, occurredAt },
+});
+
+export const reversalRequested = (transactionId: string, reversalId = "rev", occurredAt = at(3)): PaymentEvent => ({
+  type: "TransactionReversalRequested.v1",
+  data: { transactionId, reversalId, occurredAt },
+});
+
+export const reversed = (transactionId: string, reversalId = "rev", occurredAt = at(4)): PaymentEvent => ({
+  type: "TransactionReversed.v1",
+  data: { transactionId, reversalId, processorResponse: voidResponse, occurredAt },
+});
+
+export const reversalRefused = (transactionId: string, reversalId = "rev", occurredAt = at(4)): PaymentEvent => ({
+  type: "TransactionReversalRefused.v1",
+  data: { transactionId, reversalId, processorResponse: failureResponse, occurredAt },
+});
+
+export const requestReversal = (transactionId: string, reversalId = "rev", now = at(3)): RequestReversal => ({
+  type: "RequestReversal",
+  transactionId,
+  reversalId,
+  now,
+});
+
+export const recordReversal = (
+  transactionId: string,
+  status: "reversed" | "refused",
+  reversalId = "rev",
+  now = at(4),
+): RecordReversal => ({
+  type: "RecordReversal",
+  transactionId,
+  reversalId,
+  result: { status, processorResponse: status === "reversed" ? voidResponse : failureResponse },
   now,
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  capturableAmount,
   decide,
   evolve,
   initialState,
@@ -8,6 +9,7 @@ import {
   type PaymentEvent,
   type PaymentFailure,
   type PaymentState,
+  refundableAmount,
   type TransactionState,
   type TransactionType,
 } from "../../../src/domain/payments/index.ts";
@@ -114,6 +116,7 @@ const total = (transactions: readonly TransactionState[]) => transactions.reduce
 const approved = (transactions: readonly TransactionState[]) => transactions.filter((t) => t.status === "approved");
 const open = (transactions: readonly TransactionState[]) =>
   transactions.filter((t) => t.status === "approved" || t.status === "pending");
+const notVoided = (transactions: readonly TransactionState[]) => transactions.filter((t) => !t.voided);
 const ofType = (state: PaymentState, ...types: TransactionType[]) =>
   [...state.transactions.values()].filter((t) => types.includes(t.type));
 
@@ -127,21 +130,31 @@ const holdsAfterEveryEvent = (invariant: (state: PaymentState) => void) =>
   );
 
 describe("payment money rules, for any sequence of commands", () => {
-  it("approved captures never exceed the authorized amount", () => {
+  it("approved captures that are not voided never exceed the authorized amount, and are what it shows captured", () => {
     holdsAfterEveryEvent((state) => {
       for (const authorization of ofType(state, "authorization")) {
-        const captured = total(approved(children(state, authorization.id, "capture")));
+        const captured = total(notVoided(approved(children(state, authorization.id, "capture"))));
         expect(captured).toBeLessThanOrEqual(authorization.amount);
         expect(authorization.capturedAmount).toBe(captured);
       }
     });
   });
 
-  it("approved and pending captures never exceed the authorized amount", () => {
+  it("approved and pending captures that are not voided never exceed the authorized amount", () => {
     holdsAfterEveryEvent((state) => {
       for (const authorization of ofType(state, "authorization")) {
-        expect(total(open(children(state, authorization.id, "capture")))).toBeLessThanOrEqual(authorization.amount);
+        const holding = notVoided(open(children(state, authorization.id, "capture")));
+        expect(total(holding)).toBeLessThanOrEqual(authorization.amount);
+        if (authorization.status === "approved" && open(children(state, authorization.id, "void")).length === 0) {
+          expect(capturableAmount(state, authorization.id)).toBe(authorization.amount - total(holding));
+        }
       }
+    });
+  });
+
+  it("a voided capture or sale is not refundable", () => {
+    holdsAfterEveryEvent((state) => {
+      for (const t of ofType(state, "sale", "capture")) if (t.voided) expect(refundableAmount(state, t.id)).toBe(0);
     });
   });
 
@@ -161,7 +174,7 @@ describe("payment money rules, for any sequence of commands", () => {
       for (const t of state.transactions.values()) {
         expect(approved(children(state, t.id, "void")).length).toBeLessThanOrEqual(1);
         if (!t.voided) continue;
-        expect(open(children(state, t.id, "capture"))).toEqual([]);
+        expect(notVoided(open(children(state, t.id, "capture")))).toEqual([]);
         expect(open(children(state, t.id, "refund"))).toEqual([]);
       }
     });

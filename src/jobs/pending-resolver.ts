@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { PaymentContext } from "../commands/payments/dependencies.ts";
+import type { Logger } from "../logger.ts";
+import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
+import { resolveTransaction, type ResolverTiming } from "./resolve-transaction.ts";
+
+export interface PendingResolverOptions {
+  context: PaymentContext;
+  logger: Logger;
+  intervalMs: number;
+  timing: ResolverTiming;
+  /** How long the resolver's lease lasts without renewal: a dead instance's successor waits this long. */
+  leaseMs: number;
+  /** Rows looked at per pass. */
+  batchSize?: number;
+}
+
+/** The lease's row among the projections' (the same table and rules). */
+const LEASE = "job:pending-resolver";
+
+type Cursor = { createdAt: Date; transactionId: string };
+
+/**
+ * Asks the processors about transactions left pending (a timeout, or a crash between intent and
+ * answer), records what they say, and reverses what must be (`resolveTransaction`). One instance
+ * at a time does it, under a lease like the projections'. Each pass takes the rows after the
+ * previous pass's last one, so every row gets its turn however many stay unknown; a row that
+ * fails is logged and tried again on the next round, never stopping the others.
+ */
+export class PendingResolver {
+  readonly #options: Required<PendingResolverOptions>;
+  readonly #owner = randomUUID();
+  readonly #stopping = new AbortController();
+  #cursor: Cursor | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(options: PendingResolverOptions) {
+    this.#options = { batchSize: 100, ...options };
+  }
+
+  start(): void {
+    this.#running ??= this.#loop();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    await this.#running;
+    await releaseLease(this.#options.context.db, LEASE, this.#owner).catch(() => {});
+  }
+
+  /** One pass over the next rows with work, when this instance holds the lease; returns how many moved on. */
+  async resolveOnce(): Promise<number> {
+    const { context, logger, timing } = this.#options;
+    if (!(await this.#holdLease())) return 0;
+    // Renewed while the pass runs, however long a processor call takes; lost, the pass ends.
+    let held = true;
+    const renewal = setInterval(() => {
+      this.#holdLease().then(
+        (renewed) => (held &&= renewed),
+        () => (held = false),
+      );
+    }, this.#options.leaseMs / 3);
+    let moved = 0;
+    try {
+      for (const row of await this.#nextRows()) {
+        if (this.#stopping.signal.aborted || !held) break;
+        try {
+          if (await resolveTransaction(context, timing, row.payment_id, row.transaction_id)) moved += 1;
+        } catch (error) {
+          logger.warn({ err: error, transactionId: row.transaction_id }, "resolving a transaction failed; it is tried again later");
+        }
+      }
+    } finally {
+      clearInterval(renewal);
+    }
+    return moved;
+  }
+
+  #holdLease(): Promise<boolean> {
+    const { context, leaseMs } = this.#options;
+    return acquireLease(context.db, LEASE, this.#owner, leaseMs);
+  }
+
+  /** The next rows with work after the cursor, in (created_at, transaction_id) order; from the start again after the last. */
+  async #nextRows() {
+    const { context, batchSize, timing } = this.#options;
+    // Younger ones may still get their answer from the call that is waiting for it.
+    const youngest = new Date(context.now().getTime() - timing.processorTimeoutMs);
+    const cursor = this.#cursor;
+    const rows = await context.db
+      .selectFrom("transactions")
+      .select(["transaction_id", "payment_id", "created_at"])
+      .where("resolver_work", "is not", null)
+      .where("created_at", "<", youngest)
+      .$if(cursor !== undefined, (query) =>
+        query.where((eb) =>
+          eb.or([
+            eb("created_at", ">", cursor!.createdAt),
+            eb.and([eb("created_at", "=", cursor!.createdAt), eb("transaction_id", ">", cursor!.transactionId)]),
+          ]),
+        ),
+      )
+      .orderBy("created_at")
+      .orderBy("transaction_id")
+      .limit(batchSize)
+      .execute();
+    const last = rows.at(-1);
+    this.#cursor = last && rows.length === batchSize ? { createdAt: last.created_at, transactionId: last.transaction_id } : undefined;
+    return rows;
+  }
+
+  async #loop(): Promise<void> {
+    const { intervalMs, logger } = this.#options;
+    let delay = intervalMs;
+    while (!this.#stopping.signal.aborted) {
+      try {
+        await this.resolveOnce();
+        delay = intervalMs;
+      } catch (error) {
+        // The database keeps failing: back off, up to a minute.
+        delay = Math.min(delay * 2, 60_000);
+        logger.warn({ err: error }, "resolving pending transactions failed; backing off");
+      }
+      await sleep(delay, undefined, { signal: this.#stopping.signal }).catch(() => {});
+    }
+  }
+}

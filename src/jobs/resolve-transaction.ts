@@ -1,0 +1,167 @@
+import { execute } from "../commands/execute.ts";
+import { releaseLimitOf } from "../commands/limits.ts";
+import type { PaymentContext } from "../commands/payments/dependencies.ts";
+import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
+import { outcomeOf } from "../commands/payments/outcome.ts";
+import { givesLimitBack } from "../domain/limits/limits.ts";
+import {
+  isReversible,
+  type Outcome,
+  type PaymentCommand,
+  paymentDecider,
+  type PaymentEvent,
+  type PaymentState,
+  paymentStreamId,
+  resolverWork,
+  type ReversalResult,
+  type TransactionState,
+} from "../domain/payments/index.ts";
+import { newId } from "../ids.ts";
+import type { ProcessorConnector, ProcessorHostConfiguration } from "../processors/port.ts";
+
+export interface ResolverTiming {
+  /** How long our own processor call may last. */
+  processorTimeoutMs: number;
+  /** How long the processor may still act on a request it received. */
+  processorOwnTimeoutMs: number;
+  /** Still pending this long after its intent: the transaction is reversed. */
+  pendingReversalAfterMs: number;
+}
+
+const ageMs = (transaction: TransactionState, now: Date) => now.getTime() - Date.parse(transaction.createdAt);
+
+/**
+ * Whether a "not found" proves the processor never got the transaction. Only the intent's time is
+ * recorded, and it is earlier than the call: the call starts once the intent's append returns.
+ * The request can reach the processor until our connector gives up, `processorTimeoutMs` after
+ * the call starts, and the processor acts on it at most its own timeout after receiving it. So
+ * the bound is the intent's time plus both; the processor's own timeout (minutes by default) also
+ * covers, as margin, the one append between intent and call and the clock skew between instances.
+ */
+export const notFoundIsFinal = (transaction: TransactionState, timing: ResolverTiming, now: Date) =>
+  ageMs(transaction, now) >= timing.processorTimeoutMs + timing.processorOwnTimeoutMs;
+
+export const reversalIsDue = (transaction: TransactionState, timing: ResolverTiming, now: Date) =>
+  ageMs(transaction, now) >= timing.pendingReversalAfterMs;
+
+/** A transaction the processor has surely never received: nothing was charged. */
+const neverReceived: Outcome = { status: "failed", reason: "processor_error", processorResponse: null };
+
+/**
+ * Does what the resolver owes one transaction (`resolverWork`): asks the processor about a pending
+ * one and records its answer, reversing it once it stayed unknown too long; finishes or starts the
+ * reversal of one the processor approved after the ledger recorded it failed. Returns whether
+ * anything was recorded.
+ */
+export async function resolveTransaction(
+  context: PaymentContext,
+  timing: ResolverTiming,
+  paymentId: string,
+  transactionId: string,
+): Promise<boolean> {
+  const transaction = (await loadPayment(context, paymentId)).transactions.get(transactionId);
+  const work = transaction && resolverWork(transaction);
+  if (!transaction || !work) return false;
+  const hostConfiguration = await loadHostConfiguration(context, transaction.hostConfigurationId);
+  const job = { context, paymentId, transaction, hostConfiguration, connector: context.connectors[transaction.processor] };
+  if (work === "reverse") return reverse(job);
+
+  const answer = await job.connector.inquire({ transactionId, hostConfiguration });
+  const now = context.now();
+  const outcome =
+    answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, now) ? neverReceived : null) : outcomeOf(answer);
+  if (outcome) return record(job, { type: "RecordOutcome", transactionId, outcome, now: now.toISOString() });
+  if (!isReversible(transaction) || !reversalIsDue(transaction, timing, now)) return false;
+  return reverse(job);
+}
+
+interface Job {
+  context: PaymentContext;
+  paymentId: string;
+  transaction: TransactionState;
+  hostConfiguration: ProcessorHostConfiguration;
+  connector: ProcessorConnector;
+}
+
+/**
+ * Records the reversal's intent (unless one is open already: a crash or a lost answer left it),
+ * sends the void, and records its answer. The intent is appended at the stream's revision, so of
+ * two instances deciding at once only one records it, and only that one sends the void.
+ */
+async function reverse(job: Job): Promise<boolean> {
+  const { context, transaction } = job;
+  let reversalId = transaction.reversalId;
+  if (reversalId === null) {
+    reversalId = newId();
+    const requested = await record(job, {
+      type: "RequestReversal",
+      transactionId: transaction.id,
+      reversalId,
+      now: context.now().toISOString(),
+    });
+    if (!requested) return false;
+  }
+  const result = await voidAtProcessor(job, reversalId);
+  // No usable answer: the open reversal is sent again, with the same id, next time.
+  if (!result) return transaction.reversalId === null;
+  return record(job, {
+    type: "RecordReversal",
+    transactionId: transaction.id,
+    reversalId,
+    result,
+    now: context.now().toISOString(),
+  });
+}
+
+/** The void's result; `null` while the processor gives no usable answer (sent again, same id, next time). */
+async function voidAtProcessor({ transaction, hostConfiguration, connector }: Job, reversalId: string): Promise<ReversalResult | null> {
+  const reference = (transaction.approvedLate ?? transaction.processorResponse)?.reference;
+  const answer = await connector.submit({
+    operation: "void",
+    transactionId: reversalId,
+    parentTransactionId: transaction.id,
+    ...(reference ? { parentProcessorReference: reference } : {}),
+    amount: transaction.amount,
+    currency: transaction.currency,
+    hostConfiguration,
+  });
+  if (answer.kind === "unknown") return null;
+  const processorResponse = outcomeOf(answer)?.processorResponse ?? null;
+  if (answer.kind === "approved") return { status: "reversed", processorResponse };
+  // The void was refused: only the processor can say whether it still holds the money.
+  const original = await connector.inquire({ transactionId: transaction.id, hostConfiguration });
+  if (original.kind === "unknown") return null;
+  return { status: original.kind === "approved" ? "refused" : "reversed", processorResponse };
+}
+
+/** Appends the decision; gives the limit back when it ended the payment's root. False when nothing was recorded. */
+async function record({ context, paymentId }: Job, command: PaymentCommand): Promise<boolean> {
+  const recorded = await execute(context.store, paymentDecider, paymentStreamId(paymentId), command, {
+    ...context.metadata,
+    resolvedBy: "pending-resolver",
+  });
+  if (!recorded.ok || recorded.events.length === 0) return false;
+  const transaction = recorded.state.transactions.get(command.transactionId);
+  if (transaction && endedNow(recorded.events, transaction.id) && givesLimitBack(recorded.state, transaction.id)) {
+    await releaseLimitOf(context, paymentId, transaction.clientId);
+  }
+  return true;
+}
+
+/** Whether these events gave the transaction its outcome (a late approval or a reversal alone does not). */
+const endedNow = (events: readonly PaymentEvent[], transactionId: string) =>
+  events.some(
+    (event) =>
+      (event.type === "TransactionApproved.v1" ||
+        event.type === "TransactionDeclined.v1" ||
+        event.type === "TransactionFailed.v1") &&
+      event.data.transactionId === transactionId,
+  );
+
+async function loadPayment(context: PaymentContext, paymentId: string): Promise<PaymentState> {
+  const events = await context.store.readStream(paymentStreamId(paymentId));
+  return events.reduce(
+    (folded: PaymentState, event) => paymentDecider.evolve(folded, event as unknown as PaymentEvent),
+    paymentDecider.initialState(),
+  );
+}
