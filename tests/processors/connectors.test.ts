@@ -291,6 +291,22 @@ describe("each connector's own message", () => {
     });
   });
 
+  it("processor_c: amounts go in the currency's ISO 4217 decimals (1000 HUF minor units are 10.00), counted back exactly", async () => {
+    for (const [amount, currency, decimal] of [
+      [1000, "HUF", "10.00"],
+      [150000, "IDR", "1500.00"],
+      [1234, "IQD", "1.234"],
+      [500, "JPY", "500"],
+    ] as const) {
+      const payment = request("processor_c", "sale", { amount, currency, card: card("4242424242424242") });
+      expect(await connectors.processor_c.submit(payment)).toMatchObject(approved);
+      expect(simulator.received(payment.transactionId)?.body).toMatchObject({
+        ssl_amount: decimal,
+        ssl_transaction_currency: currency,
+      });
+    }
+  });
+
   it("processor_d: a payment resource with acquirer and terminal, a bearer key and an idempotency key", async () => {
     const { message, body, payment } = await sent("processor_d");
     expect(message.path).toBe("/processor_d/v2/payments");

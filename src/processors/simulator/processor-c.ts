@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import { fromDecimalAmount } from "../decimal-amount.ts";
+import { minorUnitsOf } from "./decimal-amount.ts";
 import type { Operation } from "../port.ts";
 import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
@@ -69,7 +69,7 @@ export function registerProcessorC(app: FastifyInstance, context: SimulatorConte
     if (!authenticated(body.ssl_pin, reply)) return reply;
     const operation = operations[body.ssl_transaction_type];
     const followUp = operation !== "authorization" && operation !== "sale";
-    const amount = fromDecimalAmount(body.ssl_amount, body.ssl_transaction_currency);
+    const amount = minorUnitsOf(body.ssl_amount, body.ssl_transaction_currency);
     const parentIds = [body.ssl_txn_id, body.ssl_original_invoice_number].filter((id) => id !== undefined);
     const wrong = [
       amount === undefined && "ssl_amount",
