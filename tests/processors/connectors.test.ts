@@ -146,6 +146,17 @@ describe.each(processors)("%s", (processor) => {
     expect(inquiry).toMatchObject(approved);
   });
 
+  it("gives no answer in time for card 0424; the first two inquiries do not find it, later ones report it approved", async () => {
+    const payment = request(processor, "sale", { card: card("4000000000000424") });
+    expect((await impatient[processor].submit(payment)).kind).toBe("unknown");
+
+    const inquiry = { transactionId: payment.transactionId, hostConfiguration: payment.hostConfiguration };
+    expect(await connectors[processor].inquire(inquiry)).toEqual({ kind: "not_found" });
+    expect(await connectors[processor].inquire(inquiry)).toEqual({ kind: "not_found" });
+    expect(await connectors[processor].inquire(inquiry)).toMatchObject(approved);
+    expect(await connectors[processor].inquire(inquiry)).toMatchObject(approved);
+  });
+
   it("reports recorded outcomes and unknown transactions on inquiry", async () => {
     const connector = connectors[processor];
     const configuration = hostConfiguration(processor);
