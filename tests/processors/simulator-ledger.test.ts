@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -155,6 +155,31 @@ describe("the ledger", () => {
     expect(written.join("")).toContain("processor_d");
     for (const secret of [card.number, `"${card.cvc}"`, ...secretsOfEveryProcessor()]) {
       expect(written.join("")).not.toContain(secret);
+    }
+  });
+
+  it("drops a line a crash cut short (never answered) and appends cleanly after it", async () => {
+    const first = await startSimulator({ dataDir });
+    const sale = request("processor_b", "sale");
+    try {
+      await approvedReference(connectorsOf(first), sale);
+    } finally {
+      await first.close();
+    }
+    await appendFile(path.join(dataDir, "transactions.jsonl"), '{"processor":"processor_b","transac');
+
+    const second = await startSimulator({ dataDir });
+    const later = request("processor_b", "sale");
+    try {
+      await approvedReference(connectorsOf(second), later);
+    } finally {
+      await second.close();
+    }
+    const third = await startSimulator({ dataDir });
+    try {
+      expect(third.transactions().map((t) => t.transactionId)).toEqual([sale.transactionId, later.transactionId]);
+    } finally {
+      await third.close();
     }
   });
 

@@ -86,6 +86,14 @@ const allowedParents: Record<Operation, readonly Operation[]> = {
   void: ["authorization", "sale", "capture"],
 };
 
+function readRecord(line: string, index: number): Recorded {
+  try {
+    return recordSchema.parse(JSON.parse(line));
+  } catch {
+    throw new Error(`The simulator's journal has an unreadable line ${index + 1}; it cannot start on it.`);
+  }
+}
+
 export type Ledger = Awaited<ReturnType<typeof openLedger>>;
 
 /** The ledger kept in `dataDir` (made if missing), or in memory for `memory://` or none. */
@@ -107,11 +115,7 @@ export async function openLedger(dataDir: string | undefined) {
     return entry;
   }
 
-  journal.lines.forEach((line, index) => {
-    const parsed = recordSchema.safeParse(JSON.parse(line));
-    if (!parsed.success) throw new Error(`The simulator's journal has an unreadable line ${index + 1}.`);
-    remember(parsed.data, Promise.resolve());
-  });
+  journal.lines.forEach((line, index) => remember(readRecord(line, index), Promise.resolve()));
 
   function findParent(processor: Processor, ids: readonly string[]): Entry | undefined {
     for (const id of ids) {

@@ -54,7 +54,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   registerProcessorD(app, context);
   registerTransactionList(app, ledger);
 
-  await app.listen({ host, port });
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    await ledger.close();
+    throw error;
+  }
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("The simulator is not listening on TCP.");
   // A wildcard address is where to listen, not where to connect.
