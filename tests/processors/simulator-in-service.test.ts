@@ -28,7 +28,8 @@ for (const target of testDatabaseTargets()) {
       const start = async (resolverIntervalMs: number) => {
         const config = testConfig(database?.url, {
           DATA_DIR: dataDir,
-          PROCESSOR_TIMEOUT_MS: "500",
+          // Generous: on a busy machine an approval must not time out; the 0408 card holds for 30 s.
+          PROCESSOR_TIMEOUT_MS: "3000",
           PENDING_RESOLVER_INTERVAL_MS: String(resolverIntervalMs),
         });
         const service = await startService(config, createLogger("info", capturedLogs().sink));
