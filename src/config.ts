@@ -116,15 +116,18 @@ const simulatorEnvironmentSchema = z.object({
   SIMULATOR_HOST: host.default("127.0.0.1"),
   /** 0 picks a free port. */
   SIMULATOR_PORT: port.default(0),
+  SIMULATOR_DATA_DIR: optionalString,
 });
 
-/** Where the processor simulator listens when it runs as a process of its own. */
+/** Where the processor simulator listens, and keeps what it answered, when it runs as a process of its own. */
 export interface SimulatorConfig {
   host: string;
   port: number;
+  /** Unset or `memory://`: it remembers only while it runs. */
+  dataDir: string | undefined;
 }
 
 export function loadSimulatorConfig(environment: Environment): SimulatorConfig {
   const env = parseEnvironment(simulatorEnvironmentSchema, environment);
-  return { host: env.SIMULATOR_HOST, port: env.SIMULATOR_PORT };
+  return { host: env.SIMULATOR_HOST, port: env.SIMULATOR_PORT, dataDir: env.SIMULATOR_DATA_DIR };
 }

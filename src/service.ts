@@ -60,7 +60,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   let simulator: Simulator | undefined;
   let baseUrls = config.processorUrls;
   if (!baseUrls) {
-    simulator = await startSimulator();
+    simulator = await startSimulator({ dataDir: `${config.dataDir}/simulator` });
     baseUrls = simulator.baseUrls;
   }
   const connectors = createConnectors({ baseUrls, timeoutMs: config.processorTimeoutMs });

@@ -13,63 +13,43 @@ export const MAX_AMOUNT = 1_000_000_000_000;
 export const isValidAmount = (amount: number): boolean =>
   Number.isSafeInteger(amount) && amount > 0 && amount <= MAX_AMOUNT;
 
-// ISO 4217 lists no minor unit for these special drawing rights units: nobody pays by card in them.
-const notPayable = new Set(["XDR", "XSU"]);
+/**
+ * ISO 4217 (list one, with the 2025 XCG) minor units: the digits processors count amounts in.
+ * Written out rather than taken from `Intl`, whose digits are CLDR's display digits (HUF and IDR
+ * are shown without decimals but have two) and change with the ICU data of the Node version.
+ * Codes without a minor unit (gold, SDR, test and "no currency" codes) are left out: nobody pays
+ * by card in them. Withdrawn codes are left out too.
+ */
+const codesByExponent: ReadonlyArray<readonly [number, string]> = [
+  [0, "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"],
+  [
+    2,
+    "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP BYN BZD " +
+      "CAD CDF CHE CHF CHW CNY COP COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL " +
+      "GHS GIP GMD GTQ GYD HKD HNL HTG HUF IDR ILS INR IRR JMD KES KGS KHR KPW KYD KZT LAK LBP LKR LRD " +
+      "LSL MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD PAB PEN " +
+      "PGK PHP PKR PLN QAR RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB " +
+      "TJS TMT TOP TRY TTD TWD TZS UAH USD USN UYU UZS VED VES WST XCD XCG YER ZAR ZMW ZWG",
+  ],
+  [3, "BHD IQD JOD KWD LYD OMR TND"],
+  [4, "CLF UYW"],
+];
 
-const knownCurrencies: ReadonlySet<string> = new Set(
-  Intl.supportedValuesOf("currency").filter((code) => !notPayable.has(code)),
+const exponents: ReadonlyMap<string, number> = new Map(
+  codesByExponent.flatMap(([exponent, codes]) => codes.split(" ").map((code) => [code, exponent] as const)),
 );
 
-/**
- * Intl takes its digits from CLDR, which gives the digits people display, not the ISO 4217
- * minor unit that processors count in (HUF and IDR are shown without decimals but have two).
- * These are the codes where the two differ.
- */
-const isoExponentWhereCldrDiffers: ReadonlyMap<string, number> = new Map([
-  ["AFN", 2],
-  ["ALL", 2],
-  ["COP", 2],
-  ["HUF", 2],
-  ["IDR", 2],
-  ["IQD", 3],
-  ["IRR", 2],
-  ["KPW", 2],
-  ["LAK", 2],
-  ["LBP", 2],
-  ["MGA", 2],
-  ["MMK", 2],
-  ["PKR", 2],
-  ["SLL", 2],
-  ["SOS", 2],
-  ["SYP", 2],
-  ["YER", 2],
-]);
+/** Every currency the ledger accepts, with its ISO 4217 minor unit. */
+export const knownCurrencies: readonly string[] = [...exponents.keys()].sort();
 
-const formats = new Map<string, Intl.NumberFormat>();
-/** Building a NumberFormat is costly and every payment checks its currency: keep one per code. */
-function currencyFormat(currency: string): Intl.NumberFormat {
-  let format = formats.get(currency);
-  if (!format) formats.set(currency, (format = new Intl.NumberFormat("en", { style: "currency", currency })));
-  return format;
-}
-
-/** An ISO 4217 alphabetic code, uppercase, that Intl knows. */
-export function isKnownCurrency(code: string): boolean {
-  if (!/^[A-Z]{3}$/.test(code) || !knownCurrencies.has(code)) return false;
-  try {
-    currencyFormat(code);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** An ISO 4217 alphabetic code, uppercase, that has a minor unit. */
+export const isKnownCurrency = (code: string): boolean => exponents.has(code);
 
 /** Digits after the decimal point: 2 for USD, 0 for JPY, 3 for KWD. Throws a RangeError for an unknown code. */
 export function minorUnitExponent(currency: string): number {
-  if (!isKnownCurrency(currency)) throw new RangeError(`Unknown currency: ${currency}`);
-  return (
-    isoExponentWhereCldrDiffers.get(currency) ?? currencyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2
-  );
+  const exponent = exponents.get(currency);
+  if (exponent === undefined) throw new RangeError(`Unknown currency: ${currency}`);
+  return exponent;
 }
 
 export const currencySchema = z

@@ -30,8 +30,10 @@ function answeredOutcome(status: number, body: unknown, read: AnswerReader): Pro
   if (status === 401 || status === 403) {
     return authenticationFailed(`http_${status}`, "The processor rejected the host configuration's credentials.");
   }
-  // A gateway timed out waiting for the processor, which may have acted.
-  if (status === 504) return { kind: "unknown", message: "The processor's gateway timed out (HTTP 504)." };
+  // The request got in: a 5xx (a gateway timing out, a crash half way) may come after the
+  // processor passed it on to the issuer, so only an inquiry can tell what happened.
+  if (status >= 500) return { kind: "unknown", message: `The processor answered HTTP ${status}.` };
+  // Any other refusal of the message proves nothing was done.
   if (status < 200 || status >= 300) {
     return processorError(`http_${status}`, `The processor answered HTTP ${status}.`);
   }

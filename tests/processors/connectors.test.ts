@@ -146,6 +146,17 @@ describe.each(processors)("%s", (processor) => {
     expect(inquiry).toMatchObject(approved);
   });
 
+  it("gives no answer in time for card 0424; the first two inquiries do not find it, later ones report it approved", async () => {
+    const payment = request(processor, "sale", { card: card("4000000000000424") });
+    expect((await impatient[processor].submit(payment)).kind).toBe("unknown");
+
+    const inquiry = { transactionId: payment.transactionId, hostConfiguration: payment.hostConfiguration };
+    expect(await connectors[processor].inquire(inquiry)).toEqual({ kind: "not_found" });
+    expect(await connectors[processor].inquire(inquiry)).toEqual({ kind: "not_found" });
+    expect(await connectors[processor].inquire(inquiry)).toMatchObject(approved);
+    expect(await connectors[processor].inquire(inquiry)).toMatchObject(approved);
+  });
+
   it("reports recorded outcomes and unknown transactions on inquiry", async () => {
     const connector = connectors[processor];
     const configuration = hostConfiguration(processor);
@@ -289,6 +300,22 @@ describe("each connector's own message", () => {
       ssl_transaction_currency: "USD",
       ssl_exp_date: "1230",
     });
+  });
+
+  it("processor_c: amounts go in the currency's ISO 4217 decimals (1000 HUF minor units are 10.00), counted back exactly", async () => {
+    for (const [amount, currency, decimal] of [
+      [1000, "HUF", "10.00"],
+      [150000, "IDR", "1500.00"],
+      [1234, "IQD", "1.234"],
+      [500, "JPY", "500"],
+    ] as const) {
+      const payment = request("processor_c", "sale", { amount, currency, card: card("4242424242424242") });
+      expect(await connectors.processor_c.submit(payment)).toMatchObject(approved);
+      expect(simulator.received(payment.transactionId)?.body).toMatchObject({
+        ssl_amount: decimal,
+        ssl_transaction_currency: currency,
+      });
+    }
   });
 
   it("processor_d: a payment resource with acquirer and terminal, a bearer key and an idempotency key", async () => {

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnectors } from "../../src/processors/connectors.ts";
-import type { ProcessorConnector, ProcessorRequest } from "../../src/processors/port.ts";
+import { processors } from "../../src/domain/host-configurations/schemas.ts";
+import type { Connectors, ProcessorConnector, ProcessorRequest } from "../../src/processors/port.ts";
 import { hostConfiguration as configurationOf } from "./host-configuration.ts";
 
 /** How HTTP answers that the simulator never gives map onto outcomes, against a stub processor. */
@@ -10,6 +11,7 @@ import { hostConfiguration as configurationOf } from "./host-configuration.ts";
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 let handler: Handler = (_request, response) => response.end();
 let server: Server;
+let connectors: Connectors;
 let connector: ProcessorConnector;
 
 beforeAll(async () => {
@@ -21,7 +23,8 @@ beforeAll(async () => {
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   const baseUrls = { processor_a: url, processor_b: url, processor_c: url, processor_d: url };
-  connector = createConnectors({ baseUrls, timeoutMs: 500 }).processor_a;
+  connectors = createConnectors({ baseUrls, timeoutMs: 500 });
+  connector = connectors.processor_a;
 });
 
 afterAll(async () => {
@@ -49,16 +52,25 @@ const sale = (): ProcessorRequest => ({
 
 describe("submit", () => {
   it.each([
-    [500, { kind: "failed", reason: "processor_error", code: "http_500" }],
-    [503, { kind: "failed", reason: "processor_error", code: "http_503" }],
     [400, { kind: "failed", reason: "processor_error", code: "http_400" }],
     [401, { kind: "failed", reason: "processor_authentication_failed", code: "http_401" }],
     [403, { kind: "failed", reason: "processor_authentication_failed", code: "http_403" }],
-    // A gateway gave up waiting: the processor may have acted.
-    [504, { kind: "unknown" }],
+    [422, { kind: "failed", reason: "processor_error", code: "http_422" }],
   ])("HTTP %i", async (status, expected) => {
     reply(status, "{}");
     expect(await connector.submit(sale())).toMatchObject(expected);
+  });
+
+  // The request reached the processor, which may have passed it to the issuer before it failed.
+  describe.each([500, 502, 503, 504])("HTTP %i is an unknown outcome, not a failure", (status) => {
+    it.each(processors)("%s", async (processor) => {
+      reply(status, JSON.stringify({ error: "internal_error" }));
+      const outcome = await connectors[processor].submit({
+        ...sale(),
+        hostConfiguration: configurationOf(processor),
+      });
+      expect(outcome).toEqual({ kind: "unknown", message: `The processor answered HTTP ${status}.` });
+    });
   });
 
   it("an unreadable 200 is unknown: it may have been an approval", async () => {

@@ -1,9 +1,17 @@
-import type { Processor } from "../../domain/host-configurations/schemas.ts";
-import type { Operation } from "../port.ts";
+import { z } from "zod";
+import { type Processor, processors } from "../../domain/host-configurations/schemas.ts";
+import { type Operation, operations } from "../port.ts";
+import { APPROVED } from "../response-codes.ts";
 import { cardBehaviour } from "./cards.ts";
+import { openJournal } from "./journal.ts";
 import { newAuthorizationCode, newReference } from "./references.ts";
 
-/** The simulated processors' memory: every transaction received, by processor and our transaction id. */
+/**
+ * The simulated processors' memory: every transaction they answered, by processor and our
+ * transaction id, kept in a journal so that it outlives a restart. It holds what a processor
+ * answered and what a batch close would total (merchant, terminal, currency, amount, voided),
+ * never a card number or a CVC.
+ */
 
 export interface SimulatedRequest {
   processor: Processor;
@@ -13,20 +21,49 @@ export interface SimulatedRequest {
   parentIds?: readonly string[];
   amount: number;
   currency: string;
+  /** The merchant and terminal the message came from, as the processor's host configuration names them. */
+  merchantId: string;
+  terminalId: string;
+  /** Decides an authorization or a sale; never kept. */
   cardNumber?: string;
 }
 
-export interface SimulatedAnswer {
-  code: string;
-  message: string;
-  authorizationCode?: string;
-  reference: string;
+const recordSchema = z.object({
+  processor: z.enum(processors),
+  transactionId: z.string(),
+  operation: z.enum(operations),
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  merchantId: z.string(),
+  terminalId: z.string(),
+  /** Our id of the transaction a follow-up applies to; `null` when it found none. */
+  parentTransactionId: z.string().nullable(),
+  code: z.string(),
+  message: z.string(),
+  authorizationCode: z.string().nullable(),
+  reference: z.string(),
+  /** Inquiries to answer "not found" before the truth (card 4000000000000424). */
+  notFoundInquiries: z.number().int().nonnegative(),
+  recordedAt: z.iso.datetime(),
+});
+type Recorded = z.output<typeof recordSchema>;
+
+export type SimulatedAnswer = Pick<Recorded, "code" | "message" | "authorizationCode" | "reference">;
+
+/** A transaction as the processor answered it, and whether a later void cancelled it. */
+export type SimulatedTransaction = Omit<Recorded, "notFoundInquiries"> & { voided: boolean };
+
+export interface TransactionFilter {
+  /** `true`: only those answered `00`; `false`: only the others. */
+  approved?: boolean;
 }
 
-interface Recorded {
-  operation: Operation;
-  answer: SimulatedAnswer;
+interface Entry {
+  record: Recorded;
   voided: boolean;
+  /** Settles once the record is on disk; nothing is answered from it before. */
+  durable: Promise<void>;
+  inquiries: number;
 }
 
 const messages: Record<string, string> = {
@@ -49,14 +86,38 @@ const allowedParents: Record<Operation, readonly Operation[]> = {
   void: ["authorization", "sale", "capture"],
 };
 
-export type Ledger = ReturnType<typeof createLedger>;
+function readRecord(line: string, index: number): Recorded {
+  try {
+    return recordSchema.parse(JSON.parse(line));
+  } catch {
+    throw new Error(`The simulator's journal has an unreadable line ${index + 1}; it cannot start on it.`);
+  }
+}
 
-export function createLedger() {
-  const byTransactionId = new Map<string, Recorded>();
-  const byReference = new Map<string, Recorded>();
+export type Ledger = Awaited<ReturnType<typeof openLedger>>;
+
+/** The ledger kept in `dataDir` (made if missing), or in memory for `memory://` or none. */
+export async function openLedger(dataDir: string | undefined) {
+  const journal = await openJournal(dataDir);
+  const byTransactionId = new Map<string, Entry>();
+  const byReference = new Map<string, Entry>();
   const key = (processor: Processor, id: string) => `${processor}:${id}`;
 
-  function findParent(processor: Processor, ids: readonly string[]): Recorded | undefined {
+  /** Takes a record into memory: the one place both a new answer and a replayed one go through. */
+  function remember(record: Recorded, durable: Promise<void>): Entry {
+    const entry: Entry = { record, voided: false, durable, inquiries: 0 };
+    byTransactionId.set(key(record.processor, record.transactionId), entry);
+    byReference.set(key(record.processor, record.reference), entry);
+    if (record.operation === "void" && record.code === APPROVED && record.parentTransactionId !== null) {
+      const parent = byTransactionId.get(key(record.processor, record.parentTransactionId));
+      if (parent) parent.voided = true;
+    }
+    return entry;
+  }
+
+  journal.lines.forEach((line, index) => remember(readRecord(line, index), Promise.resolve()));
+
+  function findParent(processor: Processor, ids: readonly string[]): Entry | undefined {
     for (const id of ids) {
       const found = byReference.get(key(processor, id)) ?? byTransactionId.get(key(processor, id));
       if (found) return found;
@@ -64,39 +125,72 @@ export function createLedger() {
     return undefined;
   }
 
-  function decide(request: SimulatedRequest): { code: string; hold: boolean; parent?: Recorded } {
+  function decide(request: SimulatedRequest): { code: string; hold: boolean; notFoundInquiries: number; parent?: Entry } {
     if (request.operation === "authorization" || request.operation === "sale") {
       return cardBehaviour(request.cardNumber ?? "");
     }
     const parent = findParent(request.processor, request.parentIds ?? []);
-    if (!parent) return { code: "25", hold: false };
+    if (!parent) return { code: "25", hold: false, notFoundInquiries: 0 };
     const usable =
-      allowedParents[request.operation].includes(parent.operation) && parent.answer.code === "00" && !parent.voided;
-    return { code: usable ? "00" : "12", hold: false, parent };
+      allowedParents[request.operation].includes(parent.record.operation) &&
+      parent.record.code === APPROVED &&
+      !parent.voided;
+    return { code: usable ? APPROVED : "12", hold: false, notFoundInquiries: 0, parent };
   }
 
   return {
-    /** The answer to an operation, and whether to hold it back. A repeated transaction id gets its first answer. */
-    process(request: SimulatedRequest): { answer: SimulatedAnswer; hold: boolean } {
+    /**
+     * The answer to an operation, once it is on disk, and whether to hold it back. A repeated
+     * transaction id gets its first answer.
+     */
+    async process(request: SimulatedRequest): Promise<{ answer: SimulatedAnswer; hold: boolean }> {
       const seen = byTransactionId.get(key(request.processor, request.transactionId));
-      if (seen) return { answer: seen.answer, hold: false };
-
-      const { code, hold, parent } = decide(request);
-      const answer: SimulatedAnswer = {
+      if (seen) {
+        await seen.durable;
+        return { answer: seen.record, hold: false };
+      }
+      // Decided and taken into memory at once, so racing follow-ups see each other.
+      const { code, hold, notFoundInquiries, parent } = decide(request);
+      const record: Recorded = {
+        processor: request.processor,
+        transactionId: request.transactionId,
+        operation: request.operation,
+        amount: request.amount,
+        currency: request.currency,
+        merchantId: request.merchantId,
+        terminalId: request.terminalId,
+        parentTransactionId: parent?.record.transactionId ?? null,
         code,
         message: messages[code] ?? "Error",
+        authorizationCode: code === APPROVED ? newAuthorizationCode() : null,
         reference: newReference(request.processor),
-        ...(code === "00" ? { authorizationCode: newAuthorizationCode() } : {}),
+        notFoundInquiries,
+        recordedAt: new Date().toISOString(),
       };
-      const recorded: Recorded = { operation: request.operation, answer, voided: false };
-      byTransactionId.set(key(request.processor, request.transactionId), recorded);
-      byReference.set(key(request.processor, answer.reference), recorded);
-      if (request.operation === "void" && code === "00" && parent) parent.voided = true;
-      return { answer, hold };
+      const entry = remember(record, journal.append(JSON.stringify(record)));
+      await entry.durable;
+      return { answer: record, hold };
     },
 
-    find(processor: Processor, transactionId: string): SimulatedAnswer | undefined {
-      return byTransactionId.get(key(processor, transactionId))?.answer;
+    /** What an inquiry about our transaction id answers; `undefined`: not found. */
+    async inquire(processor: Processor, transactionId: string): Promise<SimulatedAnswer | undefined> {
+      const entry = byTransactionId.get(key(processor, transactionId));
+      if (!entry) return undefined;
+      await entry.durable;
+      if (entry.inquiries < entry.record.notFoundInquiries) {
+        entry.inquiries++;
+        return undefined;
+      }
+      return entry.record;
     },
+
+    /** Everything answered, oldest first: the processor's own record, for reconciliation. */
+    transactions(filter: TransactionFilter = {}): SimulatedTransaction[] {
+      return [...byTransactionId.values()]
+        .filter(({ record }) => filter.approved === undefined || (record.code === APPROVED) === filter.approved)
+        .map(({ record: { notFoundInquiries: _internal, ...record }, voided }) => ({ ...record, voided }));
+    },
+
+    close: () => journal.close(),
   };
 }

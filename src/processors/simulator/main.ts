@@ -2,7 +2,7 @@ import { loadSimulatorConfig } from "../../config.ts";
 import { startSimulator } from "./server.ts";
 
 const config = loadSimulatorConfig(process.env);
-const simulator = await startSimulator({ host: config.host, port: config.port });
+const simulator = await startSimulator(config);
 // One JSON line, for a parent process to read where the simulator answers.
 process.stdout.write(`${JSON.stringify({ simulator: simulator.url })}\n`);
 

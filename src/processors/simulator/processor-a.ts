@@ -70,13 +70,15 @@ export function registerProcessorA(app: FastifyInstance, context: SimulatorConte
     if (wrong.length > 0) return reply.code(400).send({ error: "malformed_message", fields: wrong });
 
     context.record(body.transactionReference, receivedMessage("processor_a", request));
-    const decision = context.ledger.process({
+    const decision = await context.ledger.process({
       processor: "processor_a",
       operation: route.operation,
       transactionId: body.transactionReference,
       parentIds,
       amount: Number(body.amount),
       currency: body.currency,
+      merchantId: body.merchant.merchantNumber,
+      terminalId: body.terminal.terminalId,
       ...(body.card ? { cardNumber: body.card.pan } : {}),
     });
     if (decision.hold) await context.hold();
@@ -85,7 +87,7 @@ export function registerProcessorA(app: FastifyInstance, context: SimulatorConte
 
   app.get<{ Params: { id: string }; Querystring: unknown }>("/processor_a/v1/transactions/:id", async (request, reply) => {
     if (!parseOrReject(z.object({ merchantNumber: f.digits(12) }), request.query, reply)) return reply;
-    const found = context.ledger.find("processor_a", request.params.id);
+    const found = await context.ledger.inquire("processor_a", request.params.id);
     if (!found) return reply.code(404).send({ responseCode: "25", responseText: "Unable to locate record" });
     return answer(found);
   });

@@ -75,13 +75,15 @@ export function registerProcessorB(app: FastifyInstance, context: SimulatorConte
     if (wrong.length > 0) return reply.code(400).send({ error: "malformed_message", fields: wrong });
 
     context.record(transaction.clientRef, receivedMessage("processor_b", request));
-    const decision = context.ledger.process({
+    const decision = await context.ledger.process({
       processor: "processor_b",
       operation,
       transactionId: transaction.clientRef,
       parentIds,
       amount: transaction.amount.value,
       currency: transaction.amount.currency,
+      merchantId: body.header.merchantId,
+      terminalId: body.header.terminalId,
       ...(transaction.card ? { cardNumber: transaction.card.accountNumber } : {}),
     });
     if (decision.hold) await context.hold();
@@ -90,7 +92,7 @@ export function registerProcessorB(app: FastifyInstance, context: SimulatorConte
 
   app.get<{ Params: { clientRef: string } }>("/processor_b/transactions/:clientRef", async (request, reply) => {
     if (!authenticated(request, reply)) return reply;
-    const found = context.ledger.find("processor_b", request.params.clientRef);
+    const found = await context.ledger.inquire("processor_b", request.params.clientRef);
     if (!found) return reply.code(404).send({ error: { code: "TRANSACTION_NOT_FOUND", message: "No such transaction" } });
     return answer(found);
   });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import { fromDecimalAmount } from "../decimal-amount.ts";
+import { minorUnitsOf } from "./decimal-amount.ts";
 import type { Operation } from "../port.ts";
 import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
@@ -69,7 +69,7 @@ export function registerProcessorC(app: FastifyInstance, context: SimulatorConte
     if (!authenticated(body.ssl_pin, reply)) return reply;
     const operation = operations[body.ssl_transaction_type];
     const followUp = operation !== "authorization" && operation !== "sale";
-    const amount = fromDecimalAmount(body.ssl_amount, body.ssl_transaction_currency);
+    const amount = minorUnitsOf(body.ssl_amount, body.ssl_transaction_currency);
     const parentIds = [body.ssl_txn_id, body.ssl_original_invoice_number].filter((id) => id !== undefined);
     const wrong = [
       amount === undefined && "ssl_amount",
@@ -80,13 +80,15 @@ export function registerProcessorC(app: FastifyInstance, context: SimulatorConte
     if (wrong.length > 0 || amount === undefined) return reply.code(400).send({ error: "malformed_message", fields: wrong });
 
     context.record(body.ssl_invoice_number, receivedMessage("processor_c", request));
-    const decision = context.ledger.process({
+    const decision = await context.ledger.process({
       processor: "processor_c",
       operation,
       transactionId: body.ssl_invoice_number,
       parentIds,
       amount,
       currency: body.ssl_transaction_currency,
+      merchantId: body.ssl_merchant_id,
+      terminalId: body.ssl_terminal_id,
       ...(body.ssl_card_number ? { cardNumber: body.ssl_card_number } : {}),
     });
     if (decision.hold) await context.hold();
@@ -97,7 +99,7 @@ export function registerProcessorC(app: FastifyInstance, context: SimulatorConte
     const body = parseOrReject(query, request.body, reply);
     if (!body) return reply;
     if (!authenticated(body.ssl_pin, reply)) return reply;
-    const found = context.ledger.find("processor_c", body.ssl_invoice_number);
+    const found = await context.ledger.inquire("processor_c", body.ssl_invoice_number);
     if (!found) return reply.code(404).send({ errorCode: "5040", errorName: "Transaction not found" });
     return answer(found);
   });

@@ -75,12 +75,14 @@ export function registerProcessorD(app: FastifyInstance, context: SimulatorConte
       return reply.code(400).send({ error: { type: "invalid_request", param: "idempotency-key" } });
     }
     context.record(body.reference, receivedMessage("processor_d", request));
-    const decision = context.ledger.process({
+    const decision = await context.ledger.process({
       processor: "processor_d",
       operation,
       transactionId: body.reference,
       amount: body.amount.value,
       currency: body.amount.currency,
+      merchantId: body.acquirer.merchantId,
+      terminalId: body.terminal.terminalId,
       ...extra,
     });
     if (decision.hold) await context.hold();
@@ -105,7 +107,7 @@ export function registerProcessorD(app: FastifyInstance, context: SimulatorConte
 
   app.get<{ Params: { reference: string } }>("/processor_d/v2/references/:reference", async (request, reply) => {
     if (!authenticated(request, reply)) return reply;
-    const found = context.ledger.find("processor_d", request.params.reference);
+    const found = await context.ledger.inquire("processor_d", request.params.reference);
     if (!found) return reply.code(404).send({ error: { type: "resource_missing", message: "No such payment" } });
     return answer(found);
   });

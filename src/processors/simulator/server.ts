@@ -2,11 +2,12 @@ import { setTimeout as delay } from "node:timers/promises";
 import Fastify from "fastify";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { ReceivedMessage, SimulatorContext } from "./context.ts";
-import { createLedger } from "./ledger.ts";
+import { openLedger, type SimulatedTransaction, type TransactionFilter } from "./ledger.ts";
 import { registerProcessorA } from "./processor-a.ts";
 import { registerProcessorB } from "./processor-b.ts";
 import { registerProcessorC } from "./processor-c.ts";
 import { registerProcessorD } from "./processor-d.ts";
+import { registerTransactionList } from "./transactions-route.ts";
 
 export interface SimulatorOptions {
   host?: string;
@@ -14,6 +15,8 @@ export interface SimulatorOptions {
   port?: number;
   /** How long the timeout card's answer is held back; longer than any connector waits. */
   timeoutCardDelayMs?: number;
+  /** Where the simulator keeps what it answered, across restarts; `memory://` or none: in memory. */
+  dataDir?: string;
 }
 
 export interface Simulator {
@@ -21,16 +24,19 @@ export interface Simulator {
   baseUrls: Record<Processor, string>;
   /** For tests: the last operation message received for our transaction id, card data and secrets redacted. */
   received(transactionId: string): ReceivedMessage | undefined;
+  /** What it answered, oldest first (also `GET /simulator/transactions`). */
+  transactions(filter?: TransactionFilter): SimulatedTransaction[];
   close(): Promise<void>;
 }
 
 /** All four simulated processors on one HTTP server, each under its own path prefix. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const { host = "127.0.0.1", port = 0, timeoutCardDelayMs = 30_000 } = options;
+  const { host = "127.0.0.1", port = 0, timeoutCardDelayMs = 30_000, dataDir } = options;
   const closing = new AbortController();
   const received = new Map<string, ReceivedMessage>();
+  const ledger = await openLedger(dataDir);
   const context: SimulatorContext = {
-    ledger: createLedger(),
+    ledger,
     hold: () => delay(timeoutCardDelayMs, undefined, { signal: closing.signal }).catch(() => undefined),
     record: (transactionId, message) => received.set(transactionId, message),
   };
@@ -46,8 +52,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   registerProcessorB(app, context);
   registerProcessorC(app, context);
   registerProcessorD(app, context);
+  registerTransactionList(app, ledger);
 
-  await app.listen({ host, port });
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    await ledger.close();
+    throw error;
+  }
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("The simulator is not listening on TCP.");
   // A wildcard address is where to listen, not where to connect.
@@ -61,10 +73,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const message = received.get(transactionId);
       return message && structuredClone(message);
     },
+    transactions: (filter) => ledger.transactions(filter),
     async close() {
       // Held answers go out at once, so closing does not wait for them.
       closing.abort();
       await app.close();
+      await ledger.close();
     },
   };
 }
