@@ -1,6 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execute } from "../../src/commands/execute.ts";
 import type { Database } from "../../src/db/schema.ts";
+import { clientDecider, clientStreamId } from "../../src/domain/clients/decider.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { createLogger } from "../../src/logger.ts";
 import { clientsProjection } from "../../src/projections/clients/clients-projection.ts";
@@ -129,6 +131,22 @@ for (const target of testDatabaseTargets()) {
       });
       await expectProjectionToAgree();
       expect((await sale(api.url, client.key, 1)).status).toBe(402);
+    }, 60_000);
+
+    it("a command first applies what an instance appended before it died, so nothing it left behind is skipped", async () => {
+      const client = await payingClient();
+      await whileClientsProjectionStalled(api.database.db, async () => {
+        // An instance appended this revocation and died before it could apply it.
+        const revocation = { type: "RevokeApiKey" as const, keyId: client.keyId, now: new Date().toISOString() };
+        const store = new PostgresEventStore(api.database.db);
+        expect(await execute(store, clientDecider, clientStreamId(client.clientId), revocation, {})).toMatchObject({ ok: true });
+        expect((await api.request("GET", `/v1/clients/${client.clientId}`, { key: client.key })).status).toBe(200);
+
+        const set = await api.request("PUT", `/v1/clients/${client.clientId}/limits`, { body: { limits: [{ currency: "USD" }] } });
+        expect(set.status).toBe(200);
+        expect((await api.request("GET", `/v1/clients/${client.clientId}`, { key: client.key })).status).toBe(401);
+      });
+      await expectProjectionToAgree();
     }, 60_000);
 
     const twoInstancesSkip = target === "postgres" ? undefined : "PGlite serves one process: two instances need DATABASE_URL";
