@@ -3,29 +3,28 @@ import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand }
 import type { CurrencyLimit } from "../domain/limits/limits.ts";
 import { newId } from "../ids.ts";
 import { clientsProjection } from "../projections/clients/clients-projection.ts";
-import { waitForProjection } from "../projections/read-your-writes.ts";
 import type { CommandContext, CommandResult as Result } from "./context.ts";
 import { execute } from "./execute.ts";
 
 type CommandResult<T> = Result<T, ClientFailure>;
 
 async function runClientCommand(context: CommandContext, clientId: string, command: ClientCommand) {
-  const streamId = clientStreamId(clientId);
-  const result = await execute(context.store, clientDecider, streamId, command, context.metadata);
-  if (result.ok && result.events.length > 0 && result.tip) {
-    const revision = result.tip.revision.toString();
-    await waitForProjection(context.db, { projection: clientsProjection.name, streamId, revision: result.tip.revision }, async () =>
-      Boolean(
-        await context.db
-          .selectFrom("clients")
-          .select("client_id")
-          .where("client_id", "=", clientId)
-          .where("revision", ">=", revision)
-          .executeTakeFirst(),
-      ),
-    );
-  }
+  const result = await execute(context.store, clientDecider, clientStreamId(clientId), command, context.metadata);
+  if (result.ok && result.tip) await applyToReadModel(context, clientId, result.tip.revision);
   return result;
+}
+
+/**
+ * Applies the client's events its read-model rows lack, up to `revision` at least, with the clients
+ * projection's own function. Keys and limits are read from those rows on every request, so once
+ * the command answers, its effect holds on every instance, however far the projection lags.
+ */
+async function applyToReadModel(context: CommandContext, clientId: string, revision: bigint): Promise<void> {
+  const row = await context.db.selectFrom("clients").select("revision").where("client_id", "=", clientId).executeTakeFirst();
+  const applied = row ? BigInt(row.revision) : -1n;
+  if (applied >= revision) return;
+  const events = await context.store.readStream(clientStreamId(clientId), { from: applied + 1n });
+  await context.db.transaction().execute((trx) => clientsProjection.apply(trx, events));
 }
 
 export async function registerClient(context: CommandContext, name: string): Promise<CommandResult<{ clientId: string }>> {

@@ -2,7 +2,11 @@ import { sql } from "kysely";
 import type { ClientEvent } from "../../domain/clients/decider.ts";
 import type { Projection } from "../projection.ts";
 
-/** Clients and their API keys, as the API reads them (keys by hash, for authentication). */
+/**
+ * Clients and their API keys, as the API reads them (keys by hash, for authentication). Client
+ * commands apply their own events with this too, the moment they append them, so a revoked key
+ * or a new limit holds at once however far the runner lags; the runner then skips those events.
+ */
 export const clientsProjection: Projection = {
   name: "clients",
   tables: ["clients", "api_keys"],
@@ -12,56 +16,43 @@ export const clientsProjection: Projection = {
       const event = recorded as unknown as ClientEvent;
       const clientId = recorded.streamId.replace(/^client-/, "");
       const revision = recorded.revision.toString();
+      const occurredAt = new Date(event.data.occurredAt);
+      if (event.type === "ClientRegistered.v1") {
+        await trx
+          .insertInto("clients")
+          .values({ client_id: clientId, name: event.data.name, created_at: occurredAt, updated_at: occurredAt, revision })
+          .onConflict((conflict) => conflict.column("client_id").doNothing())
+          .execute();
+        continue;
+      }
+      // Claims the event by moving the client's revision to it. Of a runner and a command applying
+      // it at once, the second waits for the first's row lock, then finds it applied and skips it;
+      // an older event never moves the row back.
+      const claimed = await trx
+        .updateTable("clients")
+        .set({ revision, updated_at: occurredAt })
+        .where("client_id", "=", clientId)
+        .where("revision", "<", revision)
+        .executeTakeFirst();
+      if (claimed.numUpdatedRows === 0n) continue;
       switch (event.type) {
-        case "ClientRegistered.v1":
-          await trx
-            .insertInto("clients")
-            .values({
-              client_id: clientId,
-              name: event.data.name,
-              created_at: new Date(event.data.occurredAt),
-              updated_at: new Date(event.data.occurredAt),
-              revision,
-            })
-            .onConflict((conflict) => conflict.column("client_id").doNothing())
-            .execute();
-          break;
         case "ApiKeyIssued.v1":
           await trx
             .insertInto("api_keys")
-            .values({
-              key_id: event.data.keyId,
-              client_id: clientId,
-              key_hash: event.data.keyHash,
-              created_at: new Date(event.data.occurredAt),
-            })
-            .onConflict((conflict) => conflict.column("key_id").doNothing())
+            .values({ key_id: event.data.keyId, client_id: clientId, key_hash: event.data.keyHash, created_at: occurredAt })
             .execute();
           break;
         case "ApiKeyRevoked.v1":
-          await trx
-            .updateTable("api_keys")
-            .set({ revoked_at: new Date(event.data.occurredAt) })
-            .where("key_id", "=", event.data.keyId)
-            .where("revoked_at", "is", null)
-            .execute();
+          await trx.updateTable("api_keys").set({ revoked_at: occurredAt }).where("key_id", "=", event.data.keyId).execute();
           break;
         case "ClientLimitsSet.v1":
           await trx
             .updateTable("clients")
             .set({ limits: sql`${JSON.stringify(event.data.limits)}::jsonb` })
             .where("client_id", "=", clientId)
-            .where("revision", "<", revision)
             .execute();
           break;
       }
-      // The stream's revision, so a command can wait until the read model reflects its write.
-      await trx
-        .updateTable("clients")
-        .set({ revision, updated_at: new Date(event.data.occurredAt) })
-        .where("client_id", "=", clientId)
-        .where("revision", "<", revision)
-        .execute();
     }
   },
 };
