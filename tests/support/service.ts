@@ -74,7 +74,9 @@ export async function startTestService(
 ): Promise<TestService> {
   const database = await openTestDatabase(target);
   const { lines, sink } = capturedLogs();
-  const config = testConfig(database.url, { PROCESSOR_TIMEOUT_MS: "500", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
+  // Long enough that a busy machine's slow answer is not taken for a processor that never answers;
+  // the timeout cards are held far longer.
+  const config = testConfig(database.url, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
   // The service must not close the database: the test owns it, and may restart the service on it.
   const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} });
   let service: Service = await start();
