@@ -44,7 +44,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   const database = opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const metrics = createMetrics(() =>
-    Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection.name))),
+    Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection))),
   );
   const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import {
   ANY,
@@ -383,15 +384,19 @@ describe("adapter over a fake client", () => {
   });
 
   it("a checkpoint never overtakes events the client still holds", async () => {
-    // Many more records than the adapter buffers: the client holds events back while the server's
-    // checkpoints keep coming.
-    const log = Array.from({ length: 5_000 }, (_, i) => resolved({ n: i + 1, type: i % 3 === 0 ? "B" : "A" }));
+    // Far more events and checkpoints than the adapter buffers, so it pauses the client, which then
+    // holds back the few events that come before each checkpoint while the server's checkpoints
+    // keep coming.
+    const log = Array.from({ length: 20_000 }, (_, i) => resolved({ n: i + 1, type: i % 8 === 0 ? "A" : "B" }));
     const fake = new FakeClient(log);
     const controller = new AbortController();
     fake.onSubscribe = (served, index) => (index === 0 ? served.end() : controller.abort());
     const store = eventStoreOnClient(fake.asClient());
     const seen: number[] = [];
     for await (const batch of store.subscribe({ types: ["A"], batchSize: 100, signal: controller.signal })) {
+      // Taking nothing more until the adapter has paused the client makes the client hold events back.
+      const client = fake.served[0]?.subscription;
+      if (seen.length === 0 && client && !client.isPaused()) await once(client, "pause");
       seen.push(...ids(batch.events));
       const last = batch.events.at(-1);
       if (last) expect(decodeCheckpoint(batch.checkpoint)?.commit).toBeGreaterThanOrEqual(last.position);
