@@ -47,7 +47,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const now = () => new Date();
   const metrics = createMetrics(
-    () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection.name))),
+    () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection))),
     () => countPendingByAge(database.db, now()),
   );
   const store = instrumentEventStore(rawStore, metrics);

@@ -87,8 +87,8 @@ function verdictLines(verdict: ReadModelVerdict, summary: string): string[] {
   const title = `read model ${verdict.projection}`;
   if (verdict.status === "unsettled") {
     return [
-      `${title}: NOT COMPARED: it stayed at checkpoint ${verdict.live ?? "(none)"} while the replay reached ` +
-        `${verdict.replayed ?? "(none)"} (${summary}); is the service running and caught up?`,
+      `${title}: NOT COMPARED: its last applied event stayed at position ${verdict.live ?? "(none)"} while the ` +
+        `replay's reached ${verdict.replayed ?? "(none)"} (${summary}); is the service running and caught up?`,
     ];
   }
   if (verdict.differences.length === 0) return [`${title}: equal to a fresh replay (${summary})`];

@@ -58,11 +58,16 @@ export type Checkpoint = string;
 export interface ReadAllOptions {
   after?: Checkpoint | null;
   batchSize?: number;
-  /** Only events of these types; the checkpoint still advances past the others. */
+  /**
+   * Only events of these types; the checkpoint still advances past the others: a read's to the
+   * head, a subscription's as far as the store reports (on EventStoreDB, at the server's
+   * checkpoints, so it may trail the head by a few dozen records).
+   */
   types?: readonly string[];
 }
 
 export interface ReadAllResult {
+  /** Empty from `readAll` only when no event (of the types asked for) follows `after`: the reader is caught up. */
   events: RecordedEvent[];
   /** Where to resume; unchanged from `after` when nothing new was read. */
   checkpoint: Checkpoint | null;
@@ -72,7 +77,11 @@ export interface ReadAllResult {
 export interface Head {
   position: bigint | null;
   recordedAt: Date | null;
-  /** Resumes right after the head: `readAll({ after })` from here returns only later events. */
+  /**
+   * Resumes right after the head: `readAll({ after })` from here returns only later events. A
+   * reader of some types need not reach it; whether one is caught up is `readAll` with its types
+   * from its checkpoint returning no events.
+   */
   checkpoint: Checkpoint | null;
 }
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
-import type { Checkpoint, EventStore, JsonObject } from "../eventstore/port.ts";
+import type { EventStore, JsonObject } from "../eventstore/port.ts";
 import { readCheckpoint } from "./checkpoints.ts";
 import type { Projection } from "./projection.ts";
 import { notReplayed, type Replayed, replayInto, type SchemaRef, withShadowTables } from "./rebuild.ts";
@@ -23,8 +23,11 @@ export interface TableDifference {
 
 export type ReadModelVerdict =
   | { projection: string; status: "compared"; events: number; differences: TableDifference[] }
-  /** The live read model never stood where the replay stood: it is behind, or the log kept moving. */
-  | { projection: string; status: "unsettled"; live: Checkpoint | null; replayed: Checkpoint | null };
+  /**
+   * The live read model never stood where the replay stood: it is behind, or the log kept moving.
+   * Each side is named by the position of the last event it applied.
+   */
+  | { projection: string; status: "unsettled"; live: bigint | null; replayed: bigint | null };
 
 export interface VerifyReadModelOptions {
   db: Kysely<Database>;
@@ -43,8 +46,11 @@ const SETTLE_POLL_MS = 200;
 /**
  * Replays the log into scratch copies of the projection's tables (never swapped in) and compares
  * them with the live tables row by row, every column, with `except` both ways. The comparison
- * runs in one snapshot in which the live checkpoint equals the replay's, so a service that keeps
- * projecting meanwhile raises no false alarm: until they are equal the replay catches up again.
+ * runs in one snapshot in which the live read model's last applied event is the replay's, so a
+ * service that keeps projecting meanwhile raises no false alarm: until they are the same the
+ * replay catches up again. Checkpoints cannot be compared: a filtered reader's checkpoint may lie
+ * anywhere from its last event to the end of the log (on EventStoreDB a live subscription's moves
+ * past other records only at the server's checkpoints, while a read scans to the end).
  */
 export async function verifyReadModel(options: VerifyReadModelOptions): Promise<ReadModelVerdict> {
   const { db, store, projection, batchSize = 2_000, settleTimeoutMs = 10_000, sampleSize = 10, onProgress } = options;
@@ -57,15 +63,15 @@ export async function verifyReadModel(options: VerifyReadModelOptions): Promise<
         .transaction()
         .setIsolationLevel("repeatable read")
         .execute(async (trx) => {
-          const live = (await readCheckpoint(trx, projection.name)).checkpoint;
-          if (live !== replayed.checkpoint) return { live, differences: undefined };
+          const live = (await readCheckpoint(trx, projection.name)).lastPosition;
+          if (live !== (replayed.last?.position ?? null)) return { live, differences: undefined };
           return { live, differences: await compareTables(trx, projection, schema, sampleSize) };
         });
       if (compared.differences) {
         return { projection: projection.name, status: "compared", events: replayed.events, differences: compared.differences };
       }
       if (Date.now() >= deadline) {
-        return { projection: projection.name, status: "unsettled", live: compared.live, replayed: replayed.checkpoint };
+        return { projection: projection.name, status: "unsettled", live: compared.live, replayed: replayed.last?.position ?? null };
       }
       await sleep(SETTLE_POLL_MS);
       replayed = await replay(replayed);

@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import {
   ANY,
@@ -9,10 +9,6 @@ import {
   UnavailableError,
   WrongExpectedVersionError,
   type AllStreamResolvedEvent,
-  type AppendResult as ClientAppendResult,
-  type EventStoreDBClient,
-  type ReadAllOptions as ClientReadAllOptions,
-  type SubscribeToAllOptions,
 } from "@eventstore/db-client";
 import { ConcurrencyError, InvalidAppendError } from "../../src/eventstore/errors.ts";
 import type { ReadAllResult, RecordedEvent } from "../../src/eventstore/port.ts";
@@ -35,108 +31,10 @@ import {
   type ClientResolvedEvent,
 } from "../../src/eventstore/eventstoredb/codec.ts";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
-
-/** The client types revisions and positions as bigint; these tests also feed the numbers that arrive at runtime. */
-const asBigInt = (value: number): bigint => value as unknown as bigint;
-
-interface EventSpec {
-  n: number;
-  streamId?: string;
-  type?: string;
-  isJson?: boolean;
-  data?: unknown;
-  metadata?: unknown;
-  numeric?: boolean;
-}
-
-/** A resolved $all event at commit = prepare = n * 100, revision n - 1. */
-function resolved({ n, streamId = "payment-1", type = "PaymentAuthorized.v1", isJson = true, data = { n }, metadata, numeric = false }: EventSpec): AllStreamResolvedEvent {
-  const num = (value: number): bigint => (numeric ? asBigInt(value) : BigInt(value));
-  const event = {
-    streamId,
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
-    isJson,
-    revision: num(n - 1),
-    type,
-    created: new Date(1_700_000_000_000 + n),
-    data,
-    metadata,
-    position: { commit: num(n * 100), prepare: num(n * 100) },
-  };
-  return { event: event as AllStreamResolvedEvent["event"], commitPosition: num(n * 100) };
-}
+import { FakeClient, asBigInt, resolved, systemRecords } from "./fake-eventstoredb-client.ts";
 
 const systemEvent = (n: number): AllStreamResolvedEvent => resolved({ n, streamId: "$$$stats", type: "$metadata" });
 const ids = (events: RecordedEvent[]): number[] => events.map((event) => Number(event.data.n));
-
-type Subscription = PassThrough & { unsubscribed: boolean; options: SubscribeToAllOptions; unsubscribe(): Promise<void> };
-
-/** Just enough of EventStoreDBClient, over an in-memory $all log. */
-class FakeClient {
-  readonly subscriptions: Subscription[] = [];
-  readonly appends: unknown[][] = [];
-  appendResult: () => Promise<ClientAppendResult> = async () => ({ success: true, nextExpectedRevision: 0n });
-  streams = new Map<string, AllStreamResolvedEvent[]>();
-  onSubscribe: (subscription: Subscription, index: number) => void = () => {};
-
-  constructor(
-    public log: AllStreamResolvedEvent[] = [],
-    /** Whether a backwards read from a position includes the event at it (the server's choice is not documented). */
-    private readonly backwardsInclusive = false,
-  ) {}
-
-  readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
-    const log = this.log;
-    const inclusive = this.backwardsInclusive;
-    const commitOf = (event: AllStreamResolvedEvent): bigint => BigInt(event.event?.position.commit ?? 0n);
-    return (async function* () {
-      let page: AllStreamResolvedEvent[];
-      if (direction === "forwards") {
-        page = fromPosition === "start" ? log : fromPosition === "end" ? [] : log.filter((event) => commitOf(event) >= BigInt(fromPosition.commit));
-      } else {
-        const before =
-          fromPosition === "end" || fromPosition === "start"
-            ? fromPosition === "end" ? log : []
-            : log.filter((event) => (inclusive ? commitOf(event) <= BigInt(fromPosition.commit) : commitOf(event) < BigInt(fromPosition.commit)));
-        page = [...before].reverse();
-      }
-      yield* page.slice(0, Number(maxCount));
-    })();
-  }
-
-  readStream(streamId: string) {
-    const events = this.streams.get(streamId);
-    return (async function* () {
-      if (!events) throw new StreamNotFoundError(undefined, streamId);
-      yield* events;
-    })();
-  }
-
-  async appendToStream(...args: unknown[]): Promise<ClientAppendResult> {
-    this.appends.push(args);
-    return this.appendResult();
-  }
-
-  subscribeToAll(options: SubscribeToAllOptions): Subscription {
-    const subscription = Object.assign(new PassThrough({ objectMode: true }), {
-      unsubscribed: false,
-      options,
-      async unsubscribe() {
-        subscription.unsubscribed = true;
-      },
-    });
-    this.subscriptions.push(subscription);
-    const index = this.subscriptions.length - 1;
-    setImmediate(() => this.onSubscribe(subscription, index));
-    return subscription;
-  }
-
-  async dispose(): Promise<void> {}
-
-  asClient(): EventStoreDBClient {
-    return this as unknown as EventStoreDBClient;
-  }
-}
 
 describe("checkpoint codec", () => {
   it("round-trips commit and prepare positions as decimal strings", () => {
@@ -403,18 +301,11 @@ describe("adapter over a fake client", () => {
   });
 
   it("subscribe resumes after a dropped subscription without duplicates or gaps, and stops on abort", async () => {
-    const fake = new FakeClient();
-    fake.onSubscribe = (subscription, index) => {
-      if (index === 0) {
-        subscription.write(resolved({ n: 1 }));
-        subscription.write(systemEvent(2));
-        subscription.write(resolved({ n: 3, numeric: true }));
-        setTimeout(() => subscription.destroy(new UnavailableError()), 20);
-      } else {
-        // A resubscription from a position may replay the event at it.
-        subscription.write(resolved({ n: 3 }));
-        subscription.write(resolved({ n: 4 }));
-      }
+    const fake = new FakeClient([resolved({ n: 1 }), systemEvent(2), resolved({ n: 3, numeric: true })]);
+    fake.onSubscribe = (served, index) => {
+      // The first call drops after catching up; the second, from event 3, is sent event 3 again.
+      if (index === 0) served.fail(new UnavailableError());
+      else fake.write(resolved({ n: 4 }));
     };
     const store = eventStoreOnClient(fake.asClient());
     const controller = new AbortController();
@@ -427,19 +318,14 @@ describe("adapter over a fake client", () => {
     }
     expect(seen).toEqual([1, 3, 4]);
     expect(checkpoints.at(-1)).toBe("400:400");
-    expect(fake.subscriptions).toHaveLength(2);
-    expect(fake.subscriptions[0]?.options.fromPosition).toBe("start");
-    expect(fake.subscriptions[1]?.options.fromPosition).toEqual({ commit: 300n, prepare: 300n });
-    expect(fake.subscriptions.every((subscription) => subscription.unsubscribed)).toBe(true);
+    expect(fake.served).toHaveLength(2);
+    expect(fake.served[0]?.options.fromPosition).toBe("start");
+    expect(fake.served[1]?.options.fromPosition).toEqual({ commit: 300n, prepare: 300n });
+    expect(fake.served.every((served) => served.unsubscribed)).toBe(true);
   });
 
   it("subscribe starts after `after`, filters by type on the server and the client", async () => {
-    const fake = new FakeClient();
-    fake.onSubscribe = (subscription) => {
-      subscription.write(resolved({ n: 5, type: "B" }));
-      subscription.write(resolved({ n: 6, type: "A" }));
-      subscription.write(resolved({ n: 7, type: "B" }));
-    };
+    const fake = new FakeClient([resolved({ n: 5, type: "B" }), resolved({ n: 6, type: "A" }), resolved({ n: 7, type: "B" })]);
     const store = eventStoreOnClient(fake.asClient());
     const controller = new AbortController();
     const seen: number[] = [];
@@ -448,19 +334,84 @@ describe("adapter over a fake client", () => {
       controller.abort();
     }
     expect(seen).toEqual([7]);
-    const filter = fake.subscriptions[0]?.options.filter;
+    const filter = fake.served[0]?.options.filter;
     expect(filter).toMatchObject({ filterOn: "eventType", regex: "^(?:B)$" });
-    expect(fake.subscriptions[0]?.options.fromPosition).toEqual({ commit: 500n, prepare: 500n });
+    expect(fake.served[0]?.options.fromPosition).toEqual({ commit: 500n, prepare: 500n });
   });
 
   it("subscribe stops when the consumer breaks out", async () => {
-    const fake = new FakeClient();
-    fake.onSubscribe = (subscription) => subscription.write(resolved({ n: 1 }));
+    const fake = new FakeClient([resolved({ n: 1 })]);
     const store = eventStoreOnClient(fake.asClient());
     for await (const batch of store.subscribe({ signal: new AbortController().signal })) {
       expect(ids(batch.events)).toEqual([1]);
       break;
     }
-    expect(fake.subscriptions[0]?.unsubscribed).toBe(true);
+    expect(fake.served[0]?.unsubscribed).toBe(true);
+  });
+
+  /**
+   * $all as a live server has it: application events of several types, stream metadata, the
+   * system projections' links and the node's statistics, with 40 records after the last "A".
+   */
+  const liveLog = (): AllStreamResolvedEvent[] => {
+    const records: AllStreamResolvedEvent[] = [];
+    for (let n = 1; n <= 60; n += 1) {
+      const kind = n % 5;
+      if (kind === 0) records.push(systemRecords.stats(n));
+      else if (kind === 1) records.push(resolved({ n, type: "A" }));
+      else if (kind === 2) records.push(systemRecords.link(n));
+      else if (kind === 3) records.push(resolved({ n, type: "B" }));
+      else records.push(systemRecords.metadata(n));
+    }
+    for (let n = 61; n <= 100; n += 1) records.push(n % 2 === 0 ? resolved({ n, type: "B" }) : systemRecords.stats(n));
+    return records;
+  };
+
+  it("a filtered subscription's checkpoint moves past records it does not deliver, at the server's checkpoints", async () => {
+    const fake = new FakeClient(liveLog());
+    const controller = new AbortController();
+    // The server ends the first call once caught up, so the adapter resubscribes from where it got
+    // to, having handed out everything that call was sent.
+    fake.onSubscribe = (served, index) => (index === 0 ? served.end() : controller.abort());
+    const store = eventStoreOnClient(fake.asClient());
+    const batches: ReadAllResult[] = [];
+    for await (const batch of store.subscribe({ types: ["A"], signal: controller.signal })) batches.push(batch);
+
+    expect(batches.flatMap((batch) => ids(batch.events))).toEqual(Array.from({ length: 12 }, (_, i) => 5 * i + 1));
+    // The server sent checkpoints after 32, 64 and 96 records: the last lies past event 56, the last "A".
+    expect(batches.at(-1)?.checkpoint).toBe("9600:9600");
+    expect(fake.served[1]?.options.fromPosition).toEqual({ commit: 9600n, prepare: 9600n });
+  });
+
+  it("a checkpoint never overtakes events the client still holds", async () => {
+    // Far more events and checkpoints than the adapter buffers, so it pauses the client, which then
+    // holds back the few events that come before each checkpoint while the server's checkpoints
+    // keep coming.
+    const log = Array.from({ length: 20_000 }, (_, i) => resolved({ n: i + 1, type: i % 8 === 0 ? "A" : "B" }));
+    const fake = new FakeClient(log);
+    const controller = new AbortController();
+    fake.onSubscribe = (served, index) => (index === 0 ? served.end() : controller.abort());
+    const store = eventStoreOnClient(fake.asClient());
+    const seen: number[] = [];
+    for await (const batch of store.subscribe({ types: ["A"], batchSize: 100, signal: controller.signal })) {
+      // Taking nothing more until the adapter has paused the client makes the client hold events back.
+      const client = fake.served[0]?.subscription;
+      if (seen.length === 0 && client && !client.isPaused()) await once(client, "pause");
+      seen.push(...ids(batch.events));
+      const last = batch.events.at(-1);
+      if (last) expect(decodeCheckpoint(batch.checkpoint)?.commit).toBeGreaterThanOrEqual(last.position);
+    }
+    expect(seen).toEqual(log.filter((record) => record.event?.type === "A").map((record) => Number(record.event?.revision) + 1));
+  });
+
+  it("a caught-up filtered reader finds nothing after its checkpoint, whatever follows its last event", async () => {
+    const fake = new FakeClient(liveLog());
+    const store = eventStoreOnClient(fake.asClient());
+    const delivered = await store.readAll({ types: ["A"] });
+    expect(ids(delivered.events).at(-1)).toBe(56);
+    const lastEvent = encodeCheckpoint({ commit: 5600n, prepare: 5600n });
+    expect(await store.readAll({ after: lastEvent, types: ["A"], batchSize: 1 })).toMatchObject({ events: [] });
+    fake.write(resolved({ n: 101, type: "A" }));
+    expect(ids((await store.readAll({ after: lastEvent, types: ["A"], batchSize: 1 })).events)).toEqual([101]);
   });
 });

@@ -59,7 +59,7 @@ for (const target of testDatabaseTargets()) {
 
     const caughtUp = async () => {
       await vi.waitFor(
-        async () => expect((await measureLag(database.db, store, "test_events")).positionsBehind).toBe(0n),
+        async () => expect((await measureLag(database.db, store, testProjection())).positionsBehind).toBe(0n),
         { timeout: 10_000, interval: 20 },
       );
     };
@@ -80,13 +80,13 @@ for (const target of testDatabaseTargets()) {
 
     it("reports its lag in positions and seconds until it catches up", async () => {
       await appendEvents(20);
-      const before = await measureLag(database.db, store, "test_events");
+      const before = await measureLag(database.db, store, testProjection());
       expect(before.positionsBehind).toBeGreaterThan(0n);
       expect(before.projectedPosition).toBeNull();
       expect(before.headPosition).toBe((await store.readHead()).position);
       startRunner();
       await caughtUp();
-      const after = await measureLag(database.db, store, "test_events");
+      const after = await measureLag(database.db, store, testProjection());
       expect(after).toMatchObject({ positionsBehind: 0n, secondsBehind: 0, projectedPosition: after.headPosition });
     });
 

@@ -36,7 +36,8 @@ import {
 } from "./codec.ts";
 import { subscribeToAll } from "./subscription.ts";
 
-const HEAD_PAGE_SIZE = 100;
+/** Records per read when scanning $all, however few events the caller wants. */
+const PAGE_SIZE = 100;
 
 /** The EventStore port on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`. */
 export function createEventStoreDbEventStore(connectionString: string): EventStore {
@@ -112,7 +113,7 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
       // v6's readAll takes no server-side filter, so system and unwanted events are skipped here and
       // the scan goes on until a full batch or the end of the log: an empty result means caught up.
       // One extra event per page because a read from a position includes the event at it.
-      const pageSize = limit + 1;
+      const pageSize = Math.max(limit, PAGE_SIZE) + 1;
       for (;;) {
         const page = await readAllPage(cursor ?? START, pageSize);
         let progressed = false;
@@ -136,7 +137,7 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
       let newest: LogPosition | null = null;
       let before: LogPosition | null = null;
       for (;;) {
-        const page = await readAllPage(before ?? END, HEAD_PAGE_SIZE, true);
+        const page = await readAllPage(before ?? END, PAGE_SIZE, true);
         let progressed = false;
         for (const resolved of page) {
           const position = positionOf(resolved);
@@ -147,7 +148,7 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
           const event = toVisibleEvent(resolved, null);
           if (event) return { position: event.position, recordedAt: event.recordedAt, checkpoint: encodeCheckpoint(newest) };
         }
-        if (page.length < HEAD_PAGE_SIZE || !progressed) return { position: null, recordedAt: null, checkpoint: null };
+        if (page.length < PAGE_SIZE || !progressed) return { position: null, recordedAt: null, checkpoint: null };
       }
     },
 

@@ -6,6 +6,7 @@ import {
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
   type EventStoreDBClient,
+  type Position,
 } from "@eventstore/db-client";
 import type { ReadAllResult, RecordedEvent, SubscribeOptions } from "../port.ts";
 import {
@@ -16,6 +17,7 @@ import {
   eventTypesRegex,
   isPermanentSubscriptionError,
   positionOf,
+  toLogPosition,
   toVisibleEvent,
   type LogPosition,
 } from "./codec.ts";
@@ -23,26 +25,38 @@ import {
 /** Events buffered from one subscription; the stream is paused while the consumer lags this far behind. */
 const HIGH_WATER = 1_000;
 
-type Take = { events: AllStreamResolvedEvent[] } | { ended: true; error?: unknown };
+/** What a subscription hands over, in log order: an event, or the server's word that it scanned up to a position. */
+type Item = { event: AllStreamResolvedEvent } | { scanned: LogPosition };
+
+type Take = { items: Item[] } | { ended: true; error?: unknown };
+
+type CheckpointReached = (subscription: AllStreamSubscription, position: Position) => Promise<void>;
+
+/** Opens the subscription, having the client call `checkpointReached` at each server checkpoint. */
+type OpenSubscription = (checkpointReached: CheckpointReached) => AllStreamSubscription;
 
 /**
- * Buffers a subscription's events in arrival order so the consumer can take what has piled up as
- * one batch, and turns error, end and abort into a single "ended" outcome.
+ * Buffers a subscription's events and checkpoints in arrival order so the consumer can take what
+ * has piled up as one batch, and turns error, end and abort into a single "ended" outcome.
  */
 class SubscriptionBuffer {
-  private readonly events: AllStreamResolvedEvent[] = [];
+  private readonly items: Item[] = [];
+  private readonly subscription: AllStreamSubscription;
   private ended: { error?: unknown } | null = null;
   private wake: (() => void) | null = null;
+  private drained: (() => void) | null = null;
 
   constructor(
-    private readonly subscription: AllStreamSubscription,
+    open: OpenSubscription,
     private readonly signal: AbortSignal,
   ) {
+    const subscription = open((_subscription, position) => this.checkpointReached(position));
+    this.subscription = subscription;
     subscription.on("data", (event) => {
       if (this.ended) return;
-      this.events.push(event);
-      if (this.events.length >= HIGH_WATER) subscription.pause();
-      this.notify();
+      this.push({ event });
+      if (this.items.length >= HIGH_WATER) subscription.pause();
+      if (subscription.readableLength === 0) this.notifyDrained();
     });
     subscription.on("error", (error) => this.end({ error }));
     subscription.on("end", () => this.end({}));
@@ -51,14 +65,14 @@ class SubscriptionBuffer {
   }
 
   async take(max: number): Promise<Take> {
-    while (this.events.length === 0 && !this.ended && !this.signal.aborted) {
+    while (this.items.length === 0 && !this.ended && !this.signal.aborted) {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
     // Events that arrived before an error are still good: hand them out before reporting the end.
-    if (this.events.length > 0 && !this.signal.aborted) {
-      const events = this.events.splice(0, max);
-      if (this.subscription.isPaused() && this.events.length < HIGH_WATER / 2) this.subscription.resume();
-      return { events };
+    if (this.items.length > 0 && !this.signal.aborted) {
+      const items = this.items.splice(0, max);
+      if (this.subscription.isPaused() && this.items.length < HIGH_WATER / 2) this.subscription.resume();
+      return { items };
     }
     return { ended: true, ...this.ended };
   }
@@ -74,11 +88,35 @@ class SubscriptionBuffer {
     this.subscription.destroy();
   }
 
+  /**
+   * The client calls this from its stream's transform, possibly while events that came before the
+   * checkpoint still wait in the stream's own buffer: the checkpoint is queued only behind them,
+   * or it would pass them over. The client waits for it, so no later event comes in between.
+   */
+  private async checkpointReached(position: Position): Promise<void> {
+    if (this.subscription.readableLength > 0 && !this.ended) {
+      await new Promise<void>((resolve) => (this.drained = resolve));
+    }
+    if (!this.ended) this.push({ scanned: toLogPosition(position) });
+  }
+
+  private push(item: Item): void {
+    this.items.push(item);
+    this.notify();
+  }
+
   private readonly onAbort = (): void => this.notify();
 
   private end(outcome: { error?: unknown }): void {
     this.ended ??= outcome;
+    this.notifyDrained();
     this.notify();
+  }
+
+  private notifyDrained(): void {
+    const drained = this.drained;
+    this.drained = null;
+    drained?.();
   }
 
   private notify(): void {
@@ -89,9 +127,12 @@ class SubscriptionBuffer {
 }
 
 /**
- * A catch-up-then-live feed of $all. Filtered $all subscriptions can drop; on error or end it
- * resubscribes with exponential backoff from the last event it consumed, skipping anything at or
- * before that position, so nothing is yielded twice or skipped.
+ * A catch-up-then-live feed of $all, filtered by the server. Its checkpoint moves past the
+ * records the filter drops at the checkpoints the server sends every `maxSearchWindow` (32) records
+ * it scanned, so it trails the end of the log by fewer than 32 records once caught up (the server
+ * sends none while the log is quiet). Filtered $all subscriptions can drop; on error or end it
+ * resubscribes with exponential backoff from the last position it passed, skipping anything at or
+ * before it, so nothing is yielded twice or skipped.
  */
 export async function* subscribeToAll(
   client: EventStoreDBClient,
@@ -103,7 +144,10 @@ export async function* subscribeToAll(
   let attempt = 0;
 
   while (!signal.aborted) {
-    const buffer = new SubscriptionBuffer(client.subscribeToAll({ fromPosition: last ?? START, filter }), signal);
+    const buffer = new SubscriptionBuffer(
+      (checkpointReached) => client.subscribeToAll({ fromPosition: last ?? START, filter: { ...filter, checkpointReached } }),
+      signal,
+    );
     let failure: unknown;
     try {
       for (;;) {
@@ -112,15 +156,16 @@ export async function* subscribeToAll(
           failure = taken.error;
           break;
         }
+        const before = last;
         const events: RecordedEvent[] = [];
-        for (const resolved of taken.events) {
-          const position = positionOf(resolved);
+        for (const item of taken.items) {
+          const position = "scanned" in item ? item.scanned : positionOf(item.event);
           if (position === null || (last !== null && comparePositions(position, last) <= 0)) continue;
           last = position;
-          const event = toVisibleEvent(resolved, typeSet);
+          const event = "event" in item ? toVisibleEvent(item.event, typeSet) : null;
           if (event) events.push(event);
         }
-        if (events.length > 0 && last !== null) {
+        if (last !== null && last !== before) {
           attempt = 0;
           yield { events, checkpoint: encodeCheckpoint(last) };
         }

@@ -1,0 +1,215 @@
+import { PassThrough } from "node:stream";
+import {
+  StreamNotFoundError,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type AppendResult as ClientAppendResult,
+  type EventStoreDBClient,
+  type Filter,
+  type ReadAllOptions as ClientReadAllOptions,
+  type SubscribeToAllOptions,
+} from "@eventstore/db-client";
+// The client's own subscription stream, so events and checkpoints reach the adapter in the order,
+// and with the buffering, of the real client.
+import { Subscription } from "@eventstore/db-client/dist/streams/utils/Subscription.js";
+
+/** The client types revisions and positions as bigint; these tests also feed the numbers that arrive at runtime. */
+export const asBigInt = (value: number): bigint => value as unknown as bigint;
+
+export interface EventSpec {
+  n: number;
+  streamId?: string;
+  type?: string;
+  isJson?: boolean;
+  data?: unknown;
+  metadata?: unknown;
+  numeric?: boolean;
+}
+
+/** A resolved $all event at commit = prepare = n * 100, revision n - 1. */
+export function resolved({ n, streamId = "payment-1", type = "PaymentAuthorized.v1", isJson = true, data = { n }, metadata, numeric = false }: EventSpec): AllStreamResolvedEvent {
+  const num = (value: number): bigint => (numeric ? asBigInt(value) : BigInt(value));
+  const event = {
+    streamId,
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+    isJson,
+    revision: num(n - 1),
+    type,
+    created: new Date(1_700_000_000_000 + n),
+    data,
+    metadata,
+    position: { commit: num(n * 100), prepare: num(n * 100) },
+  };
+  return { event: event as AllStreamResolvedEvent["event"], commitPosition: num(n * 100) };
+}
+
+/** The system records a live server writes into $all between application events. */
+export const systemRecords = {
+  /** Stream metadata, e.g. a max-age set on a payment stream. */
+  metadata: (n: number) => resolved({ n, streamId: "$$payment-1", type: "$metadata" }),
+  /** A link written by the $by_category system projection. */
+  link: (n: number) => resolved({ n, streamId: "$ce-payment", type: "$>", isJson: false, data: new Uint8Array([48]) }),
+  /** The node's periodic statistics. */
+  stats: (n: number) => resolved({ n, streamId: "$stats-127.0.0.1:2113", type: "$statsCollected" }),
+};
+
+/** The search window a server applies to a filtered subscription when the client names none. */
+const DEFAULT_MAX_SEARCH_WINDOW = 32;
+
+const commitOf = (record: AllStreamResolvedEvent): bigint => BigInt(record.event?.position.commit ?? 0n);
+
+/** One message of the gRPC read stream, as the client's Subscription transform reads it. */
+type ReadResponse =
+  | { hasEvent: () => true; getEvent: () => AllStreamResolvedEvent }
+  | { hasCheckpoint: () => true; getCheckpoint: () => { getCommitPosition: () => string; getPreparePosition: () => string } }
+  | { hasCaughtUp: () => true };
+
+function matcher(filter: Filter | undefined): (record: AllStreamResolvedEvent) => boolean {
+  if (!filter) return () => true;
+  const field = (record: AllStreamResolvedEvent) => (filter.filterOn === "eventType" ? record.event?.type : record.event?.streamId) ?? "";
+  if ("regex" in filter) {
+    const regex = new RegExp(filter.regex);
+    return (record) => regex.test(field(record));
+  }
+  return (record) => filter.prefixes.some((prefix) => field(record).startsWith(prefix));
+}
+
+/**
+ * What the server does for one subscription to $all: sends the records from `fromPosition` on
+ * (the one at it included, which a real server may do after a resubscription) that pass the
+ * filter, and, on a filtered subscription, a checkpoint at the last record it scanned after every
+ * `checkpointInterval × maxSearchWindow` records, matching or not; then "caught up", then live.
+ */
+export class ServedSubscription {
+  unsubscribed = false;
+  /** Whether it has been sent what the log held when it started, so new records go to it live. */
+  live = false;
+  readonly subscription: AllStreamSubscription;
+  readonly #grpc = Object.assign(new PassThrough({ objectMode: true }), { cancel: () => this.#cancel() });
+  readonly #matches: (record: AllStreamResolvedEvent) => boolean;
+  readonly #checkpointEvery: number | null;
+  #scanned = 0;
+
+  constructor(readonly options: SubscribeToAllOptions) {
+    const { filter } = options;
+    this.#matches = matcher(filter);
+    this.#checkpointEvery = filter ? filter.checkpointInterval * (filter.maxSearchWindow ?? DEFAULT_MAX_SEARCH_WINDOW) : null;
+    this.subscription = new Subscription<AllStreamResolvedEvent>(
+      async () => this.#grpc as never,
+      (event) => event as unknown as AllStreamResolvedEvent,
+      {},
+      filter?.checkpointReached,
+    ) as unknown as AllStreamSubscription;
+  }
+
+  /** Serves the records of the log it starts at, then reports it has caught up. */
+  catchUp(log: readonly AllStreamResolvedEvent[]): void {
+    const from = this.options.fromPosition;
+    const start = from === undefined || from === "start" ? 0n : from === "end" ? Infinity : BigInt(from.commit);
+    for (const record of log) if (commitOf(record) >= start) this.serve(record);
+    this.#send({ hasCaughtUp: () => true });
+    this.live = true;
+  }
+
+  serve(record: AllStreamResolvedEvent): void {
+    if (this.unsubscribed) return;
+    if (this.#matches(record)) this.#send({ hasEvent: () => true, getEvent: () => record });
+    this.#scanned += 1;
+    if (this.#checkpointEvery !== null && this.#scanned % this.#checkpointEvery === 0) {
+      const position = record.event?.position ?? { commit: 0n, prepare: 0n };
+      this.#send({
+        hasCheckpoint: () => true,
+        getCheckpoint: () => ({ getCommitPosition: () => String(position.commit), getPreparePosition: () => String(position.prepare) }),
+      });
+    }
+  }
+
+  /** The server closes the call; the client still hands out what it was sent before. */
+  end(): void {
+    this.#grpc.end();
+  }
+
+  /** The call fails, as when the server drops the subscription. */
+  fail(error: Error): void {
+    this.subscription.destroy(error);
+  }
+
+  #send(response: ReadResponse): void {
+    this.#grpc.write(response);
+  }
+
+  #cancel(): void {
+    this.unsubscribed = true;
+    this.#grpc.end();
+  }
+}
+
+/** Just enough of EventStoreDBClient, over an in-memory $all log. */
+export class FakeClient {
+  readonly served: ServedSubscription[] = [];
+  readonly appends: unknown[][] = [];
+  appendResult: () => Promise<ClientAppendResult> = async () => ({ success: true, nextExpectedRevision: 0n });
+  streams = new Map<string, AllStreamResolvedEvent[]>();
+  /** Called once a new subscription has been sent what the log held. */
+  onSubscribe: (served: ServedSubscription, index: number) => void = () => {};
+
+  constructor(
+    public log: AllStreamResolvedEvent[] = [],
+    /** Whether a backwards read from a position includes the event at it (the server's choice is not documented). */
+    private readonly backwardsInclusive = false,
+  ) {}
+
+  /** A record written to $all now: live subscriptions are sent it. */
+  write(record: AllStreamResolvedEvent): void {
+    this.log.push(record);
+    for (const served of this.served) if (served.live) served.serve(record);
+  }
+
+  readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
+    const log = this.log;
+    const inclusive = this.backwardsInclusive;
+    return (async function* () {
+      let page: AllStreamResolvedEvent[];
+      if (direction === "forwards") {
+        page = fromPosition === "start" ? log : fromPosition === "end" ? [] : log.filter((event) => commitOf(event) >= BigInt(fromPosition.commit));
+      } else {
+        const before =
+          fromPosition === "end" || fromPosition === "start"
+            ? fromPosition === "end" ? log : []
+            : log.filter((event) => (inclusive ? commitOf(event) <= BigInt(fromPosition.commit) : commitOf(event) < BigInt(fromPosition.commit)));
+        page = [...before].reverse();
+      }
+      yield* page.slice(0, Number(maxCount));
+    })();
+  }
+
+  readStream(streamId: string) {
+    const events = this.streams.get(streamId);
+    return (async function* () {
+      if (!events) throw new StreamNotFoundError(undefined, streamId);
+      yield* events;
+    })();
+  }
+
+  async appendToStream(...args: unknown[]): Promise<ClientAppendResult> {
+    this.appends.push(args);
+    return this.appendResult();
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): AllStreamSubscription {
+    const served = new ServedSubscription(options);
+    this.served.push(served);
+    const index = this.served.length - 1;
+    setImmediate(() => {
+      served.catchUp(this.log);
+      this.onSubscribe(served, index);
+    });
+    return served.subscription;
+  }
+
+  async dispose(): Promise<void> {}
+
+  asClient(): EventStoreDBClient {
+    return this as unknown as EventStoreDBClient;
+  }
+}
