@@ -17,6 +17,7 @@ import { registerIdempotency } from "./idempotency.ts";
 import { type Metrics, registerMetrics } from "./metrics.ts";
 import { ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
+import { registerStorableText } from "./storable-text.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
 import { historyRoutes } from "./routes/history.ts";
@@ -51,6 +52,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header("x-request-id", request.id);
   });
   registerProblemHandling(app);
+  registerStorableText(app);
   registerMetrics(app, deps.metrics);
 
   await app.register(swagger, {
