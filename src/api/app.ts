@@ -15,7 +15,7 @@ import { registerAuthentication } from "./auth.ts";
 import { registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { type Metrics, registerMetrics } from "./metrics.ts";
-import { ApiProblem, registerProblemHandling } from "./problems.ts";
+import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
 import { registerStorableText } from "./storable-text.ts";
 import { auditRoutes } from "./routes/audit.ts";
@@ -43,6 +43,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdOf,
     bodyLimit: deps.bodyLimitBytes,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   // First, so that its preHandler runs before any other (the idempotency claim writes).
   registerGracefulClose(app, deps.closeGraceMs);

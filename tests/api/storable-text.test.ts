@@ -57,6 +57,14 @@ for (const target of testDatabaseTargets()) {
       expectRefused(await api.request("GET", "/v1/host-configurations/processor_a?clientId=%00&limit=2"), "clientId");
     });
 
+    it("answers a path with broken percent-encoding as 400 problem+json", async () => {
+      const response = await api.request("GET", "/v1/clients/%zz", { headers: { "x-request-id": "bad-url-1" } });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(response.headers.get("x-request-id")).toBe("bad-url-1");
+      expect(response.body).toMatchObject({ code: "validation_error", requestId: "bad-url-1" });
+    });
+
     it("still takes any other text, surrogate pairs included", async () => {
       const name = "Ümlaut \u{1F600} \u2028 ok";
       const created = await api.request("POST", "/v1/clients", { body: { name } });
