@@ -19,7 +19,8 @@ for (const target of testDatabaseTargets()) {
     let api: TestService;
     let client: Awaited<ReturnType<TestService["createClient"]>>;
     beforeAll(async () => {
-      api = await startTestService(target);
+      // A slow processor answer must not be what fails the sale below.
+      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "60000" });
       client = await api.createClient();
     });
     afterAll(() => api.stop());
@@ -63,6 +64,19 @@ for (const target of testDatabaseTargets()) {
       expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect(response.headers.get("x-request-id")).toBe("bad-url-1");
       expect(response.body).toMatchObject({ code: "validation_error", requestId: "bad-url-1" });
+    });
+
+    it("stores metadata keys that are JavaScript names, such as toJSON, as the text they are", async () => {
+      await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
+      const metadata = { toJSON: "x", constructor: "y", __defineGetter__: "z" };
+      const sale = await api.request("POST", "/v1/transactions/sale", {
+        key: client.key,
+        body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: approvedCard, metadata },
+      });
+      expect(sale.status, sale.text).toBe(201);
+      expect(sale.body.metadata).toEqual(metadata);
+      const read = await api.request("GET", `/v1/transactions/${sale.body.id}`, { key: client.key });
+      expect(read.body.metadata).toEqual(metadata);
     });
 
     it("still takes any other text, surrogate pairs included", async () => {
