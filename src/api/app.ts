@@ -15,8 +15,9 @@ import { registerAuthentication } from "./auth.ts";
 import { registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { type Metrics, registerMetrics } from "./metrics.ts";
-import { ApiProblem, registerProblemHandling } from "./problems.ts";
+import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
+import { registerStorableText } from "./storable-text.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
 import { historyRoutes } from "./routes/history.ts";
@@ -46,6 +47,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdOf,
     bodyLimit: deps.bodyLimitBytes,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   // First, so that its preHandler runs before any other (the idempotency claim writes).
   registerGracefulClose(app, deps.closeGraceMs);
@@ -55,6 +57,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header("x-request-id", request.id);
   });
   registerProblemHandling(app);
+  registerStorableText(app);
   registerMetrics(app, deps.metrics);
 
   await app.register(swagger, {

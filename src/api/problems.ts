@@ -82,6 +82,15 @@ export function registerProblemHandling(app: FastifyInstance): void {
   );
 }
 
+/**
+ * Fastify's `frameworkErrors`: what fails before any route or hook runs (a path with broken
+ * percent-encoding, an over-long path parameter) is problem+json too.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header("x-request-id", request.id);
+  return sendProblem(request, reply, toProblem(error));
+}
+
 function toProblem(error: FastifyError): ApiProblem {
   if (error instanceof ApiProblem) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -96,6 +105,10 @@ function toProblem(error: FastifyError): ApiProblem {
       return new ApiProblem("payload_too_large", "The request body is over the size limit.");
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiProblem("unsupported_media_type", "Send JSON with content-type application/json.");
+    case "FST_ERR_BAD_URL":
+      return new ApiProblem("validation_error", "The URL is malformed: fix its percent-encoding.");
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      return new ApiProblem("validation_error", "A path parameter is too long.");
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return new ApiProblem("validation_error", "The request body is missing or malformed.");

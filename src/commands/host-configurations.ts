@@ -52,8 +52,13 @@ async function run(
   return { ok: true, value: { hostConfigurationId, version } };
 }
 
-const encrypted = (secrets: SecretBox, credentials: JsonObject | undefined) =>
-  credentials && Object.keys(credentials).length > 0 ? asEncryptedSecret(secrets.encrypt(credentials)) : undefined;
+/** What a configuration's credentials are bound to: moved to another configuration, they do not decrypt. */
+export const credentialsContext = (hostConfigurationId: string) => `host-configuration/${hostConfigurationId}/credentials`;
+
+const encrypted = (secrets: SecretBox, hostConfigurationId: string, credentials: JsonObject | undefined) =>
+  credentials && Object.keys(credentials).length > 0
+    ? asEncryptedSecret(secrets.encrypt(credentials, credentialsContext(hostConfigurationId)))
+    : undefined;
 
 export function createHostConfiguration(context: CommandContext, secrets: SecretBox, input: HostConfigurationInput) {
   const hostConfigurationId = newId();
@@ -61,7 +66,7 @@ export function createHostConfiguration(context: CommandContext, secrets: Secret
     type: "CreateHostConfiguration",
     hostConfigurationId,
     ...({ processor: input.processor, configuration: input.configuration } as ProcessorConfiguration),
-    credentials: encrypted(secrets, input.credentials) ?? null,
+    credentials: encrypted(secrets, hostConfigurationId, input.credentials) ?? null,
     now: context.now().toISOString(),
   });
 }
@@ -77,7 +82,7 @@ export function updateHostConfiguration(
     type: "UpdateHostConfiguration",
     hostConfigurationId,
     ...({ processor: input.processor, configuration: input.configuration } as ProcessorConfiguration),
-    credentials: encrypted(secrets, input.credentials),
+    credentials: encrypted(secrets, hostConfigurationId, input.credentials),
     expectedVersion,
     now: context.now().toISOString(),
   });

@@ -9,12 +9,18 @@ import type { JsonObject } from "../eventstore/port.ts";
  * can rotate: new writes use the active key, and older ciphertexts decrypt as long as their key
  * is still configured.
  *
- * Format: `v1.<keyId>.<wrapped data key>.<payload>`, the last two base64url of
- * `iv (12 bytes) | ciphertext | tag (16 bytes)`. The header `v1.<keyId>` is authenticated data of
- * both, so neither the version nor the key id can be swapped.
+ * Format: `v2.<keyId>.<wrapped data key>.<payload>`, the last two base64url of
+ * `iv (12 bytes) | ciphertext | tag (16 bytes)`. The authenticated data of both is the header
+ * `v2.<keyId>` and the context the caller names (what the secret belongs to, such as
+ * `host-configuration/<id>/credentials`), so neither the version nor the key id can be swapped,
+ * and a ciphertext copied to another owner or field does not decrypt there.
+ *
+ * `v1` ciphertexts, written before the context was bound, bind only their header; they stay
+ * readable because stored events are never rewritten.
  */
 
-const VERSION = "v1";
+const VERSION = "v2";
+const LEGACY_VERSION = "v1";
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -48,13 +54,17 @@ export interface SecretBoxOptions {
   keys: Record<string, Buffer>;
 }
 
+/** `context` names what the secret belongs to; decrypting needs the context it was encrypted with. */
 export interface SecretBox {
-  encrypt(plaintext: JsonObject | string): string;
+  encrypt(plaintext: JsonObject | string, context: string): string;
   /** The encrypted string, or the JSON text of an encrypted object. */
-  decrypt(ciphertext: string): string;
+  decrypt(ciphertext: string, context: string): string;
   /** The encrypted object; throws `DecryptionError` for an encrypted string. */
-  decryptJson(ciphertext: string): JsonObject;
+  decryptJson(ciphertext: string, context: string): JsonObject;
 }
+
+/** Key ids never hold a newline, so header and context cannot be confused. */
+const authenticatedData = (header: string, context: string) => Buffer.from(`${header}\n${context}`);
 
 export function createSecretBox(options: SecretBoxOptions): SecretBox {
   const keys = new Map<string, Buffer>();
@@ -66,36 +76,39 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
   const activeKey = keys.get(options.activeKeyId);
   if (!activeKey) throw new MasterKeyError(`The active master key "${options.activeKeyId}" is not among the keys.`);
 
-  function open(ciphertext: string): Buffer {
+  function open(ciphertext: string, context: string): Buffer {
     const parts = ciphertext.split(".");
-    if (parts.length !== 4 || parts[0] !== VERSION) throw new DecryptionError("Not a v1 ciphertext.");
-    const [, keyId = "", wrapped = "", payload = ""] = parts;
+    const [version = "", keyId = "", wrapped = "", payload = ""] = parts;
+    if (parts.length !== 4 || (version !== VERSION && version !== LEGACY_VERSION)) {
+      throw new DecryptionError("Not a v1 or v2 ciphertext.");
+    }
     const masterKey = keys.get(keyId);
     if (!masterKey) throw new UnknownKeyError(keyId);
-    const header = Buffer.from(`${VERSION}.${keyId}`);
-    const dataKey = gcmDecrypt(masterKey, wrapped, header);
+    const header = `${version}.${keyId}`;
+    const aad = version === VERSION ? authenticatedData(header, context) : Buffer.from(header);
+    const dataKey = gcmDecrypt(masterKey, wrapped, aad);
     if (dataKey.length !== KEY_BYTES) throw new DecryptionError("The wrapped data key has the wrong size.");
-    return gcmDecrypt(dataKey, payload, header);
+    return gcmDecrypt(dataKey, payload, aad);
   }
 
   return {
-    encrypt(plaintext) {
+    encrypt(plaintext, context) {
       const kind = typeof plaintext === "string" ? KIND_STRING : KIND_JSON;
       const body = typeof plaintext === "string" ? plaintext : JSON.stringify(plaintext);
-      const header = Buffer.from(`${VERSION}.${options.activeKeyId}`);
+      const aad = authenticatedData(`${VERSION}.${options.activeKeyId}`, context);
       const dataKey = randomBytes(KEY_BYTES);
-      const payload = gcmEncrypt(dataKey, Buffer.concat([Buffer.of(kind), Buffer.from(body, "utf8")]), header);
-      const wrapped = gcmEncrypt(activeKey, dataKey, header);
+      const payload = gcmEncrypt(dataKey, Buffer.concat([Buffer.of(kind), Buffer.from(body, "utf8")]), aad);
+      const wrapped = gcmEncrypt(activeKey, dataKey, aad);
       dataKey.fill(0);
       return `${VERSION}.${options.activeKeyId}.${wrapped}.${payload}`;
     },
 
-    decrypt(ciphertext) {
-      return open(ciphertext).subarray(1).toString("utf8");
+    decrypt(ciphertext, context) {
+      return open(ciphertext, context).subarray(1).toString("utf8");
     },
 
-    decryptJson(ciphertext) {
-      const plaintext = open(ciphertext);
+    decryptJson(ciphertext, context) {
+      const plaintext = open(ciphertext, context);
       if (plaintext[0] !== KIND_JSON) throw new DecryptionError("The ciphertext holds a string, not a JSON object.");
       return JSON.parse(plaintext.subarray(1).toString("utf8")) as JsonObject;
     },

@@ -23,7 +23,10 @@ function isJson(value: unknown, depth = 0): boolean {
       return Number.isFinite(value);
     case "object": {
       if (value === null) return true;
-      if ("toJSON" in value || Object.getOwnPropertySymbols(value).length > 0) return false;
+      // A `toJSON` method changes what JSON writes; a `toJSON` key holding data is just data.
+      if (typeof (value as { toJSON?: unknown }).toJSON === "function" || Object.getOwnPropertySymbols(value).length > 0) {
+        return false;
+      }
       // Holes and named properties of an array are what JSON would silently change.
       if (Array.isArray(value)) {
         return Object.keys(value).length === value.length && value.every((item) => isJson(item, depth + 1));

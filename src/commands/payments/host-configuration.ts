@@ -12,6 +12,7 @@ import {
 } from "../../domain/host-configurations/decider.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { EventStore, JsonObject } from "../../eventstore/port.ts";
+import { credentialsContext } from "../host-configurations.ts";
 
 export type HostConfigurationForPayment =
   | { ok: true; view: HostConfigurationView; credentials: JsonObject | null }
@@ -98,7 +99,8 @@ export async function loadHostConfiguration(
   const state = (events as unknown as HostConfigurationEvent[]).reduce(evolve, initialState());
   const view = toView(state);
   if (state.status !== "present" || !view) throw new Error(`host configuration ${hostConfigurationId} has no events`);
-  const result = { view, credentials: state.credentials ? deps.secrets.decryptJson(state.credentials) : null };
+  const credentials = state.credentials && deps.secrets.decryptJson(state.credentials, credentialsContext(hostConfigurationId));
+  const result = { view, credentials };
   if (loaded.size >= MAX_LOADED) loaded.delete(loaded.keys().next().value!);
   loaded.set(hostConfigurationId, result);
   return result;
