@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { migrateToLatest } from "./migrations/index.ts";
+import { takeProcessLock } from "./process-lock.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseKind = "postgres" | "pglite";
@@ -26,7 +27,7 @@ export interface DatabaseOptions {
 
 /** Opens PostgreSQL (a `pg` pool) or embedded PGlite, and runs the migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseConnection> {
-  if (!options.databaseUrl) return usePglite(await createPglite(options.dataDir));
+  if (!options.databaseUrl) return openPglite(options.dataDir);
   return migrated(openPostgres(options.databaseUrl, options.poolSize ?? 20));
 }
 
@@ -81,9 +82,29 @@ function preparingStatements(pool: pg.Pool): PostgresPool {
 
 const statementName = (text: string) => `k_${createHash("sha1").update(text).digest("base64url")}`;
 
-async function createPglite(dataDir: string): Promise<PGlite> {
-  if (dataDir.startsWith("memory://")) return PGlite.create(dataDir);
+/**
+ * PGlite in a directory serves one process: a second one opening it (the CLI next to the
+ * service) corrupts its catalog for good, so a lock in DATA_DIR refuses it.
+ */
+async function openPglite(dataDir: string): Promise<DatabaseConnection> {
+  if (dataDir.startsWith("memory://")) return usePglite(await PGlite.create(dataDir));
   const location = path.resolve(dataDir, "pglite");
   await mkdir(location, { recursive: true });
-  return PGlite.create(location);
+  const lock = await takeProcessLock(path.resolve(dataDir, "pglite.lock"), `The embedded database in ${path.resolve(dataDir)}`);
+  try {
+    const connection = await usePglite(await PGlite.create(location));
+    return {
+      ...connection,
+      async close() {
+        try {
+          await connection.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }

@@ -67,3 +67,23 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   const [code] = await once(child, "exit");
   return code as number | null;
 }
+
+export interface FinishedProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript entry (`src/main.ts`, `src/cli/ledger.ts`) with `args` until it exits. */
+export async function runProcess(script: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    env: { ...process.env, ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
+  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stdout, stderr };
+}
