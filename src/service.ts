@@ -88,7 +88,10 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     bodyLimitBytes: config.bodyLimitBytes,
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
     checkReadiness: async () => {
-      await sql`select 1`.execute(database.db);
+      // Reads a row of every read model: a table that cannot be read fails every GET.
+      for (const table of projections.flatMap((projection) => projection.tables)) {
+        await sql`select 1 from ${sql.table(table)} limit 1`.execute(database.db);
+      }
       await store.readHead();
     },
   });
