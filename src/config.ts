@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DatabaseTimeouts } from "./db/connection.ts";
 
 const optionalString = z
   .string()
@@ -6,6 +7,7 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+const milliseconds = z.coerce.number().int().positive();
 const port = z.coerce.number().int().min(0).max(65535);
 const host = z.string().trim().min(1);
 
@@ -26,6 +28,15 @@ const environmentSchema = z.object({
   PENDING_RESOLVER_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds.default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds.default(15_000),
+  DATABASE_LOCK_TIMEOUT_MS: milliseconds.default(5_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds.default(60_000),
+  REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
+  CONNECTION_TIMEOUT_MS: milliseconds.default(60_000),
+  MAX_IN_FLIGHT_REQUESTS: z.coerce.number().int().positive().default(512),
+  /** 0 turns shedding on event-loop delay off. */
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -49,8 +60,20 @@ export interface Config {
   pendingResolverIntervalMs: number;
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
+  databaseTimeouts: DatabaseTimeouts;
+  /** Longest wait for a request's headers and body (slow clients). */
+  requestTimeoutMs: number;
+  /** Longest silence on a connection, a running request's included: it exceeds any payment's wait. */
+  connectionTimeoutMs: number;
+  /** Requests under way at once beyond which new ones are refused with 503. */
+  maxInFlightRequests: number;
+  /** Mean event-loop delay beyond which new requests are refused with 503; 0: never. */
+  maxEventLoopDelayMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
+
+/** What a payment may wait for besides its processor call: its database writes and the read model. */
+const CONNECTION_TIMEOUT_MARGIN_MS = 30_000;
 
 type Environment = Record<string, string | undefined>;
 
@@ -71,6 +94,13 @@ export function loadConfig(environment: Environment): Config {
   if (!processorUrls && (a || b || c || d)) {
     throw new Error("Invalid configuration: set all of PROCESSOR_A_URL..PROCESSOR_D_URL, or none (simulator)");
   }
+  // A payment waits for its processor call and then for its writes; a connection timeout that
+  // cut it off would leave the client without the outcome.
+  if (env.CONNECTION_TIMEOUT_MS < env.PROCESSOR_TIMEOUT_MS + CONNECTION_TIMEOUT_MARGIN_MS) {
+    throw new Error(
+      `Invalid configuration: CONNECTION_TIMEOUT_MS must be at least PROCESSOR_TIMEOUT_MS + ${CONNECTION_TIMEOUT_MARGIN_MS}`,
+    );
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -85,6 +115,16 @@ export function loadConfig(environment: Environment): Config {
     pendingResolverIntervalMs: env.PENDING_RESOLVER_INTERVAL_MS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    databaseTimeouts: {
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockMs: env.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: env.CONNECTION_TIMEOUT_MS,
+    maxInFlightRequests: env.MAX_IN_FLIGHT_REQUESTS,
+    maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -41,7 +41,9 @@ export interface Service {
  * serves HTTP until stopped.
  */
 export async function startService(config: Config, logger: Logger, opened?: DatabaseConnection): Promise<Service> {
-  const database = opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    opened ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const metrics = createMetrics(() =>
     Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection.name))),
@@ -87,6 +89,9 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
+    requestTimeoutMs: config.requestTimeoutMs,
+    connectionTimeoutMs: config.connectionTimeoutMs,
+    loadShedding: { maxInFlight: config.maxInFlightRequests, maxEventLoopDelayMs: config.maxEventLoopDelayMs },
     checkReadiness: async () => {
       // Reads a row of every read model: a table that cannot be read fails every GET.
       for (const table of projections.flatMap((projection) => projection.tables)) {

@@ -21,7 +21,7 @@ async function deadPid(): Promise<number> {
 }
 
 // The lock concerns the embedded database only: PostgreSQL serves many processes by design.
-describe("one process at a time on an embedded DATA_DIR", { timeout: 120_000 }, () => {
+describe("one process at a time on an embedded DATA_DIR", { timeout: 240_000 }, () => {
   let dataDir: string;
   let first: ServiceProcess;
   beforeAll(async () => {

@@ -23,12 +23,26 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; `memory://` keeps them in memory. */
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL's bounds on each wait; unset: none (tests and benchmarks). */
+  timeouts?: DatabaseTimeouts;
+}
+
+/** How long a PostgreSQL connection waits, each in milliseconds; 0 is no bound. */
+export interface DatabaseTimeouts {
+  /** For a connection from the pool (or a new one to the server). */
+  connectMs: number;
+  /** For one statement to run. */
+  statementMs: number;
+  /** For a lock that another transaction holds. */
+  lockMs: number;
+  /** That a transaction may stay open without a statement before the server ends the session. */
+  idleInTransactionMs: number;
 }
 
 /** Opens PostgreSQL (a `pg` pool) or embedded PGlite, and runs the migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseConnection> {
   if (!options.databaseUrl) return openPglite(options.dataDir);
-  return migrated(openPostgres(options.databaseUrl, options.poolSize ?? 20));
+  return migrated(openPostgres(options.databaseUrl, options.poolSize ?? 20, options.timeouts));
 }
 
 /** Serves an already created PGlite instance (for example one loaded from a dump), migrated. */
@@ -47,8 +61,17 @@ async function migrated(connection: DatabaseConnection): Promise<DatabaseConnect
   return connection;
 }
 
-function openPostgres(connectionString: string, max: number): DatabaseConnection {
-  const pool = new pg.Pool({ connectionString, max });
+function openPostgres(connectionString: string, max: number, timeouts: DatabaseTimeouts | undefined): DatabaseConnection {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    ...(timeouts && {
+      connectionTimeoutMillis: timeouts.connectMs,
+      statement_timeout: timeouts.statementMs,
+      lock_timeout: timeouts.lockMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    }),
+  });
   // An idle client that loses its server emits 'error'; without a listener that kills the process.
   pool.on("error", () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingStatements(pool) }) });
