@@ -68,4 +68,16 @@ describe("configuration", () => {
       eventStoreUrl: undefined,
     });
   });
+
+  it("bounds every wait by default, and refuses a connection timeout that would cut off a payment", () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseTimeouts: { connectMs: 5_000, statementMs: 15_000, lockMs: 5_000, idleInTransactionMs: 60_000 },
+      requestTimeoutMs: 30_000,
+      connectionTimeoutMs: 60_000,
+      maxInFlightRequests: 512,
+      maxEventLoopDelayMs: 2_000,
+    });
+    expect(() => loadConfig({ PROCESSOR_TIMEOUT_MS: "40000" })).toThrow(/CONNECTION_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_LOCK_TIMEOUT_MS: "0" })).toThrow(/DATABASE_LOCK_TIMEOUT_MS/);
+  });
 });

@@ -23,9 +23,10 @@ async function startProcess(script: string, environment: Record<string, string>,
   child.stdout!.on("data", (chunk) => (output += String(chunk)));
   child.stderr!.on("data", (chunk) => (output += String(chunk)));
   const started = Date.now();
+  // A first start creates the embedded database: over a minute on a loaded 2-core machine.
   let match = ready.exec(output);
   while (!match) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`${script} did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() - started > 180_000) throw new Error(`${script} did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     match = ready.exec(output);
   }
