@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DatabaseTimeouts } from "./db/connection.ts";
 
 const optionalString = z
   .string()
@@ -6,6 +7,7 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+const milliseconds = z.coerce.number().int().positive();
 const port = z.coerce.number().int().min(0).max(65535);
 const host = z.string().trim().min(1);
 
@@ -31,6 +33,15 @@ const environmentSchema = z.object({
   IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   LIMIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   LIMIT_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(300_000),
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds.default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds.default(15_000),
+  DATABASE_LOCK_TIMEOUT_MS: milliseconds.default(5_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds.default(60_000),
+  REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
+  CONNECTION_TIMEOUT_MS: milliseconds.default(60_000),
+  MAX_IN_FLIGHT_REQUESTS: z.coerce.number().int().positive().default(512),
+  /** 0 turns shedding on event-loop delay off. */
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -67,8 +78,20 @@ export interface Config {
   limitSweepIntervalMs: number;
   /** How long a reservation, and its payment's last event, stand before the sweeper judges them. */
   limitSweepGraceMs: number;
+  databaseTimeouts: DatabaseTimeouts;
+  /** Longest wait for a request's headers and body (slow clients). */
+  requestTimeoutMs: number;
+  /** Longest silence on a connection, a running request's included: it exceeds any payment's wait. */
+  connectionTimeoutMs: number;
+  /** Requests under way at once beyond which new ones are refused with 503. */
+  maxInFlightRequests: number;
+  /** Mean event-loop delay beyond which new requests are refused with 503; 0: never. */
+  maxEventLoopDelayMs: number;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
+
+/** What a payment may wait for besides its processor call: its database writes and the read model. */
+const CONNECTION_TIMEOUT_MARGIN_MS = 30_000;
 
 type Environment = Record<string, string | undefined>;
 
@@ -89,6 +112,13 @@ export function loadConfig(environment: Environment): Config {
   if (!processorUrls && (a || b || c || d)) {
     throw new Error("Invalid configuration: set all of PROCESSOR_A_URL..PROCESSOR_D_URL, or none (simulator)");
   }
+  // A payment waits for its processor call and then for its writes; a connection timeout that
+  // cut it off would leave the client without the outcome.
+  if (env.CONNECTION_TIMEOUT_MS < env.PROCESSOR_TIMEOUT_MS + CONNECTION_TIMEOUT_MARGIN_MS) {
+    throw new Error(
+      `Invalid configuration: CONNECTION_TIMEOUT_MS must be at least PROCESSOR_TIMEOUT_MS + ${CONNECTION_TIMEOUT_MARGIN_MS}`,
+    );
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -108,6 +138,16 @@ export function loadConfig(environment: Environment): Config {
     idempotencyInProgressTimeoutMs: env.IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS,
     limitSweepIntervalMs: env.LIMIT_SWEEP_INTERVAL_MS,
     limitSweepGraceMs: env.LIMIT_SWEEP_GRACE_MS,
+    databaseTimeouts: {
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      lockMs: env.DATABASE_LOCK_TIMEOUT_MS,
+      idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: env.CONNECTION_TIMEOUT_MS,
+    maxInFlightRequests: env.MAX_IN_FLIGHT_REQUESTS,
+    maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     logLevel: env.LOG_LEVEL,
   };
 }

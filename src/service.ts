@@ -43,7 +43,9 @@ export interface Service {
  * serves HTTP until stopped.
  */
 export async function startService(config: Config, logger: Logger, opened?: DatabaseConnection): Promise<Service> {
-  const database = opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    opened ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const now = () => new Date();
   const metrics = createMetrics(
@@ -103,8 +105,14 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     requestHashKey: requestHashKeyOf(fingerprintKey),
     idempotencyInProgressTimeoutMs: config.idempotencyInProgressTimeoutMs,
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
+    requestTimeoutMs: config.requestTimeoutMs,
+    connectionTimeoutMs: config.connectionTimeoutMs,
+    loadShedding: { maxInFlight: config.maxInFlightRequests, maxEventLoopDelayMs: config.maxEventLoopDelayMs },
     checkReadiness: async () => {
-      await sql`select 1`.execute(database.db);
+      // Reads a row of every read model: a table that cannot be read fails every GET.
+      for (const table of projections.flatMap((projection) => projection.tables)) {
+        await sql`select 1 from ${sql.table(table)} limit 1`.execute(database.db);
+      }
       await store.readHead();
     },
   });

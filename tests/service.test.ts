@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
 import { type Service, startService } from "../src/service.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "./support/database.ts";
+import { startTestService, type TestService } from "./support/service.ts";
 
 for (const target of testDatabaseTargets()) {
   describe(`the service on ${target}`, () => {
@@ -27,6 +29,27 @@ for (const target of testDatabaseTargets()) {
       expect(await ready.json()).toEqual({ status: "ready" });
     });
   });
+
+  describe(`readiness on ${target}`, () => {
+    let api: TestService;
+    beforeAll(async () => {
+      api = await startTestService(target);
+    });
+    afterAll(() => api?.stop());
+
+    it("fails while a read model cannot be read, and recovers when it can", async () => {
+      const rename = (from: string, to: string) =>
+        sql`alter table ${sql.table(from)} rename to ${sql.table(to)}`.execute(api.database.db);
+      await rename("host_configurations", "host_configurations_away");
+      try {
+        const broken = await api.request("GET", "/health/ready", { key: null });
+        expect(broken.status).toBe(503);
+      } finally {
+        await rename("host_configurations_away", "host_configurations");
+      }
+      expect((await api.request("GET", "/health/ready", { key: null })).status).toBe(200);
+    });
+  });
 }
 
 describe("configuration", () => {
@@ -44,5 +67,17 @@ describe("configuration", () => {
       dataDir: "./data",
       eventStoreUrl: undefined,
     });
+  });
+
+  it("bounds every wait by default, and refuses a connection timeout that would cut off a payment", () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseTimeouts: { connectMs: 5_000, statementMs: 15_000, lockMs: 5_000, idleInTransactionMs: 60_000 },
+      requestTimeoutMs: 30_000,
+      connectionTimeoutMs: 60_000,
+      maxInFlightRequests: 512,
+      maxEventLoopDelayMs: 2_000,
+    });
+    expect(() => loadConfig({ PROCESSOR_TIMEOUT_MS: "40000" })).toThrow(/CONNECTION_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_LOCK_TIMEOUT_MS: "0" })).toThrow(/DATABASE_LOCK_TIMEOUT_MS/);
   });
 });

@@ -35,5 +35,5 @@ describe("npm start on the embedded database", () => {
     });
     expect(again.status).toBe(200);
     expect(await stop(second.child)).toBe(0);
-  }, 120_000);
+  }, 400_000);
 });

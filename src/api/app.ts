@@ -12,8 +12,9 @@ import {
 } from "fastify-type-provider-zod";
 import type { Logger } from "../logger.ts";
 import { registerAuthentication } from "./auth.ts";
-import { registerGracefulClose } from "./graceful-close.ts";
+import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
+import { type LoadSheddingOptions, registerLoadShedding } from "./load-shedding.ts";
 import { type Metrics, registerMetrics } from "./metrics.ts";
 import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
@@ -39,6 +40,11 @@ export interface AppDependencies extends TransactionRouteDependencies {
   idempotencyInProgressTimeoutMs: number;
   /** How long close() lets the requests it finds running finish before it cuts them off. */
   closeGraceMs: number;
+  /** Longest wait for a request's headers and body. */
+  requestTimeoutMs: number;
+  /** Longest silence on a connection, a running request's included. */
+  connectionTimeoutMs: number;
+  loadShedding: LoadSheddingOptions;
 }
 
 /** The HTTP application, built without listening so tests can drive it in-process. */
@@ -48,6 +54,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     genReqId: requestIdOf,
     bodyLimit: deps.bodyLimitBytes,
     frameworkErrors: answerFrameworkError,
+    requestTimeout: deps.requestTimeoutMs,
+    connectionTimeout: deps.connectionTimeoutMs,
+    ...gracefulCloseOptions,
   }).withTypeProvider<ZodTypeProvider>();
   // First, so that its preHandler runs before any other (the idempotency claim writes).
   registerGracefulClose(app, deps.closeGraceMs);
@@ -89,6 +98,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v1) => {
+      await registerLoadShedding(v1, deps.loadShedding);
       await v1.register(rateLimit, {
         max: deps.rateLimitPerMinute,
         timeWindow: 60_000,

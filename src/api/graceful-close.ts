@@ -1,9 +1,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { ApiProblem } from "./problems.ts";
+
+/**
+ * Fastify's own answer to a request that arrives while it closes is plain JSON; with this,
+ * registerGracefulClose answers it as problem+json with retry-after instead.
+ */
+export const gracefulCloseOptions = { return503OnClosing: false } as const;
 
 /**
  * Makes close() resolve only once every request already being handled has been answered (new
- * ones get fastify's 503), so the caller can then close what the handlers use; at most `graceMs`.
+ * ones get 503 `service_unavailable`), so the caller can then close what the handlers use; at most `graceMs`.
  * Fastify alone does not: Node's server.close() waits for open connections, not for handlers, so
  * a handler whose client has gone away (a load test ending, a client timeout) runs on unseen; and
  * a request answered after close() began keeps its keep-alive connection open, which
@@ -34,6 +41,12 @@ export function registerGracefulClose(app: FastifyInstance, graceMs: number): vo
   });
 
   let closing = false;
+  // Refused before any handler runs: nothing of it has been done, another instance can take it.
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!closing) return;
+    reply.header("connection", "close");
+    throw new ApiProblem("service_unavailable", "The service is stopping; retry the request.");
+  });
   // Fastify closes the connection of the requests that arrive after close() began, not of those
   // already running.
   app.addHook("onSend", async (_request, reply, payload) => {

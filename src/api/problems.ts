@@ -1,5 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isOverload } from "../overload.ts";
+
+/** What a 503 tells the client to wait before it retries. */
+export const RETRY_AFTER_SECONDS = 2;
 
 export interface FieldError {
   path: string;
@@ -56,6 +60,7 @@ export class ApiProblem extends Error {
 export const notFound = (what = "resource") => new ApiProblem("not_found", `No such ${what}.`);
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiProblem): FastifyReply {
+  if (problem.code === "service_unavailable") reply.header("retry-after", RETRY_AFTER_SECONDS);
   return reply
     .code(problem.status)
     .type("application/problem+json")
@@ -74,7 +79,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
 export function registerProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error);
-    if (problem.status >= 500) request.log.error({ err: error }, "request failed");
+    if (problem.code === "service_unavailable") request.log.warn({ err: error }, "request shed");
+    else if (problem.status >= 500) request.log.error({ err: error }, "request failed");
     return sendProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) =>
@@ -117,6 +123,10 @@ function toProblem(error: FastifyError): ApiProblem {
     return new ApiProblem("validation_error", "The request body is not valid JSON.");
   }
   if (error.statusCode === 429) return new ApiProblem("rate_limited", "Too many requests; retry later.");
+  // A bounded wait that ran out (a full queue, a database timeout) or load shed by under-pressure.
+  if (isOverload(error) || error.statusCode === 503) {
+    return new ApiProblem("service_unavailable", "The service is overloaded; retry later.");
+  }
   return new ApiProblem("internal_error", "Something went wrong on our side; it was logged.");
 }
 

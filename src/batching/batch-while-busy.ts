@@ -1,8 +1,12 @@
+import { OverloadedError } from "../overload.ts";
+
 export type Batched<Item, Result> = (item: Item) => Promise<Result>;
 
 export interface BatchOptions {
   /** The most items one flush takes; the rest wait for the next. */
   maxBatch?: number;
+  /** The most items that may wait; one more is refused at once with an OverloadedError. */
+  maxQueue?: number;
   /** Called when the last flush ends and nothing waits. */
   onIdle?: () => void;
 }
@@ -18,10 +22,12 @@ interface Waiting<Item, Result> {
  * flushed at once, alone; the items that come while it runs wait, and are flushed together when
  * it ends. Idle, this adds no delay; under load, many round trips become one per flush.
  * `flush` answers each item at its index; when it throws, every item of that flush fails.
+ * At most `maxQueue` items wait: when the flushes stall (a database that does not answer), the
+ * callers are refused at once rather than piling up in memory.
  */
 export function batchWhileBusy<Item, Result>(
   flush: (items: Item[]) => Promise<Result[]>,
-  { maxBatch = 256, onIdle }: BatchOptions = {},
+  { maxBatch = 256, maxQueue = 4 * maxBatch, onIdle }: BatchOptions = {},
 ): Batched<Item, Result> {
   const queue: Waiting<Item, Result>[] = [];
   let busy = false;
@@ -44,6 +50,10 @@ export function batchWhileBusy<Item, Result>(
 
   return (item) =>
     new Promise<Result>((resolve, reject) => {
+      if (queue.length >= maxQueue) {
+        reject(new OverloadedError(`${queue.length} items already wait for this batch`));
+        return;
+      }
       queue.push({ item, resolve, reject });
       if (!busy) void drain();
     });

@@ -15,7 +15,13 @@ export interface Ledger {
 
 /** Opens the database (migrated) and the event store from the configuration, runs `work`, closes both. */
 export async function withLedger<T>(config: Config, work: (ledger: Ledger) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 4 });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 4,
+    // A rebuild or verify scans whole tables: a statement bound that suits a request would cut it off.
+    timeouts: { ...config.databaseTimeouts, statementMs: 0 },
+  });
   const store = openEventStore(config.eventStoreUrl, database.db);
   try {
     return await work({ db: database.db, store, eventsDb: config.eventStoreUrl ? undefined : database.db });

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { migrateToLatest } from "./migrations/index.ts";
+import { takeProcessLock } from "./process-lock.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseKind = "postgres" | "pglite";
@@ -22,12 +23,26 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; `memory://` keeps them in memory. */
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL's bounds on each wait; unset: none (tests and benchmarks). */
+  timeouts?: DatabaseTimeouts;
+}
+
+/** How long a PostgreSQL connection waits, each in milliseconds; 0 is no bound. */
+export interface DatabaseTimeouts {
+  /** For a connection from the pool (or a new one to the server). */
+  connectMs: number;
+  /** For one statement to run. */
+  statementMs: number;
+  /** For a lock that another transaction holds. */
+  lockMs: number;
+  /** That a transaction may stay open without a statement before the server ends the session. */
+  idleInTransactionMs: number;
 }
 
 /** Opens PostgreSQL (a `pg` pool) or embedded PGlite, and runs the migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseConnection> {
-  if (!options.databaseUrl) return usePglite(await createPglite(options.dataDir));
-  return migrated(openPostgres(options.databaseUrl, options.poolSize ?? 20));
+  if (!options.databaseUrl) return openPglite(options.dataDir);
+  return migrated(openPostgres(options.databaseUrl, options.poolSize ?? 20, options.timeouts));
 }
 
 /** Serves an already created PGlite instance (for example one loaded from a dump), migrated. */
@@ -46,8 +61,17 @@ async function migrated(connection: DatabaseConnection): Promise<DatabaseConnect
   return connection;
 }
 
-function openPostgres(connectionString: string, max: number): DatabaseConnection {
-  const pool = new pg.Pool({ connectionString, max });
+function openPostgres(connectionString: string, max: number, timeouts: DatabaseTimeouts | undefined): DatabaseConnection {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    ...(timeouts && {
+      connectionTimeoutMillis: timeouts.connectMs,
+      statement_timeout: timeouts.statementMs,
+      lock_timeout: timeouts.lockMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    }),
+  });
   // An idle client that loses its server emits 'error'; without a listener that kills the process.
   pool.on("error", () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingStatements(pool) }) });
@@ -81,9 +105,29 @@ function preparingStatements(pool: pg.Pool): PostgresPool {
 
 const statementName = (text: string) => `k_${createHash("sha1").update(text).digest("base64url")}`;
 
-async function createPglite(dataDir: string): Promise<PGlite> {
-  if (dataDir.startsWith("memory://")) return PGlite.create(dataDir);
+/**
+ * PGlite in a directory serves one process: a second one opening it (the CLI next to the
+ * service) corrupts its catalog for good, so a lock in DATA_DIR refuses it.
+ */
+async function openPglite(dataDir: string): Promise<DatabaseConnection> {
+  if (dataDir.startsWith("memory://")) return usePglite(await PGlite.create(dataDir));
   const location = path.resolve(dataDir, "pglite");
   await mkdir(location, { recursive: true });
-  return PGlite.create(location);
+  const lock = await takeProcessLock(path.resolve(dataDir, "pglite.lock"), `The embedded database in ${path.resolve(dataDir)}`);
+  try {
+    const connection = await usePglite(await PGlite.create(location));
+    return {
+      ...connection,
+      async close() {
+        try {
+          await connection.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }

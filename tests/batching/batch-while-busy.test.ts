@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { batchWhileBusy } from "../../src/batching/batch-while-busy.ts";
+import { OverloadedError } from "../../src/overload.ts";
 
 /** A flush whose calls are recorded and which ends only when the test releases it. */
 function heldFlush() {
@@ -70,5 +71,21 @@ describe("batchWhileBusy", () => {
   it("refuses a flush that answers a different number of items", async () => {
     const batched = batchWhileBusy(async (items: number[]) => items.slice(1));
     await expect(batched(1)).rejects.toThrow("a flush of 1 answered 0");
+  });
+
+  it("refuses at once an item that finds maxQueue items waiting, and takes items again once they have gone", async () => {
+    const { flush, flushes, releaseNext } = heldFlush();
+    const batched = batchWhileBusy(flush, { maxBatch: 2, maxQueue: 3 });
+    const inFlight = batched(1);
+    const waiting = [batched(2), batched(3), batched(4)];
+    await expect(batched(5)).rejects.toBeInstanceOf(OverloadedError);
+    await releaseNext();
+    expect(await inFlight).toBe(10);
+    // Two of the three waiting are in flight now: room for two.
+    const more = [batched(6), batched(7)];
+    await expect(batched(8)).rejects.toBeInstanceOf(OverloadedError);
+    for (let flushed = 0; flushed < 3; flushed += 1) await releaseNext();
+    expect(await Promise.all([...waiting, ...more])).toEqual([20, 30, 40, 60, 70]);
+    expect(flushes).toEqual([[1], [2, 3], [4, 6], [7]]);
   });
 });

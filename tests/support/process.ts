@@ -23,9 +23,10 @@ async function startProcess(script: string, environment: Record<string, string>,
   child.stdout!.on("data", (chunk) => (output += String(chunk)));
   child.stderr!.on("data", (chunk) => (output += String(chunk)));
   const started = Date.now();
+  // A first start creates the embedded database: over a minute on a loaded 2-core machine.
   let match = ready.exec(output);
   while (!match) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`${script} did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() - started > 180_000) throw new Error(`${script} did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     match = ready.exec(output);
   }
@@ -66,4 +67,24 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   child.kill(signal);
   const [code] = await once(child, "exit");
   return code as number | null;
+}
+
+export interface FinishedProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript entry (`src/main.ts`, `src/cli/ledger.ts`) with `args` until it exits. */
+export async function runProcess(script: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    env: { ...process.env, ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
+  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stdout, stderr };
 }

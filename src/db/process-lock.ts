@@ -1,0 +1,47 @@
+import { link, readFile, rm, writeFile } from "node:fs/promises";
+
+export interface ProcessLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Takes `file` as this process's claim on `what` (its pid inside), or throws naming the running
+ * process that holds it. A claim whose process has died is taken over. The file appears whole
+ * (hard-linked from a written one), so no one ever reads a half-written pid.
+ */
+export async function takeProcessLock(file: string, what: string): Promise<ProcessLock> {
+  const own = `${file}.${process.pid}`;
+  await writeFile(own, `${process.pid}\n`);
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await link(own, file);
+        return { release: () => rm(file, { force: true }) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+      }
+      const holder = Number.parseInt(await readFile(file, "utf8"), 10);
+      if (isRunning(holder)) {
+        throw new Error(`${what} is in use by process ${holder}: stop it first (${file})`);
+      }
+      await rm(file, { force: true });
+    }
+  } finally {
+    await rm(own, { force: true });
+  }
+}
+
+/**
+ * Our own pid in the file is a claim left by an earlier life: a container's service is pid 1 on
+ * every start.
+ */
+function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
