@@ -3,6 +3,8 @@ import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { runTransaction } from "./run-transaction.ts";
+import { paymentDecider, paymentStreamId } from "../../domain/payments/index.ts";
+import { readStream } from "../execute.ts";
 
 export type FollowUp = { transactionId: string; parentTransactionId: string } & (
   | { type: "capture"; amount: number | undefined }
@@ -15,20 +17,9 @@ export type FollowUp = { transactionId: string; parentTransactionId: string } & 
  * rule is checked against that one stream under its expected revision.
  */
 export async function followUp(context: PaymentContext, clientId: string, input: FollowUp) {
-  await awaitOwnPaymentWrites(context.db, clientId);
-  const parent = await context.db
-    .selectFrom("transactions")
-    .select(["payment_id", "processor", "view"])
-    .where("transaction_id", "=", input.parentTransactionId)
-    .where("client_id", "=", clientId)
-    .executeTakeFirst();
+  const parent = await findParent(context, clientId, input.parentTransactionId);
   if (!parent) return { ok: false as const, error: "not_found" as const, detail: "No such transaction." };
-  const { hostConfigurationId } = parent.view as { hostConfigurationId: string };
-  const hostConfiguration = await hostConfigurationForPayment(context, {
-    clientId,
-    processor: parent.processor as Processor,
-    hostConfigurationId,
-  });
+  const hostConfiguration = await hostConfigurationForPayment(context, { clientId, ...parent });
   if (!hostConfiguration.ok) return hostConfiguration;
 
   const { transactionId } = input;
@@ -47,7 +38,7 @@ export async function followUp(context: PaymentContext, clientId: string, input:
         ? { ...common, transactionType: "capture" as const, amount: input.amount }
         : { ...common, transactionType: "refund" as const, amount: input.amount, reason: input.reason };
 
-  return runTransaction(context, parent.payment_id, initiate, (state) => {
+  return runTransaction(context, parent.paymentId, initiate, (state) => {
     const transaction = state.transactions.get(transactionId)!;
     const parentState = state.transactions.get(input.parentTransactionId)!;
     return {
@@ -60,4 +51,27 @@ export async function followUp(context: PaymentContext, clientId: string, input:
       hostConfiguration,
     };
   });
+}
+
+/**
+ * The parent's payment, processor and host configuration. The read model knows every transaction
+ * once projected; a root (a sale or an authorization) is also found in its own stream, so a
+ * payment made on another instance a moment ago is followed up at once, not answered 404.
+ */
+async function findParent(context: PaymentContext, clientId: string, parentTransactionId: string) {
+  await awaitOwnPaymentWrites(context.db, clientId);
+  const row = await context.db
+    .selectFrom("transactions")
+    .select(["payment_id", "processor", "view"])
+    .where("transaction_id", "=", parentTransactionId)
+    .where("client_id", "=", clientId)
+    .executeTakeFirst();
+  if (row) {
+    const { hostConfigurationId } = row.view as { hostConfigurationId: string };
+    return { paymentId: row.payment_id, processor: row.processor as Processor, hostConfigurationId };
+  }
+  const { state } = await readStream(context.store, paymentDecider, paymentStreamId(parentTransactionId), false);
+  const root = state.transactions.get(parentTransactionId);
+  if (!root || root.clientId !== clientId) return undefined;
+  return { paymentId: parentTransactionId, processor: root.processor, hostConfigurationId: root.hostConfigurationId };
 }
