@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { testEnvironment } from "../support/environment.ts";
 import { type RecordedPayments, recordPayments } from "../support/payments.ts";
+import { runProcess } from "../support/process.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 const ledger = fileURLToPath(new URL("../../src/cli/ledger.ts", import.meta.url));
@@ -20,17 +19,8 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
   let payments: RecordedPayments;
 
   /** Runs `npm run ledger -- <args>` as the script does, on the service's database. */
-  async function run(...args: string[]) {
-    const child = spawn(process.execPath, ["--import", "tsx", ledger, ...args], {
-      env: { ...process.env, DATABASE_URL: api.database.url, EVENTSTORE_URL: "", DATA_DIR: "memory://" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += String(chunk)));
-    child.stderr.on("data", (chunk) => (stderr += String(chunk)));
-    const [code] = (await once(child, "exit")) as [number | null];
-    return { code, stdout, stderr };
+  function run(...args: string[]) {
+    return runProcess(ledger, args, { DATABASE_URL: api.database.url!, EVENTSTORE_URL: "", DATA_DIR: "memory://" });
   }
 
   const rowsOf = async (table: "transactions" | "payments") =>
