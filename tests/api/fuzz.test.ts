@@ -24,7 +24,7 @@ for (const target of testDatabaseTargets()) {
 
     beforeAll(async () => {
       // Slow processor answers must not turn into 504s: this test looks for 5xx of our own.
-      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "60000", RATE_LIMIT_PER_MINUTE: "1000000" });
+      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "10000", RATE_LIMIT_PER_MINUTE: "1000000" });
       const client = await api.createClient("Fuzzed");
       const configurations = await Promise.all(
         processors.map((processor) =>

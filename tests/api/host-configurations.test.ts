@@ -25,7 +25,7 @@ for (const target of testDatabaseTargets()) {
 
     beforeAll(async () => {
       // Sales below must not fail because the processor was slow on a busy machine.
-      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "60000" });
+      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "10000" });
       acme = await api.createClient("Acme");
       globex = await api.createClient("Globex");
     });

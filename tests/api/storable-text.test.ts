@@ -20,7 +20,7 @@ for (const target of testDatabaseTargets()) {
     let client: Awaited<ReturnType<TestService["createClient"]>>;
     beforeAll(async () => {
       // A slow processor answer must not be what fails the sale below.
-      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "60000" });
+      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "10000" });
       client = await api.createClient();
     });
     afterAll(() => api.stop());
