@@ -150,6 +150,11 @@ describe.skipIf(skipReason)("a crash between a transaction's intent and its outc
       );
       await stopProcess(service!.child, "SIGKILL");
       await sale;
+      // The dead process's append still waits on the server; a server ends a dead client's
+      // session, so end it here, or the lock's release would let that append land after all.
+      await sql`
+        select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(connection);
       await sql`rollback`.execute(connection);
       return "released";
     });
