@@ -123,6 +123,11 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     const claim = request.idempotency;
     if (!claim?.token) return payload;
     request.idempotency = undefined;
+    const mine = db
+      .updateTable("idempotency_records")
+      .where("scope", "=", claim.scope)
+      .where("idempotency_key", "=", claim.key)
+      .where("claim_token", "=", claim.token);
     if (reply.statusCode >= 500 && !answersWithTransaction.has(reply.statusCode)) {
       // An unexpected failure before any transaction was bound: nothing happened, so the caller
       // may retry with the same key. A bound key stays bound: its retry finishes that transaction.
@@ -142,11 +147,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       }),
     );
     const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
-    await db
-      .updateTable("idempotency_records")
-      .where("scope", "=", claim.scope)
-      .where("idempotency_key", "=", claim.key)
-      .where("claim_token", "=", claim.token)
+    await mine
       .set({
         status_code: reply.statusCode,
         response_headers: sql`${JSON.stringify(headers)}::jsonb`,
