@@ -24,6 +24,7 @@ import Fastify from "fastify";
 import pg from "pg";
 import type { HostConfigurationView } from "../src/domain/host-configurations/decider.ts";
 import { createConnectors } from "../src/processors/connectors.ts";
+import { createHttpClient } from "../src/processors/http.ts";
 import {
   APPROVING_CARD,
   createPayingClient,
@@ -112,7 +113,7 @@ async function measureBareProcessorCall(
 ): Promise<Measured> {
   const { processor_a } = createConnectors({
     baseUrls: { processor_a: simulatorUrl, processor_b: simulatorUrl, processor_c: simulatorUrl, processor_d: simulatorUrl },
-    timeoutMs,
+    http: createHttpClient({ timeoutMs }),
   });
   return measureBareRoute("bare processor call", async (amount) => {
     const outcome = await processor_a.submit({

@@ -17,6 +17,7 @@ import { hostConfigurationsProjection } from "./projections/host-configurations/
 import { measureLag } from "./projections/lag.ts";
 import { ProjectionRunner } from "./projections/runner.ts";
 import { createConnectors } from "./processors/connectors.ts";
+import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
 import { transactionsProjection } from "./projections/transactions/transactions-projection.ts";
 import { awaitOwnWrites } from "./projections/read-your-writes.ts";
@@ -65,7 +66,8 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     simulator = await startSimulator({ dataDir: `${config.dataDir}/simulator` });
     baseUrls = simulator.baseUrls;
   }
-  const connectors = createConnectors({ baseUrls, timeoutMs: config.processorTimeoutMs });
+  const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
+  const connectors = createConnectors({ baseUrls, http: processorHttp });
   const runners = projections.map(
     (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
   );
@@ -138,6 +140,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
       await limitSweeper.stop();
       await awaitOwnWrites(database.db, {});
       await Promise.all(runners.map((runner) => runner.stop()));
+      await processorHttp.close();
       await simulator?.close();
       await store.close();
       await database.close();

@@ -1,5 +1,5 @@
 import type { Processor } from "../domain/host-configurations/schemas.ts";
-import { createHttpClient } from "./http.ts";
+import type { HttpClient } from "./http.ts";
 import type { Connectors } from "./port.ts";
 import { createProcessorA } from "./processor-a.ts";
 import { createProcessorB } from "./processor-b.ts";
@@ -9,12 +9,11 @@ import { createProcessorD } from "./processor-d.ts";
 export interface ConnectorsOptions {
   /** Where each processor listens, without a trailing slash, e.g. the simulator's `baseUrls`. */
   baseUrls: Record<Processor, string>;
-  /** How long to wait for a processor before the outcome is `unknown`. */
-  timeoutMs: number;
+  /** The connection pool all four share; its timeout is how long to wait before the outcome is `unknown`. */
+  http: HttpClient;
 }
 
-export function createConnectors({ baseUrls, timeoutMs }: ConnectorsOptions): Connectors {
-  const http = createHttpClient({ timeoutMs });
+export function createConnectors({ baseUrls, http }: ConnectorsOptions): Connectors {
   const base = (processor: Processor) => baseUrls[processor].replace(/\/+$/, "");
   return {
     processor_a: createProcessorA(http, base("processor_a")),

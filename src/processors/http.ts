@@ -13,6 +13,8 @@ export type HttpResult =
 export interface HttpClient {
   post(url: string, body: JsonObject, headers?: Record<string, string>): Promise<HttpResult>;
   get(url: string, headers?: Record<string, string>): Promise<HttpResult>;
+  /** Ends the pool's connections, so that no processor waits on a keep-alive socket of ours. */
+  close(): Promise<void>;
 }
 
 /**
@@ -79,5 +81,6 @@ export function createHttpClient(options: { timeoutMs: number }): HttpClient {
   return {
     post: (url, body, headers = {}) => send("POST", url, body, headers),
     get: (url, headers = {}) => send("GET", url, undefined, headers),
+    close: () => dispatcher.destroy(),
   };
 }

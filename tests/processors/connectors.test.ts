@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Processor, processors } from "../../src/domain/host-configurations/schemas.ts";
 import { createConnectors } from "../../src/processors/connectors.ts";
+import { createHttpClient } from "../../src/processors/http.ts";
 import type {
   CardDetails,
   Connectors,
@@ -23,8 +24,8 @@ let impatient: Connectors;
 
 beforeAll(async () => {
   simulator = await startSimulator({ host: "127.0.0.1", port: 0, timeoutCardDelayMs: 10_000 });
-  connectors = createConnectors({ baseUrls: simulator.baseUrls, timeoutMs: 5_000 });
-  impatient = createConnectors({ baseUrls: simulator.baseUrls, timeoutMs: connectorTimeoutMs });
+  connectors = createConnectors({ baseUrls: simulator.baseUrls, http: createHttpClient({ timeoutMs: 5_000 }) });
+  impatient = createConnectors({ baseUrls: simulator.baseUrls, http: createHttpClient({ timeoutMs: connectorTimeoutMs }) });
 });
 
 afterAll(async () => {
@@ -180,7 +181,7 @@ describe.each(processors)("%s", (processor) => {
     const url = `http://127.0.0.1:${closedPort}`;
     const offline = createConnectors({
       baseUrls: { processor_a: url, processor_b: url, processor_c: url, processor_d: url },
-      timeoutMs: 1_000,
+      http: createHttpClient({ timeoutMs: 1_000 }),
     });
     const payment = request(processor, "sale", { card: card("4242424242424242") });
     expect(await offline[processor].submit(payment)).toMatchObject(failed("processor_error", "connection_failed"));
@@ -358,7 +359,7 @@ describe("each connector's own message", () => {
 describe("simulator", () => {
   it("ends held answers promptly when it closes", async () => {
     const own = await startSimulator({ port: 0, timeoutCardDelayMs: 60_000 });
-    const connector = createConnectors({ baseUrls: own.baseUrls, timeoutMs: 30_000 }).processor_a;
+    const connector = createConnectors({ baseUrls: own.baseUrls, http: createHttpClient({ timeoutMs: 30_000 }) }).processor_a;
     const sale = request("processor_a", "sale", { card: card(timeoutCard) });
     const pending = connector.submit(sale);
     while (!own.received(sale.transactionId)) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Processor, processors } from "../../src/domain/host-configurations/schemas.ts";
 import { createConnectors } from "../../src/processors/connectors.ts";
+import { createHttpClient } from "../../src/processors/http.ts";
 import type { Connectors, Operation, ProcessorRequest } from "../../src/processors/port.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { type Simulator, startSimulator } from "../../src/processors/simulator/server.ts";
@@ -23,7 +24,7 @@ afterEach(async () => {
 const card = { number: "5555555555554444", expMonth: 12, expYear: 2030, cvc: "987" };
 
 function connectorsOf(simulator: Simulator): Connectors {
-  return createConnectors({ baseUrls: simulator.baseUrls, timeoutMs: 5_000 });
+  return createConnectors({ baseUrls: simulator.baseUrls, http: createHttpClient({ timeoutMs: 5_000 }) });
 }
 
 function request(processor: Processor, operation: Operation, extra: Partial<ProcessorRequest> = {}): ProcessorRequest {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { createConnectors } from "../../src/processors/connectors.ts";
+import { createHttpClient } from "../../src/processors/http.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { startSimulatorProcess } from "../support/process.ts";
 import { hostConfiguration } from "./host-configuration.ts";
@@ -11,7 +12,7 @@ import { hostConfiguration } from "./host-configuration.ts";
 const connectorAt = (url: string) =>
   createConnectors({
     baseUrls: { processor_a: url, processor_b: url, processor_c: url, processor_d: url },
-    timeoutMs: 5_000,
+    http: createHttpClient({ timeoutMs: 5_000 }),
   }).processor_a;
 
 const sale = () => ({

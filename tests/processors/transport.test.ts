@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConnectors } from "../../src/processors/connectors.ts";
+import { createHttpClient } from "../../src/processors/http.ts";
 import { processors } from "../../src/domain/host-configurations/schemas.ts";
 import type { Connectors, ProcessorConnector, ProcessorRequest } from "../../src/processors/port.ts";
 import { hostConfiguration as configurationOf } from "./host-configuration.ts";
@@ -23,7 +24,7 @@ beforeAll(async () => {
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   const baseUrls = { processor_a: url, processor_b: url, processor_c: url, processor_d: url };
-  connectors = createConnectors({ baseUrls, timeoutMs: 500 });
+  connectors = createConnectors({ baseUrls, http: createHttpClient({ timeoutMs: 500 }) });
   connector = connectors.processor_a;
 });
 
