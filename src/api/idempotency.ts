@@ -123,11 +123,6 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     const claim = request.idempotency;
     if (!claim?.token) return payload;
     request.idempotency = undefined;
-    const mine = db
-      .updateTable("idempotency_records")
-      .where("scope", "=", claim.scope)
-      .where("idempotency_key", "=", claim.key)
-      .where("claim_token", "=", claim.token);
     if (reply.statusCode >= 500 && !answersWithTransaction.has(reply.statusCode)) {
       // An unexpected failure before any transaction was bound: nothing happened, so the caller
       // may retry with the same key. A bound key stays bound: its retry finishes that transaction.
@@ -147,7 +142,11 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       }),
     );
     const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
-    await mine
+    await db
+      .updateTable("idempotency_records")
+      .where("scope", "=", claim.scope)
+      .where("idempotency_key", "=", claim.key)
+      .where("claim_token", "=", claim.token)
       .set({
         status_code: reply.statusCode,
         response_headers: sql`${JSON.stringify(headers)}::jsonb`,

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
 import type { CommandContext } from "../commands/context.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
@@ -75,10 +76,12 @@ export class LimitSweeper {
       if (data.change === "reserved") open.set(data.transactionId, { amount: data.amount, at: Date.parse(data.occurredAt) });
       else open.delete(data.transactionId);
     }
+    const judged = [...open].filter(([, reservation]) => reservation.at <= settledBefore);
+    const surelyCounting = await this.#surelyCounting(judged.map(([transactionId]) => transactionId));
     let state = limitUsageDecider.evolve(limitUsageDecider.initialState(), last as unknown as LimitUsageEvent);
     const releases: NewEvent[] = [];
-    for (const [transactionId, reservation] of open) {
-      if (reservation.at > settledBefore || (await this.#counts(transactionId, settledBefore))) continue;
+    for (const [transactionId, reservation] of judged) {
+      if (surelyCounting.has(transactionId) || (await this.#counts(transactionId, settledBefore))) continue;
       const decision = limitUsageDecider.decide(
         { type: "Release", transactionId, amount: reservation.amount, now: context.now().toISOString() },
         state,
@@ -101,7 +104,24 @@ export class LimitSweeper {
     return releases.length;
   }
 
-  /** Whether a reservation still counts: its payment is pending or approved, or changed too recently to judge. */
+  /**
+   * The transactions the read model shows pending, or approved and not voided: they count, so
+   * their streams need no reading. A lagging read model only delays a release to a later pass.
+   */
+  async #surelyCounting(transactionIds: string[]): Promise<Set<string>> {
+    if (transactionIds.length === 0) return new Set();
+    const rows = await this.#options.context.db
+      .selectFrom("transactions")
+      .select("transaction_id")
+      .where("transaction_id", "in", transactionIds)
+      .where((where) =>
+        where.or([where("status", "=", "pending"), where.and([where("status", "=", "approved"), sql<boolean>`view->>'voided' = 'false'`])]),
+      )
+      .execute();
+    return new Set(rows.map((row) => row.transaction_id));
+  }
+
+  /** Whether a reservation still counts, from its payment's stream: pending or approved, or changed too recently to judge. */
   async #counts(transactionId: string, settledBefore: number): Promise<boolean> {
     const events: RecordedEvent[] = await this.#options.context.store.readStream(paymentStreamId(transactionId));
     const lastEvent = events.at(-1);

@@ -7,7 +7,7 @@ import { type Service, startService } from "../../src/service.ts";
 import { openTestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
-import { capturedLogs, TEST_ADMIN_KEY, testConfig } from "../support/service.ts";
+import { type ApiResponse, capturedLogs, TEST_ADMIN_KEY, testConfig } from "../support/service.ts";
 
 /** `npm start` runs the simulator on its DATA_DIR: a restart forgets nothing the processor answered. */
 
@@ -42,7 +42,7 @@ for (const target of testDatabaseTargets()) {
           headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-        return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read any field
+        return { status: response.status, body: (await response.json()) as ApiResponse["body"] };
       };
 
       const first = await start(3_600_000);

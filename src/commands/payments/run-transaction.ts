@@ -62,9 +62,13 @@ export async function recordIntent(
   initiate: InitiateTransaction,
   { newPayment, intentMetadata }: { newPayment: boolean; intentMetadata: EventMetadata },
 ): Promise<Execution<PaymentState, unknown, PaymentFailure | "idempotency_request_in_progress">> {
-  const state = newPayment ? newPaymentStream.state : paymentDecider.initialState();
   if (context.bindIdempotencyKey && !(await context.bindIdempotencyKey({ transactionId: initiate.transactionId, paymentId }))) {
-    return { ok: false, error: "idempotency_request_in_progress", detail: "Another request has taken over this Idempotency-Key.", state };
+    return {
+      ok: false,
+      error: "idempotency_request_in_progress",
+      detail: "Another request has taken over this Idempotency-Key.",
+      state: paymentDecider.initialState(),
+    };
   }
   return executeBatched(
     context.store,
