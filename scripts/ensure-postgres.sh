@@ -8,12 +8,7 @@ answers() { psql "$url" -Atqc "select 1" >/dev/null 2>&1; }
 
 if answers; then echo "== PostgreSQL answers"; exit 0; fi
 
-if ! command -v pg_ctlcluster >/dev/null 2>&1; then
-  echo "== installing PostgreSQL"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq postgresql postgresql-client >/dev/null
-fi
+bash "$(dirname "$0")/install-postgres.sh"
 
 version="$(ls /etc/postgresql | sort -n | tail -n 1)"
 echo "== starting PostgreSQL $version"
