@@ -91,6 +91,7 @@ function bindAll(store: EventStore): EventStore {
     readStream: store.readStream.bind(store),
     readAll: store.readAll.bind(store),
     readHead: store.readHead.bind(store),
+    hasEventsAfter: store.hasEventsAfter.bind(store),
     subscribe: store.subscribe.bind(store),
     close: store.close.bind(store),
   };

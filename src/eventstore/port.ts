@@ -97,6 +97,11 @@ export interface EventStore {
   /** The newest event every reader can see. */
   readHead(): Promise<Head>;
   /**
+   * Whether a committed event (of these types, or any) follows `after`, even one `readAll` cannot
+   * return yet (on PostgreSQL it returns an event only once every older transaction has ended).
+   */
+  hasEventsAfter(after: Checkpoint | null, types?: readonly string[]): Promise<boolean>;
+  /**
    * A live feed of the global log: yields every batch after `after`, then waits for new ones,
    * until the signal aborts. Never skips an event, even when writers commit out of order.
    */

@@ -67,7 +67,10 @@ export async function verifyReadModel(options: VerifyReadModelOptions): Promise<
           if (live !== (replayed.last?.position ?? null)) return { live, differences: undefined };
           return { live, differences: await compareTables(trx, projection, schema, sampleSize) };
         });
-      if (compared.differences) {
+      // Client commands apply their own events at once, so rows may hold an event that neither the
+      // runner nor the replay could read yet: such differences only say the comparison came early.
+      const early = compared.differences?.length && (await store.hasEventsAfter(replayed.checkpoint, projection.eventTypes));
+      if (compared.differences && !early) {
         return { projection: projection.name, status: "compared", events: replayed.events, differences: compared.differences };
       }
       if (Date.now() >= deadline) {

@@ -6,7 +6,7 @@ import { startSimulator, type Simulator } from "../../src/processors/simulator/s
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { type ProcessorRelay, startProcessorRelay } from "../support/processor-relay.ts";
-import { everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
+import { type ApiResponse, everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
 import { everythingStored } from "../support/stored-text.ts";
 
 const card = (number: string) => ({ number, expMonth: 12, expYear: 2030, cvc: "123" });
@@ -19,10 +19,13 @@ for (const target of testDatabaseTargets()) {
     let acme: Awaited<ReturnType<TestService["createClient"]>>;
     /** Set by a test: runs after the processor answered, before the service hears the answer. */
     let afterProcessorActs: (() => Promise<void>) | undefined;
+    /** The resolver's inquiries (GETs) are answered once this settles: a test holds them back with it. */
+    let inquiriesAnswered: Promise<void> = Promise.resolve();
 
     beforeAll(async () => {
       simulator = await startSimulator();
-      relay = await startProcessorRelay(simulator.url, async () => {
+      relay = await startProcessorRelay(simulator.url, async ({ method }) => {
+        if (method === "GET") return inquiriesAnswered;
         const fault = afterProcessorActs;
         afterProcessorActs = undefined;
         await fault?.();
@@ -75,13 +78,22 @@ for (const target of testDatabaseTargets()) {
 
     it("answers a retry with the transaction as it stands: pending first, approved once resolved", async () => {
       const key = `pending-${Math.random()}`;
-      const first = await sale(key, "4000000000000408");
-      expect(first.status).toBe(504);
-      expect(first.body.transaction.status).toBe("pending");
-      const whilePending = await sale(key, "4000000000000408");
-      expect(whilePending.status).toBe(504);
-      expect(whilePending.body.code).toBe("processor_timeout");
-      expect(whilePending.body.transaction.id).toBe(first.body.transaction.id);
+      // Until the retry has answered, the processor's answers to inquiries do not reach the resolver.
+      let answerInquiries = () => {};
+      inquiriesAnswered = new Promise((resolve) => (answerInquiries = resolve));
+      let first: ApiResponse;
+      try {
+        first = await sale(key, "4000000000000408");
+        expect(first.status).toBe(504);
+        expect(first.body.transaction.status).toBe("pending");
+        const whilePending = await sale(key, "4000000000000408");
+        expect(whilePending.status).toBe(504);
+        expect(whilePending.body.code).toBe("processor_timeout");
+        expect(whilePending.body.transaction.id).toBe(first.body.transaction.id);
+      } finally {
+        answerInquiries();
+        inquiriesAnswered = Promise.resolve();
+      }
       await vi.waitFor(
         async () => {
           const resolved = await sale(key, "4000000000000408");

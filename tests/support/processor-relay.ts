@@ -11,7 +11,10 @@ export interface ProcessorRelay {
  * processor behind answered, after `beforeAnswer` ran. Tests use it to make something happen at
  * the one moment that matters: after the processor acted, before the service heard of it.
  */
-export async function startProcessorRelay(target: string, beforeAnswer: () => Promise<void>): Promise<ProcessorRelay> {
+export async function startProcessorRelay(
+  target: string,
+  beforeAnswer: (request: { method: string }) => Promise<void>,
+): Promise<ProcessorRelay> {
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
@@ -20,7 +23,7 @@ export async function startProcessorRelay(target: string, beforeAnswer: () => Pr
       );
       const answer = await fetch(`${target}${request.url}`, { method: request.method, headers, body: body.length ? body : undefined });
       const text = await answer.text();
-      await beforeAnswer();
+      await beforeAnswer({ method: request.method ?? "GET" });
       response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
     })().catch(() => response.destroy());
   });

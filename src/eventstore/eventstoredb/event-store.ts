@@ -11,6 +11,7 @@ import {
 import { validateAppend } from "../validate-append.ts";
 import type {
   AppendResult,
+  Checkpoint,
   EventStore,
   ExpectedRevision,
   Head,
@@ -63,7 +64,7 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
     throw new Error(`EventStoreDB reported no position for revision ${revision} of stream ${streamId}`);
   }
 
-  return {
+  const store: EventStore = {
     async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
       const valid = validateAppend(streamId, events, expected);
       try {
@@ -131,6 +132,11 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
       return { events, checkpoint: cursor && cursor !== start ? encodeCheckpoint(cursor) : after };
     },
 
+    async hasEventsAfter(after: Checkpoint | null, types?: readonly string[]): Promise<boolean> {
+      // EventStoreDB reads every committed event: what readAll does not return does not exist.
+      return (await store.readAll({ after, batchSize: 1, types })).events.length > 0;
+    },
+
     async readHead(): Promise<Head> {
       // The checkpoint is the newest record of all, system ones included, so that it equals the
       // checkpoint readAll reports once it has scanned to the end of the log.
@@ -160,4 +166,5 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
       await client.dispose();
     },
   };
+  return store;
 }

@@ -5,6 +5,7 @@ import type { Database } from "../../db/schema.ts";
 import { ConcurrencyError } from "../errors.ts";
 import type {
   AppendResult,
+  Checkpoint,
   EventStore,
   ExpectedRevision,
   Head,
@@ -244,6 +245,18 @@ export class PostgresEventStore implements EventStore {
       (head.transactionId > after.transactionId ||
         (head.transactionId === after.transactionId && head.position > after.position));
     return { events, checkpoint: headIsNewer ? encodeCheckpoint(head) : (options.after ?? null) };
+  }
+
+  async hasEventsAfter(after: Checkpoint | null, types?: readonly string[]): Promise<boolean> {
+    const from = after ? decodeCheckpoint(after) : { transactionId: 0n, position: 0n };
+    const { rows } = await sql<{ found: boolean }>`
+      select exists (
+        select 1 from events
+        where (transaction_id, position) > (${from.transactionId.toString()}::xid8, ${from.position.toString()}::bigint)
+          and (${types === undefined} or type in (select jsonb_array_elements_text(${JSON.stringify(types ?? [])}::jsonb)))
+      ) as found
+    `.execute(this.#db);
+    return rows[0]?.found === true;
   }
 
   async readHead(): Promise<Head> {
