@@ -1,0 +1,274 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../src/db/schema.ts";
+import type { TransactionState } from "../../src/domain/payments/state.ts";
+import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
+import { APPROVED } from "../../src/processors/response-codes.ts";
+import type { Answer } from "./workload.ts";
+
+/** One payment as the read model folded it (`payments.state`). */
+export interface LedgerPayment {
+  rootTransactionId: string | null;
+  transactions: TransactionState[];
+}
+
+/** Everything the invariants judge, gathered once the load has stopped and the resolvers settled. */
+export interface Evidence {
+  payments: LedgerPayment[];
+  /** What the processor answered: the independent record. */
+  processorTransactions: SimulatedTransaction[];
+  answers: Answer[];
+  /** Idempotency records whose request never recorded its answer. */
+  incompleteIdempotencyRecords: number;
+  /** Today's usage of each client's USD limit, as the API reports it. */
+  limitUsage: Map<string, { usedAmount: number; usedCount: number }>;
+  /** The UTC day `limitUsage` is of. */
+  today: string;
+}
+
+export interface Violation {
+  invariant: string;
+  /** The transaction whose timeline explains it, when there is one. */
+  transactionId?: string;
+  detail: string;
+}
+
+export const invariantNames = [
+  "processor approvals are in the ledger",
+  "ledger approvals are approved at the processor",
+  "voids agree with the processor",
+  "one processor charge per Idempotency-Key",
+  "acknowledged answers are in the ledger",
+  "captured <= authorized, refunded <= captured",
+  "nothing follows a void",
+  "nothing left pending",
+  "limit usage equals what counts",
+  "idempotency records complete",
+] as const;
+export type InvariantName = (typeof invariantNames)[number];
+
+const processorKey = (processor: string, transactionId: string) => `${processor}:${transactionId}`;
+
+/** Reads what the invariants need from the ledger's database. */
+export async function readLedger(db: Kysely<Database>): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords">> {
+  const rows = await db.selectFrom("payments").select("state").execute();
+  const incomplete = await db
+    .selectFrom("idempotency_records")
+    .select((select) => select.fn.countAll<string>().as("count"))
+    .where("status_code", "is", null)
+    .executeTakeFirstOrThrow();
+  return {
+    payments: rows.map((row) => row.state as unknown as LedgerPayment),
+    incompleteIdempotencyRecords: Number(incomplete.count),
+  };
+}
+
+export function checkInvariants(evidence: Evidence): Violation[] {
+  const transactions = evidence.payments.flatMap((payment) => payment.transactions);
+  const byId = new Map(transactions.map((transaction) => [transaction.id, transaction]));
+  const atProcessor = new Map(
+    evidence.processorTransactions.map((record) => [processorKey(record.processor, record.transactionId), record]),
+  );
+  return [
+    ...processorApprovalsAreInTheLedger(evidence.processorTransactions, byId),
+    ...ledgerApprovalsAreApprovedAtTheProcessor(transactions, atProcessor),
+    ...voidsAgree(transactions, atProcessor),
+    ...oneChargePerIdempotencyKey(evidence, byId),
+    ...answersAreInTheLedger(evidence.answers, byId),
+    ...amountsHold(evidence.payments),
+    ...nothingFollowsAVoid(evidence.payments),
+    ...nothingPending(transactions),
+    ...limitUsageMatches(evidence),
+    ...(evidence.incompleteIdempotencyRecords > 0
+      ? [{ invariant: "idempotency records complete", detail: `${evidence.incompleteIdempotencyRecords} never recorded an answer` }]
+      : []),
+  ];
+}
+
+function processorApprovalsAreInTheLedger(records: SimulatedTransaction[], byId: Map<string, TransactionState>): Violation[] {
+  const reversals = new Map<string, TransactionState>();
+  for (const transaction of byId.values()) if (transaction.reversalId) reversals.set(transaction.reversalId, transaction);
+  const violations: Violation[] = [];
+  for (const record of records) {
+    if (record.code !== APPROVED) continue;
+    const transaction = byId.get(record.transactionId);
+    if (transaction?.status === "approved") continue;
+    if (transaction && transaction.approvedLate !== null && transaction.reversed) continue;
+    // The processor-side void of a reversal: the ledger knows it by the reversed transaction.
+    const reversed = record.parentTransactionId === null ? undefined : byId.get(record.parentTransactionId);
+    if (record.operation === "void" && reversed?.reversed) continue;
+    violations.push({
+      invariant: "processor approvals are in the ledger",
+      transactionId: record.parentTransactionId && !transaction ? record.parentTransactionId : record.transactionId,
+      detail: `${record.processor} approved ${record.operation} ${record.transactionId}; the ledger has it ${transaction ? `${transaction.status}${transaction.reversed ? ", reversed" : ""}` : "nowhere"}`,
+    });
+  }
+  return violations;
+}
+
+function ledgerApprovalsAreApprovedAtTheProcessor(
+  transactions: TransactionState[],
+  atProcessor: Map<string, SimulatedTransaction>,
+): Violation[] {
+  return transactions
+    .filter((transaction) => transaction.status === "approved")
+    .filter((transaction) => atProcessor.get(processorKey(transaction.processor, transaction.id))?.code !== APPROVED)
+    .map((transaction) => ({
+      invariant: "ledger approvals are approved at the processor",
+      transactionId: transaction.id,
+      detail: `the ledger approved ${transaction.type} ${transaction.id}; ${transaction.processor} answered ${atProcessor.get(processorKey(transaction.processor, transaction.id))?.code ?? "nothing"}`,
+    }));
+}
+
+function voidsAgree(transactions: TransactionState[], atProcessor: Map<string, SimulatedTransaction>): Violation[] {
+  const violations: Violation[] = [];
+  for (const transaction of transactions) {
+    if (transaction.status !== "approved" || transaction.type === "void" || transaction.type === "refund") continue;
+    const record = atProcessor.get(processorKey(transaction.processor, transaction.id));
+    if (!record || record.voided === transaction.voided) continue;
+    violations.push({
+      invariant: "voids agree with the processor",
+      transactionId: transaction.id,
+      detail: `${transaction.type} ${transaction.id}: the ledger says voided=${transaction.voided}, ${transaction.processor} says voided=${record.voided}`,
+    });
+  }
+  return violations;
+}
+
+function oneChargePerIdempotencyKey(evidence: Evidence, byId: Map<string, TransactionState>): Violation[] {
+  const violations: Violation[] = [];
+  // Each logical authorization or sale carries its own reference: two processor approvals of one
+  // reference are one request charged twice.
+  const chargesByReference = new Map<string, string[]>();
+  for (const record of evidence.processorTransactions) {
+    if (record.code !== APPROVED || (record.operation !== "sale" && record.operation !== "authorization")) continue;
+    const reference = byId.get(record.transactionId)?.reference;
+    if (!reference) continue;
+    chargesByReference.set(reference, [...(chargesByReference.get(reference) ?? []), record.transactionId]);
+  }
+  for (const [reference, charged] of chargesByReference) {
+    if (charged.length > 1) {
+      violations.push({
+        invariant: "one processor charge per Idempotency-Key",
+        transactionId: charged[0],
+        detail: `reference ${reference} was charged ${charged.length} times: ${charged.join(", ")}`,
+      });
+    }
+  }
+  const transactionsByKey = new Map<string, Set<string>>();
+  for (const answer of evidence.answers) {
+    const key = `${answer.clientId}:${answer.idempotencyKey}`;
+    transactionsByKey.set(key, (transactionsByKey.get(key) ?? new Set()).add(answer.transactionId));
+  }
+  for (const [key, ids] of transactionsByKey) {
+    if (ids.size > 1) {
+      violations.push({
+        invariant: "one processor charge per Idempotency-Key",
+        transactionId: [...ids][0],
+        detail: `Idempotency-Key ${key} answered ${ids.size} different transactions: ${[...ids].join(", ")}`,
+      });
+    }
+  }
+  return violations;
+}
+
+/** A final answer (anything but pending) must be the ledger's outcome; a 2xx must be there at all. */
+function answersAreInTheLedger(answers: Answer[], byId: Map<string, TransactionState>): Violation[] {
+  const violations: Violation[] = [];
+  for (const answer of answers) {
+    const transaction = byId.get(answer.transactionId);
+    const settled = answer.status !== "pending";
+    if (transaction && (!settled || transaction.status === answer.status)) continue;
+    violations.push({
+      invariant: "acknowledged answers are in the ledger",
+      transactionId: answer.transactionId,
+      detail: `${answer.operation} answered ${answer.httpStatus} ${answer.status} at ${answer.at}; the ledger has it ${transaction?.status ?? "nowhere"}`,
+    });
+  }
+  return violations;
+}
+
+function amountsHold(payments: LedgerPayment[]): Violation[] {
+  const violations: Violation[] = [];
+  for (const payment of payments) {
+    for (const parent of payment.transactions) {
+      const children = (type: TransactionState["type"]) =>
+        payment.transactions.filter(
+          (child) => child.parentTransactionId === parent.id && child.type === type && child.status === "approved",
+        );
+      const captured = children("capture").filter((capture) => !capture.voided).reduce((sum, capture) => sum + capture.amount, 0);
+      const refunded = children("refund").reduce((sum, refund) => sum + refund.amount, 0);
+      const problems = [
+        parent.type === "authorization" && captured > parent.amount && `captured ${captured} of ${parent.amount} authorized`,
+        parent.type === "authorization" && captured !== parent.capturedAmount && `captures sum to ${captured}, capturedAmount says ${parent.capturedAmount}`,
+        (parent.type === "sale" || parent.type === "capture") && refunded > parent.amount && `refunded ${refunded} of ${parent.amount}`,
+        (parent.type === "sale" || parent.type === "capture") && refunded !== parent.refundedAmount && `refunds sum to ${refunded}, refundedAmount says ${parent.refundedAmount}`,
+      ].filter((problem): problem is string => typeof problem === "string");
+      for (const problem of problems) {
+        violations.push({ invariant: "captured <= authorized, refunded <= captured", transactionId: parent.id, detail: `${parent.type} ${parent.id}: ${problem}` });
+      }
+    }
+  }
+  return violations;
+}
+
+function nothingFollowsAVoid(payments: LedgerPayment[]): Violation[] {
+  const violations: Violation[] = [];
+  for (const payment of payments) {
+    // Transactions are kept in the order they were initiated.
+    const voidedAt = new Map<string, number>();
+    payment.transactions.forEach((transaction, index) => {
+      if (transaction.type === "void" && transaction.status === "approved" && transaction.parentTransactionId) {
+        voidedAt.set(transaction.parentTransactionId, index);
+      }
+    });
+    payment.transactions.forEach((transaction, index) => {
+      const parent = transaction.parentTransactionId;
+      if (parent === null || transaction.type === "void" || transaction.status !== "approved") return;
+      const voidIndex = voidedAt.get(parent);
+      if (voidIndex !== undefined && voidIndex < index) {
+        violations.push({ invariant: "nothing follows a void", transactionId: transaction.id, detail: `${transaction.type} ${transaction.id} approved after ${parent} was voided` });
+      }
+    });
+  }
+  return violations;
+}
+
+function nothingPending(transactions: TransactionState[]): Violation[] {
+  return transactions
+    .filter((transaction) => transaction.status === "pending" || transaction.reversalId !== null)
+    .map((transaction) => ({
+      invariant: "nothing left pending",
+      transactionId: transaction.id,
+      detail: `${transaction.type} ${transaction.id} is ${transaction.status}${transaction.reversalId ? " with its reversal still open" : ""}`,
+    }));
+}
+
+/** What a root authorization or sale holds of its client's limit: mirrors `givesLimitBack`. */
+function countsTowardLimit(payment: LedgerPayment, root: TransactionState): boolean {
+  const ended = root.status === "declined" || root.status === "failed";
+  if (ended && (root.approvedLate === null || root.reversed)) return false;
+  const voidedByOwnVoid = payment.transactions.some(
+    (transaction) => transaction.type === "void" && transaction.status === "approved" && transaction.parentTransactionId === root.id,
+  );
+  return !voidedByOwnVoid;
+}
+
+function limitUsageMatches(evidence: Evidence): Violation[] {
+  const expected = new Map<string, { usedAmount: number; usedCount: number }>();
+  for (const payment of evidence.payments) {
+    const root = payment.transactions.find((transaction) => transaction.id === payment.rootTransactionId);
+    if (!root || root.currency !== "USD" || !root.createdAt.startsWith(evidence.today) || !countsTowardLimit(payment, root)) continue;
+    const sum = expected.get(root.clientId) ?? { usedAmount: 0, usedCount: 0 };
+    expected.set(root.clientId, { usedAmount: sum.usedAmount + root.amount, usedCount: sum.usedCount + 1 });
+  }
+  const violations: Violation[] = [];
+  for (const [clientId, usage] of evidence.limitUsage) {
+    const counted = expected.get(clientId) ?? { usedAmount: 0, usedCount: 0 };
+    if (counted.usedAmount === usage.usedAmount && counted.usedCount === usage.usedCount) continue;
+    violations.push({
+      invariant: "limit usage equals what counts",
+      detail: `client ${clientId}: usage ${usage.usedAmount} in ${usage.usedCount}, what counts ${counted.usedAmount} in ${counted.usedCount}`,
+    });
+  }
+  return violations;
+}

@@ -1,0 +1,249 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { openDatabase } from "../../src/db/connection.ts";
+import { openLedger } from "../../src/processors/simulator/ledger.ts";
+import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
+import { startFaultProxy } from "./fault-proxy.ts";
+import { type FaultTargets, type InjectedFault, describeFault, planFaults, runFaults } from "./faults.ts";
+import { type Evidence, checkInvariants, readLedger } from "./invariants.ts";
+import { ledgerVerify, readLimitUsage, waitUntilNothingPending } from "./ledger-checks.ts";
+import { Disturbances, startMonitor } from "./monitors.ts";
+import { startThrowawayPostgres } from "./postgres-server.ts";
+import { ManagedProcess, ServiceInstance, freePort } from "./processes.ts";
+import { createRandom } from "./random.ts";
+import { type RunResult, printReport } from "./report.ts";
+import { type Answer, type WorkloadClient, runWorkload, setUpClients } from "./workload.ts";
+
+const options = z
+  .object({
+    seed: z.coerce.number().int().nonnegative().default(() => randomInt(1, 1_000_000)),
+    seconds: z.coerce.number().positive().optional(),
+    minutes: z.coerce.number().positive().optional(),
+    embedded: z.boolean().default(false),
+    users: z.coerce.number().int().positive().default(8),
+    clients: z.coerce.number().int().positive().default(3),
+    "max-rss-mb": z.coerce.number().int().positive().default(768),
+    "health-bound-ms": z.coerce.number().int().positive().default(2_000),
+    keep: z.boolean().default(false),
+  })
+  .strict()
+  .parse(
+    parseArgs({
+      options: {
+        seed: { type: "string" },
+        seconds: { type: "string" },
+        minutes: { type: "string" },
+        embedded: { type: "boolean" },
+        users: { type: "string" },
+        clients: { type: "string" },
+        "max-rss-mb": { type: "string" },
+        "health-bound-ms": { type: "string" },
+        keep: { type: "boolean" },
+      },
+    }).values,
+  );
+const durationMs = options.minutes ? options.minutes * 60_000 : (options.seconds ?? 60) * 1_000;
+
+/** The service's settings for a chaos run: short timeouts and windows, so a run settles in seconds. */
+const timing = {
+  PROCESSOR_TIMEOUT_MS: "2000",
+  CONNECTION_TIMEOUT_MS: "32000",
+  PROCESSOR_OWN_TIMEOUT_SECONDS: "3",
+  PENDING_RESOLVER_INTERVAL_MS: "1000",
+  PENDING_REVERSAL_AFTER_SECONDS: "30",
+  IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: "10000",
+  LIMIT_SWEEP_INTERVAL_MS: "2000",
+  LIMIT_SWEEP_GRACE_MS: "20000",
+  DATABASE_CONNECT_TIMEOUT_MS: "2000",
+  DATABASE_STATEMENT_TIMEOUT_MS: "5000",
+  DATABASE_LOCK_TIMEOUT_MS: "2000",
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  LOG_LEVEL: "info",
+};
+const processorTimeoutMs = Number(timing.PROCESSOR_TIMEOUT_MS);
+const sweepSettleMs = Number(timing.LIMIT_SWEEP_GRACE_MS) + 2 * Number(timing.LIMIT_SWEEP_INTERVAL_MS);
+/** The resolver's window: what it takes to settle every pending transaction, reversals included. */
+const resolverWindowMs = (Number(timing.PENDING_REVERSAL_AFTER_SECONDS) + 60) * 1_000;
+
+const secrets = {
+  ADMIN_API_KEY: randomBytes(24).toString("hex"),
+  SECRETS_MASTER_KEYS: `chaos:${randomBytes(32).toString("base64")}`,
+  CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
+};
+
+interface Harness {
+  instances: ServiceInstance[];
+  targets: FaultTargets;
+  /** Gathers the ledger's and the processor's side once the load stopped and the resolvers settled. */
+  evidence(clients: readonly WorkloadClient[], answers: Answer[]): Promise<{ evidence: Evidence; verify: { ok: boolean; output: string } }>;
+  close(): Promise<void>;
+}
+
+async function distributedHarness(directory: string): Promise<Harness> {
+  const postgres = await startThrowawayPostgres();
+  const databaseProxy = await startFaultProxy({ target: { host: "127.0.0.1", port: postgres.port } });
+  const simulator = new ManagedProcess("simulator", {
+    entry: "src/processors/simulator/main.ts",
+    env: { SIMULATOR_PORT: String(await freePort()), SIMULATOR_DATA_DIR: join(directory, "simulator") },
+    logFile: join(directory, "simulator.log"),
+  });
+  const simulatorUrl = z.object({ simulator: z.string() }).parse(JSON.parse(await simulator.start())).simulator;
+  const processorProxy = await startFaultProxy({ target: { host: "127.0.0.1", port: Number(new URL(simulatorUrl).port) } });
+  const processorUrl = `http://${processorProxy.host}:${processorProxy.port}`;
+  const databaseUrl = `postgres://postgres@${databaseProxy.host}:${databaseProxy.port}/postgres`;
+  const instances = await Promise.all(
+    ["instance-0", "instance-1"].map(async (name) => {
+      await mkdir(join(directory, name));
+      return new ServiceInstance(name, {
+        port: await freePort(),
+        logFile: join(directory, `${name}.log`),
+        env: {
+          ...timing,
+          ...secrets,
+          DATABASE_URL: databaseUrl,
+          DATA_DIR: join(directory, name),
+          PROCESSOR_A_URL: processorUrl,
+          PROCESSOR_B_URL: processorUrl,
+          PROCESSOR_C_URL: processorUrl,
+          PROCESSOR_D_URL: processorUrl,
+        },
+      });
+    }),
+  );
+  // One at a time: the first runs the migrations.
+  for (const instance of instances) await instance.start();
+  return {
+    instances,
+    targets: { instances, postgres, databaseProxy, processorProxy, processorTimeoutMs },
+    async evidence(clients, answers) {
+      const [first] = instances as [ServiceInstance];
+      const { today, usage } = await readLimitUsage(first.url, secrets.ADMIN_API_KEY, clients);
+      const processorTransactions = z
+        .object({ data: z.array(z.custom<SimulatedTransaction>()) })
+        .parse(await (await fetch(`${simulatorUrl}/simulator/transactions`)).json()).data;
+      const connection = await openDatabase({ databaseUrl: postgres.url, dataDir: "memory://" });
+      try {
+        const ledger = await readLedger(connection.db);
+        const verify = await ledgerVerify({ DATABASE_URL: postgres.url, DATA_DIR: join(directory, "verify"), ...secrets });
+        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, today }, verify };
+      } finally {
+        await connection.close();
+      }
+    },
+    async close() {
+      await Promise.all(instances.map((instance) => instance.process.close()));
+      await simulator.close();
+      await Promise.all([databaseProxy.close(), processorProxy.close()]);
+      await postgres.destroy();
+    },
+  };
+}
+
+/** One instance on its embedded PGlite with the built-in simulator: the default a first user runs. */
+async function embeddedHarness(directory: string): Promise<Harness> {
+  const dataDir = join(directory, "data");
+  const instance = new ServiceInstance("instance-0", {
+    port: await freePort(),
+    logFile: join(directory, "instance-0.log"),
+    env: { ...timing, ...secrets, DATA_DIR: dataDir },
+  });
+  await instance.start();
+  return {
+    instances: [instance],
+    targets: { instances: [instance], processorTimeoutMs },
+    async evidence(clients, answers) {
+      const { today, usage } = await readLimitUsage(instance.url, secrets.ADMIN_API_KEY, clients);
+      // The embedded database opens in one process at a time: the service stops first.
+      await instance.process.terminate();
+      const verify = await ledgerVerify({ DATA_DIR: dataDir, ...secrets });
+      const simulatorLedger = await openLedger(join(dataDir, "simulator"));
+      const processorTransactions = simulatorLedger.transactions({});
+      await simulatorLedger.close();
+      const connection = await openDatabase({ databaseUrl: undefined, dataDir });
+      try {
+        const ledger = await readLedger(connection.db);
+        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, today }, verify };
+      } finally {
+        await connection.close();
+      }
+    },
+    close: () => instance.process.close(),
+  };
+}
+
+const componentOf = (fault: InjectedFault["fault"]): string => {
+  if (fault.kind === "kill -9" || fault.kind === "SIGTERM") return `instance-${fault.instance}`;
+  return fault.kind.startsWith("database") ? "database" : "processor";
+};
+
+async function run(): Promise<RunResult> {
+  const mode = options.embedded ? "embedded" : "distributed";
+  const directory = await mkdtemp(join(tmpdir(), `ledger-chaos-${options.seed}-`));
+  const random = createRandom(options.seed);
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  log(`chaos: ${mode} run, seed ${options.seed}, ${durationMs / 1000} s of load, logs in ${directory}`);
+  log(`replay: npm run chaos -- --seed ${options.seed} --seconds ${durationMs / 1000}${options.embedded ? " --embedded" : ""}`);
+
+  const harness = await (options.embedded ? embeddedHarness(directory) : distributedHarness(directory));
+  try {
+    const baseUrls = harness.instances.map((instance) => instance.url);
+    const clients = await setUpClients({ baseUrl: baseUrls[0]!, adminKey: secrets.ADMIN_API_KEY, count: options.clients, random: random.fork("clients") });
+    const lanes = planFaults(random.fork("faults"), durationMs, harness.targets);
+    log("fault schedule:");
+    for (const [lane, planned] of lanes.entries()) {
+      for (const { at, fault } of planned) log(`  lane ${lane} at ${(at / 1000).toFixed(1)} s: ${describeFault(fault)}`);
+    }
+
+    const disturbances = new Disturbances();
+    const monitor = startMonitor({ instances: harness.instances, disturbances, healthBoundMs: options["health-bound-ms"], recoveryMs: 10_000 });
+    const loadStopped = new AbortController();
+    const started = Date.now();
+    const workload = runWorkload({ baseUrls, clients, random: random.fork("workload"), users: options.users, signal: loadStopped.signal });
+    const faults = runFaults(lanes, harness.targets, {
+      signal: loadStopped.signal,
+      onStart: (_lane, fault) => disturbances.begin(componentOf(fault)),
+      onFault: (injected) => {
+        disturbances.end(componentOf(injected.fault));
+        log(`  [${(injected.startedAt / 1000).toFixed(1)} s → ${(injected.endedAt / 1000).toFixed(1)} s] ${describeFault(injected.fault)}`);
+      },
+    });
+    await sleep(durationMs);
+    loadStopped.abort();
+    const injected = await faults;
+    const { answers, stats } = await workload;
+    const loadMs = Date.now() - started;
+    log(`load stopped after ${(loadMs / 1000).toFixed(1)} s; waiting for the resolvers`);
+
+    const settledInMs = await waitUntilNothingPending(baseUrls[0]!, clients, resolverWindowMs);
+    // The limit sweeper judges a reservation only once it and its payment stood for its grace period.
+    await sleep(sweepSettleMs);
+    const monitorSummary = await monitor.stop();
+    const { evidence, verify } = await harness.evidence(clients, answers);
+    const violations = checkInvariants(evidence);
+    return {
+      mode,
+      seed: options.seed,
+      durationMs: loadMs,
+      stats,
+      injected,
+      violations,
+      monitor: monitorSummary,
+      settledInMs,
+      verify,
+      runDirectory: directory,
+      evidence,
+    };
+  } finally {
+    await harness.close();
+  }
+}
+
+const result = await run();
+const failed = printReport(result, { maxRssBytes: options["max-rss-mb"] * 1024 * 1024 });
+if (!failed && !options.keep) await rm(result.runDirectory, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,97 @@
+import Table from "cli-table3";
+import type { InjectedFault } from "./faults.ts";
+import { type Evidence, type Violation, invariantNames } from "./invariants.ts";
+import type { MonitorSummary } from "./monitors.ts";
+import type { WorkloadStats } from "./workload.ts";
+
+/** What one run produced, whatever its mode. */
+export interface RunResult {
+  mode: "distributed" | "embedded";
+  seed: number;
+  durationMs: number;
+  stats: WorkloadStats;
+  injected: InjectedFault[];
+  violations: Violation[];
+  monitor: MonitorSummary;
+  /** How long the resolvers took to settle every pending transaction; undefined: they did not. */
+  settledInMs: number | undefined;
+  verify: { ok: boolean; output: string };
+  runDirectory: string;
+  evidence: Evidence;
+}
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const TIMELINES_SHOWN = 3;
+
+/** What the ledger, the processor and the clients each saw of the payment a transaction belongs to. */
+export function timeline(evidence: Evidence, transactionId: string): string[] {
+  const payment = evidence.payments.find((candidate) =>
+    candidate.transactions.some((transaction) => transaction.id === transactionId || transaction.reversalId === transactionId),
+  );
+  const ids = new Set(payment ? payment.transactions.flatMap((transaction) => [transaction.id, transaction.reversalId ?? ""]) : [transactionId]);
+  const lines: string[] = [];
+  for (const transaction of payment?.transactions ?? []) {
+    lines.push(
+      `  ledger    ${transaction.createdAt} ${transaction.type} ${transaction.id} ${transaction.status} amount ${transaction.amount}` +
+        ` captured ${transaction.capturedAmount} refunded ${transaction.refundedAmount} voided ${transaction.voided}` +
+        `${transaction.approvedLate ? " approved late" : ""}${transaction.reversalId ? ` reversal ${transaction.reversalId} open` : ""}${transaction.reversed ? " reversed" : ""}`,
+    );
+  }
+  for (const record of evidence.processorTransactions.filter((candidate) => ids.has(candidate.transactionId))) {
+    lines.push(`  processor ${record.recordedAt} ${record.operation} ${record.transactionId} code ${record.code} amount ${record.amount} voided ${record.voided}`);
+  }
+  for (const answer of evidence.answers.filter((candidate) => ids.has(candidate.transactionId))) {
+    lines.push(`  client    ${answer.at} ${answer.operation} ${answer.transactionId} answered ${answer.httpStatus} ${answer.status} (key ${answer.idempotencyKey})`);
+  }
+  return lines.length > 0 ? lines : [`  nothing anywhere about ${transactionId}`];
+}
+
+/** Prints the summary and the offending payments' timelines; returns whether the run failed. */
+export function printReport(result: RunResult, bounds: { maxRssBytes: number }): boolean {
+  const out = (line = "") => process.stdout.write(`${line}\n`);
+  const violations = [...result.violations];
+  if (!result.verify.ok) violations.push({ invariant: "ledger verify passes", detail: result.verify.output.trim().split("\n").slice(-20).join("\n") });
+  for (const [instance, rss] of result.monitor.maxRssBytes) {
+    if (rss > bounds.maxRssBytes) violations.push({ invariant: "memory stayed bounded", detail: `${instance} reached ${megabytes(rss)} (bound ${megabytes(bounds.maxRssBytes)})` });
+  }
+  for (const failed of result.monitor.failedHealthChecks) {
+    violations.push({ invariant: "health answered while the database was reachable", detail: `${failed.instance} at ${failed.at}: ${failed.detail}` });
+  }
+  if (result.settledInMs === undefined) violations.push({ invariant: "nothing left pending", detail: "the resolvers did not settle every pending transaction in their window" });
+
+  out();
+  out(`chaos ${result.mode} run · seed ${result.seed} · ${(result.durationMs / 1000).toFixed(1)} s of load · settled in ${result.settledInMs === undefined ? "—" : `${(result.settledInMs / 1000).toFixed(1)} s`}`);
+
+  const operations = new Table({ head: ["operation → outcome", "count"] });
+  for (const [outcome, count] of [...result.stats.outcomes].sort(([a], [b]) => a.localeCompare(b))) operations.push([outcome, count]);
+  operations.push(["retries (same Idempotency-Key)", result.stats.retries], ["gave up", result.stats.gaveUp]);
+  out(operations.toString());
+
+  const faults = new Table({ head: ["fault injected", "count"] });
+  const faultCounts = new Map<string, number>();
+  for (const { fault } of result.injected) faultCounts.set(fault.kind, (faultCounts.get(fault.kind) ?? 0) + 1);
+  for (const [kind, count] of faultCounts) faults.push([kind, count]);
+  out(faults.toString());
+
+  const invariants = new Table({ head: ["invariant", "violations"] });
+  const names = [...invariantNames, "ledger verify passes", "memory stayed bounded", "health answered while the database was reachable"];
+  for (const name of names) invariants.push([name, violations.filter((violation) => violation.invariant === name).length]);
+  out(invariants.toString());
+  const rss = [...result.monitor.maxRssBytes].map(([instance, bytes]) => `${instance} ${megabytes(bytes)}`).join(", ");
+  out(`max RSS: ${rss || "—"} · health checks judged: ${result.monitor.healthChecks}, slowest ${Math.round(result.monitor.slowestHealthMs)} ms`);
+
+  if (violations.length === 0) {
+    out("no violations");
+    return false;
+  }
+  out();
+  out(`${violations.length} violation(s); logs kept in ${result.runDirectory}`);
+  for (const violation of violations.slice(0, 50)) out(`- ${violation.invariant}: ${violation.detail}`);
+  const offending = [...new Set(violations.flatMap((violation) => (violation.transactionId ? [violation.transactionId] : [])))];
+  for (const transactionId of offending.slice(0, TIMELINES_SHOWN)) {
+    out();
+    out(`timeline of the payment of ${transactionId}:`);
+    for (const line of timeline(result.evidence, transactionId)) out(line);
+  }
+  return true;
+}
