@@ -1,0 +1,631 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { Agent, request } from "undici";
+import { z } from "zod";
+import type { Random } from "./random.ts";
+
+export type Processor = "processor_a" | "processor_b" | "processor_c" | "processor_d";
+
+const processors: readonly Processor[] = ["processor_a", "processor_b", "processor_c", "processor_d"];
+
+export interface WorkloadClient {
+  clientId: string;
+  key: string;
+  hostConfigurationIds: Record<Processor, string>;
+  limit: { currency: "USD"; dailyAmount: number; maxAmountPerTransaction: number };
+}
+
+type Operation = "authorization" | "sale" | "capture" | "refund" | "void";
+
+/** One answer the workload received for a POST that carried a transaction (any status whose body is a transaction: 201, 402, 502, 504). */
+export interface Answer {
+  clientId: string;
+  idempotencyKey: string;
+  operation: Operation;
+  httpStatus: number;
+  transactionId: string;
+  status: "pending" | "approved" | "declined" | "failed";
+  amount: number;
+  parentTransactionId: string | null;
+  /** The `reference` the workload sent (authorizations and sales: unique per logical operation), or null. */
+  reference: string | null;
+  /** ISO time the answer arrived. */
+  at: string;
+}
+
+export interface WorkloadStats {
+  /**
+   * Count per `${operation} ${outcome}`: the final HTTP status, `gave_up`, or for a 4xx without a
+   * transaction its status and code (`422 amount_exceeds_capturable`). Reads: `read ${status}`,
+   * `history ${status}` (one per page).
+   */
+  outcomes: Map<string, number>;
+  /** Extra attempts made with an already used Idempotency-Key. */
+  retries: number;
+  /** Logical operations abandoned after the retry budget. */
+  gaveUp: number;
+}
+
+export interface WorkloadOptions {
+  /** Service instances; each attempt goes to one at random, a retry after a connection error tries another. */
+  baseUrls: readonly string[];
+  clients: readonly WorkloadClient[];
+  random: Random;
+  /** Concurrent virtual users; each sends one request at a time. */
+  users: number;
+  /** No new logical operation starts once this is aborted; operations in flight finish their retries (bounded by retryBudgetMs). */
+  signal: AbortSignal;
+  /** How long one logical operation may keep retrying before it gives up. Default 60_000. */
+  retryBudgetMs?: number;
+  /** Per-attempt timeout (headers and body). Default 20_000. */
+  attemptTimeoutMs?: number;
+  /** Called with every Answer as it arrives (the harness also gets them all at the end). */
+  onAnswer?: (answer: Answer) => void;
+}
+
+const DEFAULT_RETRY_BUDGET_MS = 60_000;
+const DEFAULT_ATTEMPT_TIMEOUT_MS = 20_000;
+const FIRST_BACKOFF_MS = 200;
+const MAX_BACKOFF_MS = 5_000;
+const HISTORY_PAGE_SIZE = 20;
+const HISTORY_MAX_PAGES = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Responses, parsed at the edge
+
+const transactionSchema = z.object({
+  id: z.string(),
+  status: z.enum(["pending", "approved", "declined", "failed"]),
+  amount: z.number().int(),
+  parentTransactionId: z.string().nullable(),
+});
+type Transaction = z.infer<typeof transactionSchema>;
+
+/** A problem+json body of a decline, failure or unknown outcome carries the recorded transaction. */
+const problemWithTransactionSchema = z.object({ transaction: transactionSchema });
+const problemSchema = z.object({ code: z.string() });
+const historyPageSchema = z.object({ data: z.array(z.unknown()), nextCursor: z.string().nullable() });
+const createdSchema = z.object({ id: z.string() });
+/** A replayed key creation answers `key: null`: the secret is shown only once. */
+const issuedKeySchema = z.object({ id: z.string(), key: z.string().nullable() });
+
+interface ApiResponse {
+  status: number;
+  body: unknown;
+  retryAfterMs: number | undefined;
+}
+
+function transactionOf({ status, body }: ApiResponse): Transaction | undefined {
+  if (status >= 200 && status < 300) return transactionSchema.safeParse(body).data;
+  return problemWithTransactionSchema.safeParse(body).data?.transaction;
+}
+
+const problemCodeOf = (body: unknown): string | undefined => problemSchema.safeParse(body).data?.code;
+
+// ---------------------------------------------------------------------------------------------
+// HTTP with a careful integrator's retries
+
+interface ApiCall {
+  method: "GET" | "POST" | "PUT";
+  path: string;
+  key: string;
+  body?: unknown;
+  /** The same on every attempt, so that a retry is answered, never run again. */
+  idempotencyKey?: string;
+}
+
+interface Transport {
+  agent: Agent;
+  baseUrls: readonly string[];
+  /** Jitter and the choice of instance. */
+  random: Random;
+  retryBudgetMs: number;
+  attemptTimeoutMs: number;
+}
+
+/** `response` is the last one received; a call that gave up may have received none. */
+type CallResult =
+  | { gaveUp: false; response: ApiResponse; attempts: number }
+  | { gaveUp: true; response: ApiResponse | undefined; attempts: number };
+
+function createAgent(attemptTimeoutMs: number): Agent {
+  return new Agent({ connect: { timeout: attemptTimeoutMs }, headersTimeout: attemptTimeoutMs, bodyTimeout: attemptTimeoutMs });
+}
+
+/**
+ * Sends `call` until it gets an answer not worth retrying, or the retry budget is spent (the
+ * last attempt may overrun the budget by up to one attempt timeout). `onResponse` sees every
+ * response, the retried ones included.
+ */
+async function callWithRetries(
+  transport: Transport,
+  call: ApiCall,
+  onResponse: (response: ApiResponse) => void = () => {},
+): Promise<CallResult> {
+  const deadline = Date.now() + transport.retryBudgetMs;
+  let baseUrl = transport.random.pick(transport.baseUrls);
+  let lastResponse: ApiResponse | undefined;
+  for (let attempts = 1; ; attempts += 1) {
+    const response = await attemptOnce(transport, baseUrl, call);
+    if (response) {
+      lastResponse = response;
+      onResponse(response);
+      if (!isWorthRetrying(response)) return { gaveUp: false, response, attempts };
+    }
+    const waitMs = Math.max(backoffMs(transport.random, attempts), response?.retryAfterMs ?? 0);
+    if (Date.now() + waitMs >= deadline) return { gaveUp: true, response: lastResponse, attempts };
+    await delay(waitMs);
+    baseUrl = response ? transport.random.pick(transport.baseUrls) : anotherBaseUrl(transport, baseUrl);
+  }
+}
+
+/** One attempt; undefined when no response came (refused, reset, closed, timed out). */
+async function attemptOnce(transport: Transport, baseUrl: string, call: ApiCall): Promise<ApiResponse | undefined> {
+  const headers: Record<string, string> = { authorization: `Bearer ${call.key}` };
+  if (call.body !== undefined) headers["content-type"] = "application/json";
+  if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
+  try {
+    const response = await request(`${baseUrl}${call.path}`, {
+      dispatcher: transport.agent,
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal: AbortSignal.timeout(transport.attemptTimeoutMs),
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, body: parseJson(text), retryAfterMs: retryAfterMsOf(response.headers["retry-after"]) };
+  } catch (error) {
+    if (isTransportFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Failures of the connection or of the attempt's time: the request may or may not have reached the service. */
+const transportErrorCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_ABORTED",
+]);
+
+function isTransportFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "TimeoutError") return true;
+  return "code" in error && typeof error.code === "string" && transportErrorCodes.has(error.code);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function retryAfterMsOf(header: string | string[] | undefined): number | undefined {
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  return header !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+function isWorthRetrying(response: ApiResponse): boolean {
+  if (response.status === 429) return true;
+  if (response.status === 409) return problemCodeOf(response.body) === "idempotency_request_in_progress";
+  if (response.status < 500) return false;
+  // A 5xx with a decided transaction (a 502 `failed`) answers the same on every retry; one
+  // still pending (504) may be decided by now; one without a transaction never ran.
+  const transaction = transactionOf(response);
+  return transaction === undefined || transaction.status === "pending";
+}
+
+/** Exponential from 200 ms, capped at 5 s, with jitter over its upper half. */
+function backoffMs(random: Random, attempts: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1));
+  return random.int(Math.ceil(ceiling / 2), ceiling);
+}
+
+function anotherBaseUrl(transport: Transport, current: string): string {
+  const others = transport.baseUrls.filter((baseUrl) => baseUrl !== current);
+  return others.length > 0 ? transport.random.pick(others) : current;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client setup
+
+const hostConfigurationCommon = {
+  name: "Chaos store",
+  enabled: true,
+  company: {
+    name: "Chaos Corp",
+    phone: "555-1234567",
+    address: { line1: "1 Main St", line2: null, city: "Springfield", state: "IL", postalCode: "62701", country: "US" },
+    location: { latitude: 39.78, longitude: -89.65 },
+  },
+  customProperties: { region: "chaos" },
+};
+const settlementSettings = { settlementTime: "23:30", timeZone: "America/Chicago" };
+
+/** What differs per processor in a valid host configuration (API.md, Host configurations), optional fields included. */
+const hostConfigurationDetails: Record<Processor, object> = {
+  processor_a: {
+    merchant: { merchantNumber: "000123456789", acquirerBin: "012345", amexSeNumber: "0123456789" },
+    settings: {
+      ...settlementSettings,
+      agentBank: "000001",
+      agentChain: "000002",
+      storeNumber: "0001",
+      terminalNumber: "0002",
+      terminalId: "00000001",
+      mcc: "5411",
+      mvv: "0A1B2C3D4E",
+      industryCode: "R",
+    },
+  },
+  processor_b: {
+    merchant: { merchantId: "0000MERCH01", groupId: "00G01", tppId: "RSO001", amexSeNumber: "012345678901234" },
+    settings: { ...settlementSettings, terminalId: "00000001", mcc: "5812", mvv: "0123456789" },
+    credentials: { datawireId: "00012345678901234567" },
+  },
+  processor_c: {
+    merchant: { platformBin: "000001", merchantId: "012345", amexSeNumber: "0123456789" },
+    settings: { ...settlementSettings, terminalId: "001", clientNumber: "0001", storeNumber: "0002" },
+    credentials: { username: "chaos", password: "chaos pass" },
+  },
+  processor_d: {
+    merchant: { acquirerBin: "000123", merchantId: "0MERCHANT00001", acquiringInstitutionId: "00000012345", amexSeNumber: "0123456789" },
+    settings: { ...settlementSettings, terminalId: "0TERM001", terminalNumber: "0001", mcc: "5999", mvv: "00FFAA11BB" },
+    credentials: { secretApiKey: "sk_chaos_0123" },
+  },
+};
+
+const clientLimit = { currency: "USD", maxAmountPerTransaction: 10_000, dailyAmount: 5_000_000 } as const;
+
+/** Creates `count` clients with a key each, one enabled host configuration on each of the four processors, and a USD limit; retries (same Idempotency-Key) like the workload does. */
+export async function setUpClients(options: { baseUrl: string; adminKey: string; count: number; random: Random }): Promise<WorkloadClient[]> {
+  const agent = createAgent(DEFAULT_ATTEMPT_TIMEOUT_MS);
+  const transport: Transport = {
+    agent,
+    baseUrls: [options.baseUrl],
+    random: options.random,
+    retryBudgetMs: DEFAULT_RETRY_BUDGET_MS,
+    attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
+  };
+  try {
+    const clients: WorkloadClient[] = [];
+    for (let index = 1; index <= options.count; index += 1) clients.push(await setUpClient(transport, options.adminKey, index));
+    return clients;
+  } finally {
+    await agent.close();
+  }
+}
+
+async function setUpClient(transport: Transport, adminKey: string, index: number): Promise<WorkloadClient> {
+  const admin = (method: ApiCall["method"], path: string, body: unknown, expectedStatus: number) =>
+    adminCall(transport, { method, path, key: adminKey, body }, expectedStatus);
+  const clientId = createdSchema.parse(await admin("POST", "/v1/clients", { name: `chaos-client-${index}` }, 201)).id;
+  const key = await issueKey(transport, adminKey, clientId);
+  const hostConfiguration = async (processor: Processor) =>
+    createdSchema.parse(
+      await admin("POST", `/v1/host-configurations/${processor}`, { ...hostConfigurationCommon, ...hostConfigurationDetails[processor], clientId }, 201),
+    ).id;
+  const hostConfigurationIds = {
+    processor_a: await hostConfiguration("processor_a"),
+    processor_b: await hostConfiguration("processor_b"),
+    processor_c: await hostConfiguration("processor_c"),
+    processor_d: await hostConfiguration("processor_d"),
+  };
+  await admin("PUT", `/v1/clients/${clientId}/limits`, { limits: [clientLimit] }, 200);
+  return { clientId, key, hostConfigurationIds, limit: clientLimit };
+}
+
+/**
+ * A new API key. If the first answer was lost, the retry's replay hides the key (`null`): that key
+ * is left unused and another one is issued under a new Idempotency-Key.
+ */
+async function issueKey(transport: Transport, adminKey: string, clientId: string): Promise<string> {
+  const maxIssues = 3;
+  for (let issue = 1; issue <= maxIssues; issue += 1) {
+    const body = await adminCall(transport, { method: "POST", path: `/v1/clients/${clientId}/api-keys`, key: adminKey, body: {} }, 201);
+    const { key } = issuedKeySchema.parse(body);
+    if (key !== null) return key;
+  }
+  throw new Error(`POST /v1/clients/${clientId}/api-keys: every answer was a replay without the key`);
+}
+
+/** The body of an admin call that must end in `expectedStatus`; a POST gets a fresh Idempotency-Key. */
+async function adminCall(transport: Transport, call: ApiCall, expectedStatus: number): Promise<unknown> {
+  const idempotencyKey = call.method === "POST" ? transport.random.uuid() : undefined;
+  const result = await callWithRetries(transport, { ...call, idempotencyKey });
+  const what = `${call.method} ${call.path}`;
+  if (result.gaveUp) throw new Error(`${what}: gave up after ${result.attempts} attempts`);
+  const { status, body } = result.response;
+  if (status !== expectedStatus) throw new Error(`${what} answered ${status} ${problemCodeOf(body) ?? ""}`.trimEnd());
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model of what each client has approved
+
+/** An approved authorization (what is left to capture) or sale or capture (what is left to refund). */
+interface Approved {
+  amount: number;
+  remaining: number;
+}
+/** What the workload believes; shared by the users of one client, so they race on its payments. */
+interface ClientModel {
+  /** Removed once fully captured or voided. */
+  authorizations: Map<string, Approved>;
+  /** Sales and captures, removed once fully refunded or voided. */
+  payments: Map<string, Approved>;
+  /** Every transaction answered, whatever its status, for reads. */
+  transactionIds: string[];
+}
+
+const newModel = (): ClientModel => ({ authorizations: new Map(), payments: new Map(), transactionIds: [] });
+
+/** Updates the model with the final answer of an approved operation. */
+function learnApproved(model: ClientModel, operation: Operation, { id, amount, parentTransactionId: parentId }: Transaction): void {
+  if (operation === "authorization") model.authorizations.set(id, { amount, remaining: amount });
+  if (operation === "sale" || operation === "capture") model.payments.set(id, { amount, remaining: amount });
+  if (parentId === null) return;
+  if (operation === "capture") takeFrom(model.authorizations, parentId, amount);
+  if (operation === "refund") takeFrom(model.payments, parentId, amount);
+  if (operation === "void") {
+    model.authorizations.delete(parentId);
+    model.payments.delete(parentId);
+  }
+}
+
+function takeFrom(approved: Map<string, Approved>, id: string, amount: number): void {
+  const entry = approved.get(id);
+  if (!entry) return;
+  entry.remaining -= amount;
+  if (entry.remaining <= 0) approved.delete(id);
+}
+
+const withRemaining = (approved: Map<string, Approved>) => [...approved].map(([id, { remaining }]) => ({ id, remaining }));
+/** Nothing captured or refunded yet: what can still be voided. */
+const untouched = (approved: Map<string, Approved>) =>
+  [...approved].filter(([, { amount, remaining }]) => remaining === amount).map(([id]) => id);
+
+// ---------------------------------------------------------------------------------------------
+// The workload
+
+type Action = Operation | "read" | "history";
+
+const actionWeights: readonly (readonly [Action, number])[] = [
+  ["sale", 25],
+  ["authorization", 20],
+  ["capture", 15],
+  ["refund", 12],
+  ["void", 8],
+  ["read", 12],
+  ["history", 8],
+];
+
+/** Simulator test cards (API.md, Processors and the simulator); an Amex CVC has four digits. */
+const cardWeights: readonly (readonly [{ number: string; cvc: string }, number])[] = [
+  [{ number: "4242424242424242", cvc: "123" }, 25],
+  [{ number: "5555555555554444", cvc: "123" }, 25],
+  [{ number: "378282246310005", cvc: "1234" }, 25],
+  [{ number: "4000000000000002", cvc: "123" }, 5], // declined
+  [{ number: "4000000000009995", cvc: "123" }, 5], // insufficient funds
+  [{ number: "4000000000000119", cvc: "123" }, 5], // processor error
+  [{ number: "4000000000000408", cvc: "123" }, 5], // no answer in time, approved when asked later
+  [{ number: "4000000000000424", cvc: "123" }, 5], // no answer in time, "not found" twice, then approved
+];
+
+function pickWeighted<T>(random: Random, weighted: readonly (readonly [T, number])[]): T {
+  const total = weighted.reduce((sum, [, weight]) => sum + weight, 0);
+  let roll = random.int(1, total);
+  for (const [item, weight] of weighted) {
+    roll -= weight;
+    if (roll <= 0) return item;
+  }
+  throw new Error("weights must be positive");
+}
+
+/** What every virtual user shares. */
+interface Run {
+  clients: readonly WorkloadClient[];
+  models: Map<string, ClientModel>;
+  answers: Answer[];
+  stats: WorkloadStats;
+  onAnswer: (answer: Answer) => void;
+}
+
+/** One virtual user: its own random stream and one request at a time. */
+interface User {
+  run: Run;
+  random: Random;
+  transport: Transport;
+}
+
+/** A POST that carries a transaction, as one logical operation. */
+interface OperationRequest {
+  client: WorkloadClient;
+  operation: Operation;
+  body: Record<string, unknown>;
+  reference: string | null;
+}
+
+export async function runWorkload(options: WorkloadOptions): Promise<{ answers: Answer[]; stats: WorkloadStats }> {
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const agent = createAgent(attemptTimeoutMs);
+  const run: Run = {
+    clients: options.clients,
+    models: new Map(options.clients.map((client) => [client.clientId, newModel()])),
+    answers: [],
+    stats: { outcomes: new Map(), retries: 0, gaveUp: 0 },
+    onAnswer: options.onAnswer ?? (() => {}),
+  };
+  // A user that fails (a bug here) stops the others too, rather than surfacing only at the end.
+  const failed = new AbortController();
+  const stop = AbortSignal.any([options.signal, failed.signal]);
+  const users = Array.from({ length: options.users }, (_, index) => {
+    const random = options.random.fork(`user-${index + 1}`);
+    const transport: Transport = {
+      agent,
+      baseUrls: options.baseUrls,
+      random,
+      retryBudgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS,
+      attemptTimeoutMs,
+    };
+    return runUser({ run, random, transport }, stop).catch((error: unknown) => {
+      failed.abort();
+      throw error;
+    });
+  });
+  try {
+    const settled = await Promise.allSettled(users);
+    const failure = settled.find((result) => result.status === "rejected");
+    if (failure) throw failure.reason;
+  } finally {
+    await agent.close();
+  }
+  return { answers: run.answers, stats: run.stats };
+}
+
+async function runUser(user: User, stop: AbortSignal): Promise<void> {
+  while (!stop.aborted) {
+    const client = user.random.pick(user.run.clients);
+    await perform(user, client, pickWeighted(user.random, actionWeights));
+  }
+}
+
+/** Follow-ups and reads fall back to a sale when the client has nothing they could apply to. */
+async function perform(user: User, client: WorkloadClient, action: Action): Promise<void> {
+  const model = modelOf(user.run, client);
+  const { random } = user;
+  switch (action) {
+    case "sale":
+    case "authorization":
+      return send(user, rootPayment(random, client, action));
+    case "capture": {
+      const target = withRemaining(model.authorizations);
+      if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
+      const { id, remaining } = random.pick(target);
+      return send(user, { client, operation: "capture", body: withOptionalAmount(random, id, remaining), reference: null });
+    }
+    case "refund": {
+      const target = withRemaining(model.payments);
+      if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
+      const { id, remaining } = random.pick(target);
+      return send(user, { client, operation: "refund", body: withOptionalAmount(random, id, remaining), reference: null });
+    }
+    case "void": {
+      const target = [...untouched(model.authorizations), ...untouched(model.payments)];
+      if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
+      return send(user, { client, operation: "void", body: { transactionId: random.pick(target) }, reference: null });
+    }
+    case "read":
+      if (model.transactionIds.length === 0) return send(user, rootPayment(random, client, "sale"));
+      return readTransaction(user, client, random.pick(model.transactionIds));
+    case "history":
+      return readHistory(user, client);
+  }
+}
+
+function modelOf(run: Run, client: WorkloadClient): ClientModel {
+  const model = run.models.get(client.clientId);
+  if (!model) throw new Error(`no model for client ${client.clientId}`);
+  return model;
+}
+
+function rootPayment(random: Random, client: WorkloadClient, operation: "sale" | "authorization"): OperationRequest {
+  const processor = random.pick(processors);
+  const reference = `chaos-${random.uuid()}`;
+  const body = {
+    processor,
+    amount: random.int(100, 5000),
+    currency: "USD",
+    card: { ...pickWeighted(random, cardWeights), expMonth: 12, expYear: 2030 },
+    userId: `user-${random.int(1, 20)}`,
+    reference,
+    hostConfigurationId: client.hostConfigurationIds[processor],
+  };
+  return { client, operation, body, reference };
+}
+
+/** A partial amount (1..remaining), or now and then none: the service takes all that remains. */
+function withOptionalAmount(random: Random, transactionId: string, remaining: number): Record<string, unknown> {
+  return random.chance(0.2) ? { transactionId } : { transactionId, amount: random.int(1, remaining) };
+}
+
+/** One logical operation: retried under one Idempotency-Key; every transaction answered is recorded. */
+async function send(user: User, { client, operation, body, reference }: OperationRequest): Promise<void> {
+  const { run } = user;
+  const idempotencyKey = user.random.uuid();
+  const call: ApiCall = { method: "POST", path: `/v1/transactions/${operation}`, key: client.key, body, idempotencyKey };
+  const result = await callWithRetries(user.transport, call, (response) => {
+    const transaction = transactionOf(response);
+    if (transaction) record(run, { client, operation, idempotencyKey, reference }, response.status, transaction);
+  });
+  run.stats.retries += result.attempts - 1;
+  if (result.gaveUp) run.stats.gaveUp += 1;
+  count(run.stats, `${operation} ${result.gaveUp ? "gave_up" : outcomeOf(result.response)}`);
+  const final = result.response && transactionOf(result.response);
+  if (!final) return;
+  const model = modelOf(run, client);
+  model.transactionIds.push(final.id);
+  if (final.status === "approved") learnApproved(model, operation, final);
+}
+
+function record(
+  run: Run,
+  sent: { client: WorkloadClient; operation: Operation; idempotencyKey: string; reference: string | null },
+  httpStatus: number,
+  transaction: Transaction,
+): void {
+  const answer: Answer = {
+    clientId: sent.client.clientId,
+    idempotencyKey: sent.idempotencyKey,
+    operation: sent.operation,
+    httpStatus,
+    transactionId: transaction.id,
+    status: transaction.status,
+    amount: transaction.amount,
+    parentTransactionId: transaction.parentTransactionId,
+    reference: sent.reference,
+    at: new Date().toISOString(),
+  };
+  run.answers.push(answer);
+  run.onAnswer(answer);
+}
+
+/** The status, with the problem code when no transaction came with it (`409 invalid_transaction_state`). */
+function outcomeOf(response: ApiResponse): string {
+  if (transactionOf(response)) return String(response.status);
+  return `${response.status} ${problemCodeOf(response.body) ?? "unexpected_body"}`;
+}
+
+function count(stats: WorkloadStats, outcome: string): void {
+  stats.outcomes.set(outcome, (stats.outcomes.get(outcome) ?? 0) + 1);
+}
+
+/** A 404 is possible for a transaction answered on another instance: read models lag. */
+async function readTransaction(user: User, client: WorkloadClient, transactionId: string): Promise<void> {
+  const result = await callWithRetries(user.transport, { method: "GET", path: `/v1/transactions/${transactionId}`, key: client.key });
+  count(user.run.stats, `read ${result.gaveUp ? "gave_up" : result.response.status}`);
+}
+
+async function readHistory(user: User, client: WorkloadClient): Promise<void> {
+  let cursor: string | null = null;
+  for (let page = 1; page <= HISTORY_MAX_PAGES; page += 1) {
+    const path = `/v1/transactions?limit=${HISTORY_PAGE_SIZE}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
+    const result = await callWithRetries(user.transport, { method: "GET", path, key: client.key });
+    if (result.gaveUp || result.response.status !== 200) {
+      count(user.run.stats, `history ${result.gaveUp ? "gave_up" : result.response.status}`);
+      return;
+    }
+    const parsed = historyPageSchema.safeParse(result.response.body);
+    count(user.run.stats, parsed.success ? "history 200" : "history 200 unexpected_body");
+    cursor = parsed.data?.nextCursor ?? null;
+    if (cursor === null) return;
+  }
+}
