@@ -32,7 +32,8 @@ export function timeline(evidence: Evidence, transactionId: string): string[] {
   const lines: string[] = [];
   for (const transaction of payment?.transactions ?? []) {
     lines.push(
-      `  ledger    ${transaction.createdAt} ${transaction.type} ${transaction.id} ${transaction.status} amount ${transaction.amount}` +
+      `  ledger    ${transaction.createdAt} ${transaction.type} ${transaction.id} ${transaction.status}` +
+        `${transaction.failureReason ? ` (${transaction.failureReason})` : ""} card ${transaction.card?.last4 ?? "—"} amount ${transaction.amount}` +
         ` captured ${transaction.capturedAmount} refunded ${transaction.refundedAmount} voided ${transaction.voided}` +
         `${transaction.approvedLate ? " approved late" : ""}${transaction.reversalId ? ` reversal ${transaction.reversalId} open` : ""}${transaction.reversed ? " reversed" : ""}`,
     );

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { ResolverWork } from "../domain/payments/reversal.ts";
 
 /** Columns PostgreSQL returns as text because they can exceed 2^53 (cast in SQL, BigInt in code). */
 type Int8 = ColumnType<string, string | bigint, string | bigint>;
@@ -104,7 +105,7 @@ export interface TransactionsTable {
   /** The API transaction object: never holds a card number or CVC. */
   view: unknown;
   /** What the pending resolver still owes it (`resolverWork`); null: nothing. */
-  resolver_work: "inquire" | "reverse" | null;
+  resolver_work: ResolverWork | null;
 }
 
 export interface Database {

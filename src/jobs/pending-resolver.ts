@@ -87,12 +87,15 @@ export class PendingResolver {
     const { context, batchSize, timing } = this.#options;
     // Younger ones may still get their answer from the call that is waiting for it.
     const youngest = new Date(context.now().getTime() - timing.processorTimeoutMs);
+    const watchedSince = new Date(context.now().getTime() - timing.pendingReversalAfterMs);
     const cursor = this.#cursor;
     const rows = await context.db
       .selectFrom("transactions")
       .select(["transaction_id", "payment_id", "created_at"])
       .where("resolver_work", "is not", null)
       .where("created_at", "<", youngest)
+      // A failure on "not found" is watched only as long as a pending transaction would be asked.
+      .where((eb) => eb.or([eb("resolver_work", "!=", "watch"), eb("created_at", ">", watchedSince)]))
       .$if(cursor !== undefined, (query) =>
         query.where((eb) =>
           eb.or([

@@ -45,7 +45,7 @@ export const reversalIsDue = (transaction: TransactionState, timing: ResolverTim
   ageMs(transaction, now) >= timing.pendingReversalAfterMs;
 
 /** A transaction the processor has surely never received: nothing was charged. */
-const neverReceived: Outcome = { status: "failed", reason: "processor_error", processorResponse: null };
+const neverReceived: Outcome = { status: "failed", reason: "not_found", processorResponse: null };
 
 /**
  * Does what the resolver owes one transaction (`resolverWork`): asks the processor about a pending
@@ -70,6 +70,8 @@ export async function resolveTransaction(
   const now = context.now();
   const outcome =
     answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, now) ? neverReceived : null) : outcomeOf(answer);
+  // A watched failure changes only on an approval: recorded as late, it is then reversed.
+  if (work === "watch" && outcome?.status !== "approved") return false;
   if (outcome) return record(job, { type: "RecordOutcome", transactionId, outcome, now: now.toISOString() });
   if (!isReversible(transaction) || !reversalIsDue(transaction, timing, now)) return false;
   return reverse(job);

@@ -77,6 +77,30 @@ for (const target of testDatabaseTargets()) {
       await vi.waitFor(async () => expect(await usedToday(service, client.clientId)).toBe(0), eventually);
     });
 
+    it("keeps asking about a transaction failed on a not-found: an approval the processor reports later is recorded and reversed", async () => {
+      // A processor whose inquiries lag behind its approvals: "not found" twice, then the truth.
+      const { service, processor, client } = await start(
+        { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry: (nth) => (nth <= 2 ? "not_found" : "approved") },
+        { PROCESSOR_OWN_TIMEOUT_SECONDS: "0" },
+      );
+      const sale = await sell(service, client.key);
+      const id = sale.body.transaction.id;
+      await vi.waitFor(async () => expect((await eventTypes(service, id)).map((event) => event.type)).toEqual([
+        "TransactionInitiated.v1",
+        "TransactionFailed.v1",
+        "TransactionApprovedLate.v1",
+        "TransactionReversalRequested.v1",
+        "TransactionReversed.v1",
+      ]), eventually);
+      const events = await eventTypes(service, id);
+      expect(events[1]!.data).toMatchObject({ transactionId: id, reason: "not_found" });
+      expect(processor.calls.filter((call) => call.operation === "void")).toEqual([
+        { kind: "submit", operation: "void", transactionId: events[3]!.data.reversalId, parentId: id },
+      ]);
+      expect(await statusOf(service, client.key, id)).toBe("failed");
+      await vi.waitFor(async () => expect(await usedToday(service, client.clientId)).toBe(0), eventually);
+    });
+
     it("reverses what stays unknown past PENDING_REVERSAL_AFTER_SECONDS: the void's intent first, then failed, reason reversed", async () => {
       const { service, processor, client } = await start(
         { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry: () => "unknown" },

@@ -265,9 +265,10 @@ function answer(reply: FastifyReply, result: Result) {
       }
       throw new ApiProblem(transaction.declineCode ?? "card_declined", "The transaction was declined.", { transaction });
     case "failed":
-      // A reversed transaction's outcome never came back from the processor: a processor error too.
+      // A reversed transaction's outcome never came back from the processor, nor did one the
+      // processor found no trace of: to the client, both are processor errors too.
       throw new ApiProblem(
-        failureReason === null || failureReason === "reversed" ? "processor_error" : failureReason,
+        failureReason === "processor_authentication_failed" ? failureReason : "processor_error",
         "The processor could not process the transaction.",
         { transaction },
       );

@@ -44,12 +44,26 @@ const mayHoldUncountedMoney = (transaction: TransactionState): boolean =>
  * What the pending resolver still owes a transaction: ask the processor what became of it, finish
  * or start its reversal, or nothing.
  */
-export function resolverWork(transaction: TransactionState): "inquire" | "reverse" | null {
+export function resolverWork(transaction: TransactionState): ResolverWork | null {
   if (transaction.reversalId !== null) return "reverse";
   if (transaction.status === "pending") return "inquire";
   if (!transaction.reversed && isReversible(transaction) && mayHoldUncountedMoney(transaction)) return "reverse";
+  if (isWatched(transaction)) return "watch";
   return null;
 }
+
+/**
+ * `watch`: failed on the processor's "not found", which a processor whose inquiries lag behind
+ * its approvals may answer all the same; asked again for a while, so that a late approval is
+ * recorded and reversed.
+ */
+export type ResolverWork = "inquire" | "reverse" | "watch";
+
+const isWatched = (transaction: TransactionState): boolean =>
+  transaction.status === "failed" &&
+  transaction.failureReason === "not_found" &&
+  transaction.approvedLate === null &&
+  isReversible(transaction);
 
 type PaymentDecision = Decision<PaymentEvent, "not_found" | "invalid_transaction_state">;
 
