@@ -27,7 +27,8 @@ const options = z
     embedded: z.boolean().default(false),
     users: z.coerce.number().int().positive().default(8),
     clients: z.coerce.number().int().positive().default(3),
-    "max-rss-mb": z.coerce.number().int().positive().default(768),
+    /** Default: 512 MB for a service on PostgreSQL, 1536 MB for one that embeds PGlite (WebAssembly PostgreSQL in the process). */
+    "max-rss-mb": z.coerce.number().int().positive().optional(),
     "health-bound-ms": z.coerce.number().int().positive().default(2_000),
     keep: z.boolean().default(false),
   })
@@ -244,6 +245,7 @@ async function run(): Promise<RunResult> {
 }
 
 const result = await run();
-const failed = printReport(result, { maxRssBytes: options["max-rss-mb"] * 1024 * 1024 });
+const maxRssMb = options["max-rss-mb"] ?? (options.embedded ? 1536 : 512);
+const failed = printReport(result, { maxRssBytes: maxRssMb * 1024 * 1024 });
 if (!failed && !options.keep) await rm(result.runDirectory, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

@@ -94,8 +94,9 @@ export class PendingResolver {
       .select(["transaction_id", "payment_id", "created_at"])
       .where("resolver_work", "is not", null)
       .where("created_at", "<", youngest)
-      // A failure on "not found" is watched only as long as a pending transaction would be asked.
-      .where((eb) => eb.or([eb("resolver_work", "!=", "watch"), eb("created_at", ">", watchedSince)]))
+      // A failure on "not found" is watched, from the moment it was recorded, as long as a pending
+      // transaction would be asked before its reversal.
+      .where((eb) => eb.or([eb("resolver_work", "!=", "watch"), eb("updated_at", ">", watchedSince)]))
       .$if(cursor !== undefined, (query) =>
         query.where((eb) =>
           eb.or([

@@ -81,7 +81,8 @@ for (const target of testDatabaseTargets()) {
       // A processor whose inquiries lag behind its approvals: "not found" twice, then the truth.
       const { service, processor, client } = await start(
         { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry: (nth) => (nth <= 2 ? "not_found" : "approved") },
-        { PROCESSOR_OWN_TIMEOUT_SECONDS: "0" },
+        // The watch lasts this long after the failure, which comes at least the processor timeout (2 s) after the intent.
+        { PROCESSOR_OWN_TIMEOUT_SECONDS: "0", PENDING_REVERSAL_AFTER_SECONDS: "2" },
       );
       const sale = await sell(service, client.key);
       const id = sale.body.transaction.id;

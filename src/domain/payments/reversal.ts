@@ -54,8 +54,8 @@ export function resolverWork(transaction: TransactionState): ResolverWork | null
 
 /**
  * `watch`: failed on the processor's "not found", which a processor whose inquiries lag behind
- * its approvals may answer all the same; asked again for a while, so that a late approval is
- * recorded and reversed.
+ * its approvals may answer all the same; asked again for `PENDING_REVERSAL_AFTER_SECONDS` after
+ * the failure, so that a late approval is recorded and reversed.
  */
 export type ResolverWork = "inquire" | "reverse" | "watch";
 
