@@ -1,6 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { Agent, request } from "undici";
 import { z } from "zod";
+import { validBodies } from "../../tests/support/host-configurations.ts";
 import type { Random } from "./random.ts";
 
 export type Processor = "processor_a" | "processor_b" | "processor_c" | "processor_d";
@@ -237,52 +238,6 @@ function anotherBaseUrl(transport: Transport, current: string): string {
 // ---------------------------------------------------------------------------------------------
 // Client setup
 
-const hostConfigurationCommon = {
-  name: "Chaos store",
-  enabled: true,
-  company: {
-    name: "Chaos Corp",
-    phone: "555-1234567",
-    address: { line1: "1 Main St", line2: null, city: "Springfield", state: "IL", postalCode: "62701", country: "US" },
-    location: { latitude: 39.78, longitude: -89.65 },
-  },
-  customProperties: { region: "chaos" },
-};
-const settlementSettings = { settlementTime: "23:30", timeZone: "America/Chicago" };
-
-/** What differs per processor in a valid host configuration (API.md, Host configurations), optional fields included. */
-const hostConfigurationDetails: Record<Processor, object> = {
-  processor_a: {
-    merchant: { merchantNumber: "000123456789", acquirerBin: "012345", amexSeNumber: "0123456789" },
-    settings: {
-      ...settlementSettings,
-      agentBank: "000001",
-      agentChain: "000002",
-      storeNumber: "0001",
-      terminalNumber: "0002",
-      terminalId: "00000001",
-      mcc: "5411",
-      mvv: "0A1B2C3D4E",
-      industryCode: "R",
-    },
-  },
-  processor_b: {
-    merchant: { merchantId: "0000MERCH01", groupId: "00G01", tppId: "RSO001", amexSeNumber: "012345678901234" },
-    settings: { ...settlementSettings, terminalId: "00000001", mcc: "5812", mvv: "0123456789" },
-    credentials: { datawireId: "00012345678901234567" },
-  },
-  processor_c: {
-    merchant: { platformBin: "000001", merchantId: "012345", amexSeNumber: "0123456789" },
-    settings: { ...settlementSettings, terminalId: "001", clientNumber: "0001", storeNumber: "0002" },
-    credentials: { username: "chaos", password: "chaos pass" },
-  },
-  processor_d: {
-    merchant: { acquirerBin: "000123", merchantId: "0MERCHANT00001", acquiringInstitutionId: "00000012345", amexSeNumber: "0123456789" },
-    settings: { ...settlementSettings, terminalId: "0TERM001", terminalNumber: "0001", mcc: "5999", mvv: "00FFAA11BB" },
-    credentials: { secretApiKey: "sk_chaos_0123" },
-  },
-};
-
 const clientLimit = { currency: "USD", maxAmountPerTransaction: 10_000, dailyAmount: 5_000_000 } as const;
 
 /** Creates `count` clients with a key each, one enabled host configuration on each of the four processors, and a USD limit; retries (same Idempotency-Key) like the workload does. */
@@ -311,7 +266,7 @@ async function setUpClient(transport: Transport, adminKey: string, index: number
   const key = await issueKey(transport, adminKey, clientId);
   const hostConfiguration = async (processor: Processor) =>
     createdSchema.parse(
-      await admin("POST", `/v1/host-configurations/${processor}`, { ...hostConfigurationCommon, ...hostConfigurationDetails[processor], clientId }, 201),
+      await admin("POST", `/v1/host-configurations/${processor}`, { ...validBodies[processor], clientId }, 201),
     ).id;
   const hostConfigurationIds = {
     processor_a: await hostConfiguration("processor_a"),
