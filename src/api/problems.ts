@@ -79,8 +79,12 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
 export function registerProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error);
-    if (problem.code === "service_unavailable") request.log.warn({ err: error }, "request shed");
-    else if (problem.status >= 500) request.log.error({ err: error }, "request failed");
+    // An answer the service chose (a processor's timeout or error, shedding) is no failure of its own.
+    if (error instanceof ApiProblem) {
+      if (problem.status >= 500) request.log.warn({ code: problem.code }, problem.title);
+    } else if (problem.status >= 500) {
+      request.log.error({ err: error }, "request failed");
+    }
     return sendProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -1,5 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validBodies } from "../support/host-configurations.ts";
+import { approvedCard } from "../support/payments.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 describe("an unexpected failure", () => {
@@ -18,5 +20,27 @@ describe("an unexpected failure", () => {
     expect(response.body).toMatchObject({ code: "internal_error", status: 500, requestId: expect.any(String) });
     expect(response.text).not.toMatch(/clients|relation|select|at .*\.ts/i);
     expect(api.logs()).toContain("request failed");
+  });
+});
+
+describe("an answer the service chose", () => {
+  let api: TestService;
+  beforeAll(async () => {
+    api = await startTestService("pglite");
+  });
+  afterAll(() => api.stop());
+
+  it("is logged as a warning with its code, not as an error with a stack: a processor's timeout is not the service failing", async () => {
+    const client = await api.createClient("Patient");
+    const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
+    expect(configured.status).toBe(201);
+    const sale = await api.request("POST", "/v1/transactions/sale", {
+      key: client.key,
+      body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: { ...approvedCard, number: "4000000000000408" } },
+    });
+    expect(sale.status).toBe(504);
+    const lines = api.logs().split("\n").filter((line) => line.includes("processor_timeout"));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.includes('"level":40') && !line.includes("stack"))).toBe(true);
   });
 });
