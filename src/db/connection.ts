@@ -85,13 +85,19 @@ function openPostgres(connectionString: string, max: number, timeouts: DatabaseT
  */
 function preparingStatements(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
-    query: ((text: string, values: readonly unknown[]) =>
-      values.length === 0
-        ? client.query(text)
-        : client.query({ name: statementName(text), text, values: [...values] })) as unknown as PostgresPoolClient["query"],
-    release: () => client.release(),
-  });
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    // The pool listens for errors only on idle clients. A checked-out one whose server ends the
+    // connection between two queries (a restart) emits 'error', which would kill the process;
+    // heard here, it fails the next query instead, and the pool drops it when it comes back.
+    client.on("error", () => {});
+    return {
+      query: ((text: string, values: readonly unknown[]) =>
+        values.length === 0
+          ? client.query(text)
+          : client.query({ name: statementName(text), text, values: [...values] })) as unknown as PostgresPoolClient["query"],
+      release: () => client.release(),
+    };
+  };
   return {
     async connect() {
       const client = await pool.connect();
