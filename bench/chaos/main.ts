@@ -71,6 +71,8 @@ const sweepSettleMs = Number(timing.LIMIT_SWEEP_GRACE_MS) + 2 * Number(timing.LI
 /** The resolver's window: what it takes to settle every pending transaction, reversals included. */
 const resolverWindowMs = (Number(timing.PENDING_REVERSAL_AFTER_SECONDS) + 60) * 1_000;
 
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
 const secrets = {
   ADMIN_API_KEY: randomBytes(24).toString("hex"),
   SECRETS_MASTER_KEYS: `chaos:${randomBytes(32).toString("base64")}`,
@@ -137,9 +139,13 @@ async function distributedHarness(directory: string): Promise<Harness> {
       }
     },
     async close() {
+      log("stopping: instances");
       await Promise.all(instances.map((instance) => instance.process.close()));
+      log("stopping: simulator");
       await simulator.close();
+      log("stopping: fault proxies");
       await Promise.all([databaseProxy.close(), processorProxy.close()]);
+      log("stopping: PostgreSQL");
       await postgres.destroy();
     },
   };
@@ -186,7 +192,6 @@ async function run(): Promise<RunResult> {
   const mode = options.embedded ? "embedded" : "distributed";
   const directory = await mkdtemp(join(tmpdir(), `ledger-chaos-${options.seed}-`));
   const random = createRandom(options.seed);
-  const log = (line: string) => process.stdout.write(`${line}\n`);
   log(`chaos: ${mode} run, seed ${options.seed}, ${durationMs / 1000} s of load, logs in ${directory}`);
   log(`replay: npm run chaos -- --seed ${options.seed} --seconds ${durationMs / 1000}${options.embedded ? " --embedded" : ""}`);
 
@@ -238,6 +243,7 @@ async function run(): Promise<RunResult> {
       verify,
       runDirectory: directory,
       evidence,
+      instances: harness.instances.map((instance) => ({ name: instance.name, crashes: instance.process.crashes })),
     };
   } finally {
     await harness.close();

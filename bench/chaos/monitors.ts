@@ -42,7 +42,11 @@ export interface MonitorOptions {
   recoveryMs: number;
 }
 
-/** Samples every instance's memory and readiness once a second until stopped. */
+/**
+ * Samples every instance's memory and readiness once a second until stopped, and starts again,
+ * as a supervisor would, an instance that exited while no fault was acting on it (a crash, which
+ * its process records).
+ */
 export function startMonitor(options: MonitorOptions): { stop(): Promise<MonitorSummary> } {
   const summary: MonitorSummary = { maxRssBytes: new Map(), healthChecks: 0, slowestHealthMs: 0, failedHealthChecks: [] };
   const stopping = new AbortController();
@@ -53,7 +57,13 @@ export function startMonitor(options: MonitorOptions): { stop(): Promise<Monitor
     }
   })();
 
+  const restarting = new Set<ServiceInstance>();
   async function sample(instance: ServiceInstance, index: number): Promise<void> {
+    if (!instance.process.running && !restarting.has(instance) && options.disturbances.quietFor(`instance-${index}`, 0)) {
+      restarting.add(instance);
+      void instance.start().finally(() => restarting.delete(instance));
+      return;
+    }
     const rss = await instance.process.rssBytes();
     if (rss !== undefined) summary.maxRssBytes.set(instance.name, Math.max(rss, summary.maxRssBytes.get(instance.name) ?? 0));
     const judged =

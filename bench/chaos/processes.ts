@@ -27,6 +27,10 @@ export class ManagedProcess {
   readonly #log: WriteStream;
   #child: ChildProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
+  /** Set when the harness itself stops it: any other exit is a crash. */
+  #stopping = false;
+  /** Exits the harness did not cause. */
+  readonly crashes: { at: string; reason: string }[] = [];
 
   constructor(
     readonly name: string,
@@ -55,7 +59,13 @@ export class ManagedProcess {
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.#child = child;
-    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    this.#stopping = false;
+    this.#exited = new Promise((resolve) =>
+      child.once("exit", (code, signal) => {
+        if (!this.#stopping) this.crashes.push({ at: new Date().toISOString(), reason: signal ?? `exit code ${code}` });
+        resolve();
+      }),
+    );
     const firstLine = new Promise<string>((resolve, reject) => {
       let buffered = "";
       child.stdout.on("data", (chunk: Buffer) => {
@@ -75,6 +85,7 @@ export class ManagedProcess {
   /** `kill -9`: no shutdown code runs. */
   async kill(): Promise<void> {
     this.#log.write(`\n==== ${new Date().toISOString()} SIGKILL\n`);
+    this.#stopping = true;
     this.#child?.kill("SIGKILL");
     await this.#exited;
   }
@@ -83,6 +94,7 @@ export class ManagedProcess {
   async terminate(graceMs = 60_000): Promise<void> {
     if (!this.running) return;
     this.#log.write(`\n==== ${new Date().toISOString()} SIGTERM\n`);
+    this.#stopping = true;
     this.#child?.kill("SIGTERM");
     const exited = await Promise.race([this.#exited.then(() => true), sleep(graceMs).then(() => false)]);
     if (!exited) await this.kill();

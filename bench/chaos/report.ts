@@ -18,6 +18,7 @@ export interface RunResult {
   verify: { ok: boolean; output: string };
   runDirectory: string;
   evidence: Evidence;
+  instances: { name: string; crashes: readonly { at: string; reason: string }[] }[];
 }
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
@@ -58,6 +59,11 @@ export function printReport(result: RunResult, bounds: { maxRssBytes: number }):
   for (const failed of result.monitor.failedHealthChecks) {
     violations.push({ invariant: "health answered while the database was reachable", detail: `${failed.instance} at ${failed.at}: ${failed.detail}` });
   }
+  for (const instance of result.instances) {
+    for (const crash of instance.crashes) {
+      violations.push({ invariant: "no instance crashed", detail: `${instance.name} exited by itself at ${crash.at} (${crash.reason}); see its log` });
+    }
+  }
   if (result.settledInMs === undefined) violations.push({ invariant: "nothing left pending", detail: "the resolvers did not settle every pending transaction in their window" });
 
   out();
@@ -75,7 +81,7 @@ export function printReport(result: RunResult, bounds: { maxRssBytes: number }):
   out(faults.toString());
 
   const invariants = new Table({ head: ["invariant", "violations"] });
-  const names = [...invariantNames, "ledger verify passes", "memory stayed bounded", "health answered while the database was reachable"];
+  const names = [...invariantNames, "no instance crashed", "ledger verify passes", "memory stayed bounded", "health answered while the database was reachable"];
   for (const name of names) invariants.push([name, violations.filter((violation) => violation.invariant === name).length]);
   out(invariants.toString());
   const rss = [...result.monitor.maxRssBytes].map(([instance, bytes]) => `${instance} ${megabytes(bytes)}`).join(", ");
