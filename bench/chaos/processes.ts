@@ -27,9 +27,11 @@ export class ManagedProcess {
   readonly #log: WriteStream;
   #child: ChildProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
-  /** Set when the harness itself stops it: any other exit is a crash. */
+  /** Set when the harness itself stops it. */
   #stopping = false;
-  /** Exits the harness did not cause. */
+  /** Set once it was ready: an exit before is a start that failed (its database away), not a crash. */
+  #ready = false;
+  /** Exits of a ready process that the harness did not cause. */
   readonly crashes: { at: string; reason: string }[] = [];
 
   constructor(
@@ -60,9 +62,10 @@ export class ManagedProcess {
     });
     this.#child = child;
     this.#stopping = false;
+    this.#ready = false;
     this.#exited = new Promise((resolve) =>
       child.once("exit", (code, signal) => {
-        if (!this.#stopping) this.crashes.push({ at: new Date().toISOString(), reason: signal ?? `exit code ${code}` });
+        if (this.#ready && !this.#stopping) this.crashes.push({ at: new Date().toISOString(), reason: signal ?? `exit code ${code}` });
         resolve();
       }),
     );
@@ -80,6 +83,10 @@ export class ManagedProcess {
     // Nobody may wait for the first line (a service is awaited by its health check instead).
     firstLine.catch(() => undefined);
     return firstLine;
+  }
+
+  markReady(): void {
+    this.#ready = true;
   }
 
   /** `kill -9`: no shutdown code runs. */
@@ -147,7 +154,10 @@ export class ServiceInstance {
     const deadline = Date.now() + readyTimeoutMs;
     while (Date.now() < deadline) {
       if (!this.process.running) void this.process.start();
-      if (await answersOk(`${this.url}/health/ready`)) return;
+      if (await answersOk(`${this.url}/health/ready`)) {
+        this.process.markReady();
+        return;
+      }
       await sleep(250);
     }
     throw new Error(`${this.name} was not ready within ${readyTimeoutMs} ms`);
