@@ -188,7 +188,8 @@ const componentOf = (fault: InjectedFault["fault"]): string => {
   return fault.kind.startsWith("database") ? "database" : "processor";
 };
 
-async function run(): Promise<RunResult> {
+/** Runs the load and the faults, checks the invariants and prints the report; whether it failed. */
+async function run(): Promise<boolean> {
   const mode = options.embedded ? "embedded" : "distributed";
   const directory = await mkdtemp(join(tmpdir(), `ledger-chaos-${options.seed}-`));
   const random = createRandom(options.seed);
@@ -231,7 +232,7 @@ async function run(): Promise<RunResult> {
     const monitorSummary = await monitor.stop();
     const { evidence, verify } = await harness.evidence(clients, answers);
     const violations = checkInvariants(evidence);
-    return {
+    const result: RunResult = {
       mode,
       seed: options.seed,
       durationMs: loadMs,
@@ -245,13 +246,13 @@ async function run(): Promise<RunResult> {
       evidence,
       instances: harness.instances.map((instance) => ({ name: instance.name, crashes: instance.process.crashes })),
     };
+    const maxRssMb = options["max-rss-mb"] ?? (options.embedded ? 1536 : 512);
+    const failed = printReport(result, { maxRssBytes: maxRssMb * 1024 * 1024 });
+    if (!failed && !options.keep) await rm(directory, { recursive: true, force: true });
+    return failed;
   } finally {
     await harness.close();
   }
 }
 
-const result = await run();
-const maxRssMb = options["max-rss-mb"] ?? (options.embedded ? 1536 : 512);
-const failed = printReport(result, { maxRssBytes: maxRssMb * 1024 * 1024 });
-if (!failed && !options.keep) await rm(result.runDirectory, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+process.exit((await run()) ? 1 : 0);
