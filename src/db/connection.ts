@@ -72,8 +72,12 @@ function openPostgres(connectionString: string, max: number, timeouts: DatabaseT
       idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
     }),
   });
-  // An idle client that loses its server emits 'error'; without a listener that kills the process.
+  // A client that loses its server emits 'error'; without a listener that kills the process. The
+  // pool listens only while a client is idle: one checked out (between two queries of a
+  // transaction, or on its way to the caller) is heard from the moment it connects. The next
+  // query then fails, and the pool drops the client when it comes back.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingStatements(pool) }) });
   return { db, kind: "postgres", close: () => db.destroy() };
 }
@@ -85,19 +89,13 @@ function openPostgres(connectionString: string, max: number, timeouts: DatabaseT
  */
 function preparingStatements(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    // The pool listens for errors only on idle clients. A checked-out one whose server ends the
-    // connection between two queries (a restart) emits 'error', which would kill the process;
-    // heard here, it fails the next query instead, and the pool drops it when it comes back.
-    client.on("error", () => {});
-    return {
-      query: ((text: string, values: readonly unknown[]) =>
-        values.length === 0
-          ? client.query(text)
-          : client.query({ name: statementName(text), text, values: [...values] })) as unknown as PostgresPoolClient["query"],
-      release: () => client.release(),
-    };
-  };
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    query: ((text: string, values: readonly unknown[]) =>
+      values.length === 0
+        ? client.query(text)
+        : client.query({ name: statementName(text), text, values: [...values] })) as unknown as PostgresPoolClient["query"],
+    release: () => client.release(),
+  });
   return {
     async connect() {
       const client = await pool.connect();
