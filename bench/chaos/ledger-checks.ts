@@ -1,11 +1,8 @@
-import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { utcDay } from "../../src/domain/limits/limits.ts";
+import { spawnEntry } from "./processes.ts";
 import type { WorkloadClient } from "./workload.ts";
-
-const repository = fileURLToPath(new URL("../..", import.meta.url));
 
 const page = z.object({ data: z.array(z.unknown()) });
 const clientView = z.object({
@@ -61,11 +58,7 @@ export async function readLimitUsage(
 
 /** Runs `ledger verify` (hash chains, read models against a replay) on the given stores. */
 export async function ledgerVerify(env: Record<string, string>): Promise<{ ok: boolean; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/ledger.ts", "verify", "--settle-timeout", "60"], {
-    cwd: repository,
-    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnEntry("src/cli/ledger.ts", ["verify", "--settle-timeout", "60"], { LOG_LEVEL: "warn", ...env });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

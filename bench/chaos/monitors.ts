@@ -66,11 +66,10 @@ export function startMonitor(options: MonitorOptions): { stop(): Promise<Monitor
     }
     const rss = await instance.process.rssBytes();
     if (rss !== undefined) summary.maxRssBytes.set(instance.name, Math.max(rss, summary.maxRssBytes.get(instance.name) ?? 0));
-    const judged =
-      instance.process.running &&
+    const leftAlone = () =>
       options.disturbances.quietFor("database", options.recoveryMs) &&
       options.disturbances.quietFor(`instance-${index}`, options.recoveryMs);
-    if (!judged) return;
+    if (!instance.process.running || !leftAlone()) return;
     const started = performance.now();
     const status = await fetch(`${instance.url}/health/ready`, { signal: AbortSignal.timeout(options.healthBoundMs) }).then(
       (response) => String(response.status),
@@ -78,7 +77,7 @@ export function startMonitor(options: MonitorOptions): { stop(): Promise<Monitor
     );
     const elapsed = performance.now() - started;
     // A fault that began while the check ran voids the judgement.
-    if (!options.disturbances.quietFor("database", options.recoveryMs) || !options.disturbances.quietFor(`instance-${index}`, options.recoveryMs)) return;
+    if (!leftAlone()) return;
     summary.healthChecks += 1;
     summary.slowestHealthMs = Math.max(summary.slowestHealthMs, elapsed);
     if (status !== "200") {

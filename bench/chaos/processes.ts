@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -6,6 +7,18 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 const repository = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * Runs a TypeScript entry point of this repository with these arguments, in a process of its own
+ * that sees only `env` (and PATH): the harness decides every setting a child gets.
+ */
+export function spawnEntry(entry: string, args: readonly string[], env: Record<string, string>): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+    cwd: repository,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
 
 /** A free TCP port on loopback, chosen now so that a process keeps it across restarts. */
 export async function freePort(): Promise<number> {
@@ -25,7 +38,7 @@ export class ManagedProcess {
   readonly #entry: string;
   readonly #env: Record<string, string>;
   readonly #log: WriteStream;
-  #child: ChildProcess | undefined;
+  #child: ChildProcessByStdio<null, Readable, Readable> | undefined;
   #exited: Promise<void> = Promise.resolve();
   /** Set when the harness itself stops it. */
   #stopping = false;
@@ -55,11 +68,7 @@ export class ManagedProcess {
   start(): Promise<string> {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.#log.write(`\n==== ${new Date().toISOString()} start\n`);
-    const child = spawn(process.execPath, ["--import", "tsx", this.#entry], {
-      cwd: repository,
-      env: { PATH: process.env.PATH ?? "", ...this.#env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnEntry(this.#entry, [], this.#env);
     this.#child = child;
     this.#stopping = false;
     this.#ready = false;
