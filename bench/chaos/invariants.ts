@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../src/db/schema.ts";
+import { type LimitUsageEvent, limitUsageStreamId, type OpenReservation, openReservations } from "../../src/domain/limits/usage.ts";
+import type { EventStore } from "../../src/eventstore/port.ts";
 import type { TransactionState } from "../../src/domain/payments/state.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { APPROVED } from "../../src/processors/response-codes.ts";
@@ -21,6 +23,8 @@ export interface Evidence {
   incompleteIdempotencyRecords: number;
   /** Today's usage of each client's USD limit, as the API reports it. */
   limitUsage: Map<string, { usedAmount: number; usedCount: number }>;
+  /** The reservations each client's USD usage stream of today leaves open. */
+  openReservations: Map<string, OpenReservation[]>;
   /** The UTC day `limitUsage` is of. */
   today: string;
 }
@@ -49,6 +53,20 @@ export type InvariantName = (typeof invariantNames)[number];
 const processorKey = (processor: string, transactionId: string) => `${processor}:${transactionId}`;
 
 /** Reads what the invariants need from the ledger's database. */
+/** The reservations each client's USD usage stream of `today` leaves open. */
+export async function readOpenReservations(
+  store: EventStore,
+  clientIds: readonly string[],
+  today: string,
+): Promise<Map<string, OpenReservation[]>> {
+  const open = new Map<string, OpenReservation[]>();
+  for (const clientId of clientIds) {
+    const events = await store.readStream(limitUsageStreamId(clientId, "USD", today));
+    open.set(clientId, [...openReservations(events as unknown as LimitUsageEvent[]).values()]);
+  }
+  return open;
+}
+
 export async function readLedger(db: Kysely<Database>): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords">> {
   const rows = await db.selectFrom("payments").select("state").execute();
   const incomplete = await db
@@ -253,22 +271,39 @@ function countsTowardLimit(payment: LedgerPayment, root: TransactionState): bool
   return !voidedByOwnVoid;
 }
 
+/**
+ * Each transaction holds exactly one open reservation if it counts and none if it does not, and
+ * the usage the API reports is the sum of the open reservations.
+ */
 function limitUsageMatches(evidence: Evidence): Violation[] {
-  const expected = new Map<string, { usedAmount: number; usedCount: number }>();
+  const counting = new Set<string>();
   for (const payment of evidence.payments) {
     const root = payment.transactions.find((transaction) => transaction.id === payment.rootTransactionId);
-    if (!root || root.currency !== "USD" || !root.createdAt.startsWith(evidence.today) || !countsTowardLimit(payment, root)) continue;
-    const sum = expected.get(root.clientId) ?? { usedAmount: 0, usedCount: 0 };
-    expected.set(root.clientId, { usedAmount: sum.usedAmount + root.amount, usedCount: sum.usedCount + 1 });
+    if (root && root.currency === "USD" && root.createdAt.startsWith(evidence.today) && countsTowardLimit(payment, root)) counting.add(root.id);
   }
   const violations: Violation[] = [];
   for (const [clientId, usage] of evidence.limitUsage) {
-    const counted = expected.get(clientId) ?? { usedAmount: 0, usedCount: 0 };
-    if (counted.usedAmount === usage.usedAmount && counted.usedCount === usage.usedCount) continue;
-    violations.push({
-      invariant: "limit usage equals what counts",
-      detail: `client ${clientId}: usage ${usage.usedAmount} in ${usage.usedCount}, what counts ${counted.usedAmount} in ${counted.usedCount}`,
-    });
+    const open = evidence.openReservations.get(clientId) ?? [];
+    const held = new Map<string, OpenReservation[]>();
+    for (const reservation of open) held.set(reservation.transactionId, [...(held.get(reservation.transactionId) ?? []), reservation]);
+    const roots = evidence.payments.filter((payment) => payment.transactions[0]?.clientId === clientId).map((payment) => payment.rootTransactionId);
+    for (const transactionId of new Set([...held.keys(), ...roots.filter((id): id is string => id !== null && counting.has(id))])) {
+      const reservations = held.get(transactionId) ?? [];
+      const counts = counting.has(transactionId);
+      if (reservations.length === (counts ? 1 : 0)) continue;
+      violations.push({
+        invariant: "limit usage equals what counts",
+        transactionId,
+        detail: `client ${clientId}: ${transactionId} ${counts ? "counts" : "does not count"} and holds ${reservations.length} open reservation(s) (${reservations.map((reservation) => reservation.amount).join(", ")})`,
+      });
+    }
+    const openAmount = open.reduce((sum, reservation) => sum + reservation.amount, 0);
+    if (usage.usedAmount !== openAmount || usage.usedCount !== open.length) {
+      violations.push({
+        invariant: "limit usage equals what counts",
+        detail: `client ${clientId}: usage ${usage.usedAmount} in ${usage.usedCount}, open reservations ${openAmount} in ${open.length}`,
+      });
+    }
   }
   return violations;
 }

@@ -6,11 +6,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openDatabase } from "../../src/db/connection.ts";
+import { openEventStore } from "../../src/eventstore/open.ts";
 import { openLedger } from "../../src/processors/simulator/ledger.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { startFaultProxy } from "./fault-proxy.ts";
 import { type FaultTargets, type InjectedFault, describeFault, planFaults, runFaults } from "./faults.ts";
-import { type Evidence, checkInvariants, readLedger } from "./invariants.ts";
+import { type Evidence, checkInvariants, readLedger, readOpenReservations } from "./invariants.ts";
 import { ledgerVerify, readLimitUsage, waitUntilNothingPending } from "./ledger-checks.ts";
 import { Disturbances, startMonitor } from "./monitors.ts";
 import { startThrowawayPostgres } from "./postgres-server.ts";
@@ -132,8 +133,9 @@ async function distributedHarness(directory: string): Promise<Harness> {
       const connection = await openDatabase({ databaseUrl: postgres.url, dataDir: "memory://" });
       try {
         const ledger = await readLedger(connection.db);
+        const openReservations = await readOpenReservations(openEventStore(undefined, connection.db), clientIds(clients), today);
         const verify = await ledgerVerify({ DATABASE_URL: postgres.url, DATA_DIR: join(directory, "verify"), ...secrets });
-        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, today }, verify };
+        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today }, verify };
       } finally {
         await connection.close();
       }
@@ -174,7 +176,8 @@ async function embeddedHarness(directory: string): Promise<Harness> {
       const connection = await openDatabase({ databaseUrl: undefined, dataDir });
       try {
         const ledger = await readLedger(connection.db);
-        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, today }, verify };
+        const openReservations = await readOpenReservations(openEventStore(undefined, connection.db), clientIds(clients), today);
+        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today }, verify };
       } finally {
         await connection.close();
       }
@@ -182,6 +185,8 @@ async function embeddedHarness(directory: string): Promise<Harness> {
     close: () => instance.process.close(),
   };
 }
+
+const clientIds = (clients: readonly WorkloadClient[]) => clients.map((client) => client.clientId);
 
 const componentOf = (fault: InjectedFault["fault"]): string => {
   if (fault.kind === "kill -9" || fault.kind === "SIGTERM") return `instance-${fault.instance}`;

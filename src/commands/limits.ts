@@ -9,13 +9,18 @@ import {
   limitUsageDecider,
   type LimitUsageEvent,
   limitUsageStreamId,
+  reservationIdOf,
 } from "../domain/limits/usage.ts";
 import { paymentStreamId } from "../domain/payments/index.ts";
+import type { RecordedEvent } from "../eventstore/port.ts";
+import { newId } from "../ids.ts";
 import type { CommandContext } from "./context.ts";
 import { executeBatched } from "./execute-batched.ts";
 
 /** Where a payment's root reserved its amount: kept in its intent's metadata, so a release finds it. */
 export interface LimitReservation {
+  /** Absent in intents recorded before reservations had ids: the transaction id stood for it. */
+  reservationId?: string;
   currency: string;
   day: string;
   amount: number;
@@ -54,16 +59,17 @@ export async function reserveLimit(
 ): Promise<{ ok: true; reservation: LimitReservation } | { ok: false; breach: LimitBreach }> {
   const day = utcDay(context.now());
   const { currency } = request.limit;
+  const reservationId = newId();
   // Racing sales of one client all write its usage stream: they are committed in groups.
   const result = await executeBatched(
     context.store,
     limitUsageDecider,
     limitUsageStreamId(request.clientId, currency, day),
-    { type: "Reserve", ...request, now: context.now().toISOString() },
+    { type: "Reserve", reservationId, ...request, now: context.now().toISOString() },
     context.metadata,
     { lastEventOnly: true },
   );
-  if (result.ok) return { ok: true, reservation: { currency, day, amount: request.amount } };
+  if (result.ok) return { ok: true, reservation: { reservationId, currency, day, amount: request.amount } };
   const breach = breachOf(request.limit, result.state, request.amount);
   if (!breach) throw new Error("a reservation was refused without a breached limit");
   return { ok: false, breach };
@@ -74,15 +80,29 @@ export async function reserveLimit(
  * from, if it took any. Called only by whoever recorded that outcome, so it happens once.
  */
 export async function releaseLimitOf(context: CommandContext, paymentId: string, clientId: string): Promise<void> {
-  const [root] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
-  const reservation = root?.metadata.limitReservation as LimitReservation | undefined;
-  if (!root || !reservation) return;
+  const [intent] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
+  const reservation = intent && reservationOf(intent);
+  if (!reservation) return;
   await executeBatched(
     context.store,
     limitUsageDecider,
     limitUsageStreamId(clientId, reservation.currency, reservation.day),
-    { type: "Release", transactionId: String(root.data.transactionId), amount: reservation.amount, now: context.now().toISOString() },
+    {
+      type: "Release",
+      reservationId: reservation.reservationId,
+      transactionId: reservation.transactionId,
+      amount: reservation.amount,
+      now: context.now().toISOString(),
+    },
     context.metadata,
     { lastEventOnly: true },
   );
+}
+
+/** The reservation a payment's intent (its stream's first event) holds, if its root reserved one. */
+export function reservationOf(intent: RecordedEvent): (Required<LimitReservation> & { transactionId: string }) | undefined {
+  const reservation = intent.metadata.limitReservation as LimitReservation | undefined;
+  if (!reservation) return undefined;
+  const transactionId = String(intent.data.transactionId);
+  return { ...reservation, transactionId, reservationId: reservationIdOf({ ...reservation, transactionId }) };
 }

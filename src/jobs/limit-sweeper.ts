@@ -5,7 +5,14 @@ import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
 import type { JsonObject, NewEvent, RecordedEvent } from "../eventstore/port.ts";
 import { type CurrencyLimit, givesLimitBack, utcDay } from "../domain/limits/limits.ts";
-import { type LimitUsageEvent, limitUsageDecider, limitUsageStreamId } from "../domain/limits/usage.ts";
+import {
+  type LimitUsageEvent,
+  limitUsageDecider,
+  limitUsageStreamId,
+  type OpenReservation,
+  openReservations,
+} from "../domain/limits/usage.ts";
+import { reservationOf } from "../commands/limits.ts";
 import { type PaymentEvent, paymentDecider, paymentStreamId } from "../domain/payments/index.ts";
 import type { Logger } from "../logger.ts";
 
@@ -24,8 +31,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * Gives back the limit reservations that nothing will give back any more: those whose payment
- * never recorded its intent (the process died, or a write failed, right after reserving) and
- * those whose transaction ended declined, failed or voided without its release being recorded.
+ * never recorded its intent (the process died, or a write failed, right after reserving), those a
+ * retry of such a request replaced with its own, and those whose transaction ended declined,
+ * failed or voided without its release being recorded.
  * So a day's usage always equals the sum of what counts. Each usage stream is read whole and its
  * releases appended at the revision read, so sweepers on several instances never release twice.
  */
@@ -58,32 +66,34 @@ export class LimitSweeper {
       for (const { currency } of limits as CurrencyLimit[]) {
         for (const day of days) {
           if (this.#stopping.signal.aborted) return released;
-          released += await this.#sweep(limitUsageStreamId(clientId, currency, day));
+          released += await this.#sweep(limitUsageStreamId(clientId, currency, day), day);
         }
       }
     }
     return released;
   }
 
-  async #sweep(streamId: string): Promise<number> {
+  async #sweep(streamId: string, day: string): Promise<number> {
     const { context, graceMs } = this.#options;
     const events = await context.store.readStream(streamId);
     const last = events.at(-1);
     if (!last) return 0;
     const settledBefore = context.now().getTime() - graceMs;
-    const open = new Map<string, { amount: number; at: number }>();
-    for (const { data } of events as unknown as LimitUsageEvent[]) {
-      if (data.change === "reserved") open.set(data.transactionId, { amount: data.amount, at: Date.parse(data.occurredAt) });
-      else open.delete(data.transactionId);
-    }
-    const judged = [...open].filter(([, reservation]) => reservation.at <= settledBefore);
-    const surelyCounting = await this.#surelyCounting(judged.map(([transactionId]) => transactionId));
+    const open = openReservations(events as unknown as LimitUsageEvent[]);
+    const judged = [...open.values()].filter((reservation) => reservation.at <= settledBefore);
+    const surelyCounting = await this.#surelyCounting(judged, [...open.values()], day);
     let state = limitUsageDecider.evolve(limitUsageDecider.initialState(), last as unknown as LimitUsageEvent);
     const releases: NewEvent[] = [];
-    for (const [transactionId, reservation] of judged) {
-      if (surelyCounting.has(transactionId) || (await this.#counts(transactionId, settledBefore))) continue;
+    for (const reservation of judged) {
+      if (surelyCounting.has(reservation.reservationId) || (await this.#counts(reservation, settledBefore))) continue;
       const decision = limitUsageDecider.decide(
-        { type: "Release", transactionId, amount: reservation.amount, now: context.now().toISOString() },
+        {
+          type: "Release",
+          reservationId: reservation.reservationId,
+          transactionId: reservation.transactionId,
+          amount: reservation.amount,
+          now: context.now().toISOString(),
+        },
         state,
       );
       if (!decision.ok) continue;
@@ -105,27 +115,38 @@ export class LimitSweeper {
   }
 
   /**
-   * The transactions the read model shows pending, or approved and not voided: they count, so
-   * their streams need no reading. A lagging read model only delays a release to a later pass.
+   * The reservations that surely count, from the read model, so their payments' streams need no
+   * reading: their transaction is pending, or approved and not voided, made on the stream's day,
+   * and holds no other open reservation here. A transaction retried after an attempt that
+   * reserved and died holds two (or one on another day); only its stream tells which one is its
+   * own. A lagging read model only delays a release to a later pass.
    */
-  async #surelyCounting(transactionIds: string[]): Promise<Set<string>> {
-    if (transactionIds.length === 0) return new Set();
+  async #surelyCounting(judged: OpenReservation[], open: OpenReservation[], day: string): Promise<Set<string>> {
+    const heldBy = new Map<string, number>();
+    for (const { transactionId } of open) heldBy.set(transactionId, (heldBy.get(transactionId) ?? 0) + 1);
+    const single = judged.filter((reservation) => heldBy.get(reservation.transactionId) === 1);
+    if (single.length === 0) return new Set();
     const rows = await this.#options.context.db
       .selectFrom("transactions")
-      .select("transaction_id")
-      .where("transaction_id", "in", transactionIds)
+      .select(["transaction_id", "created_at"])
+      .where("transaction_id", "in", single.map((reservation) => reservation.transactionId))
       .where((where) =>
         where.or([where("status", "=", "pending"), where.and([where("status", "=", "approved"), sql<boolean>`view->>'voided' = 'false'`])]),
       )
       .execute();
-    return new Set(rows.map((row) => row.transaction_id));
+    const counting = new Set(rows.filter((row) => utcDay(row.created_at) === day).map((row) => row.transaction_id));
+    return new Set(single.filter((reservation) => counting.has(reservation.transactionId)).map((reservation) => reservation.reservationId));
   }
 
-  /** Whether a reservation still counts, from its payment's stream: pending or approved, or changed too recently to judge. */
-  async #counts(transactionId: string, settledBefore: number): Promise<boolean> {
-    const events: RecordedEvent[] = await this.#options.context.store.readStream(paymentStreamId(transactionId));
+  /**
+   * Whether a reservation still counts, from its payment's stream: it is the one the payment's
+   * intent holds, and the payment is pending or approved, or changed too recently to judge.
+   */
+  async #counts(reservation: OpenReservation, settledBefore: number): Promise<boolean> {
+    const events: RecordedEvent[] = await this.#options.context.store.readStream(paymentStreamId(reservation.transactionId));
+    const [intent] = events;
     const lastEvent = events.at(-1);
-    if (!lastEvent) return false;
+    if (!intent || !lastEvent || reservationOf(intent)?.reservationId !== reservation.reservationId) return false;
     if (lastEvent.recordedAt.getTime() > settledBefore) return true;
     const state = events.reduce(
       (folded, event) => paymentDecider.evolve(folded, event as unknown as PaymentEvent),

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CommandContext } from "../../src/commands/context.ts";
 import { execute } from "../../src/commands/execute.ts";
@@ -30,14 +31,15 @@ for (const target of testDatabaseTargets()) {
     });
     afterAll(() => api?.stop());
 
-    const todayUsage = async () => {
-      const client = await api.request("GET", `/v1/clients/${acme.clientId}`);
-      const { usedAmount, usedCount } = client.body.limits[0].today;
+    const todayUsage = async (client = acme) => {
+      const view = await api.request("GET", `/v1/clients/${client.clientId}`);
+      const { usedAmount, usedCount } = view.body.limits[0].today;
       return { usedAmount, usedCount };
     };
-    const sale = (amount: number, number: string) =>
+    const sale = (amount: number, number: string, { client = acme, idempotencyKey }: { client?: typeof acme; idempotencyKey?: string } = {}) =>
       api.request("POST", "/v1/transactions/sale", {
-        key: acme.key,
+        key: client.key,
+        headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {},
         body: { processor: "processor_a", amount, currency: "USD", card: { number, expMonth: 12, expYear: 2030, cvc: "123" }, userId: "u1" },
       });
 
@@ -92,6 +94,44 @@ for (const target of testDatabaseTargets()) {
       // And it stays so: nothing that counts is ever given back.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(await todayUsage()).toEqual({ usedAmount: 1500, usedCount: 2 });
+    });
+
+    it("a retry of a request whose intent was never recorded reserves once: what the first attempt took is given back", async () => {
+      const globex = await api.createClient("Globex");
+      const configured = await api.request("POST", "/v1/host-configurations/processor_a", {
+        body: { ...validBodies.processor_a, clientId: globex.clientId },
+      });
+      expect(configured.status).toBe(201);
+      expect((await api.request("PUT", `/v1/clients/${globex.clientId}/limits`, { body: { limits: [limit] } })).status).toBe(200);
+      // The store refuses these intents: each first attempt reserves, binds its key, and fails before its intent.
+      const { db } = api.database;
+      await sql`create function refuse_intent() returns trigger language plpgsql as $$
+        begin raise exception 'intent refused by the test'; end $$`.execute(db);
+      await sql`create trigger refuse_intent before insert on events for each row
+        when (new.type = 'TransactionInitiated.v1' and new.data->>'clientId' = ${sql.lit(globex.clientId)})
+        execute function refuse_intent()`.execute(db);
+      const approvedKey = `approved-${Math.random()}`;
+      const declinedKey = `declined-${Math.random()}`;
+      try {
+        expect((await sale(1200, "4242424242424242", { client: globex, idempotencyKey: approvedKey })).status).toBe(500);
+        expect((await sale(800, "4000000000000002", { client: globex, idempotencyKey: declinedKey })).status).toBe(500);
+      } finally {
+        await sql`drop trigger refuse_intent on events`.execute(db);
+        await sql`drop function refuse_intent()`.execute(db);
+      }
+      const approved = await sale(1200, "4242424242424242", { client: globex, idempotencyKey: approvedKey });
+      expect(approved.status).toBe(201);
+      const declined = await sale(800, "4000000000000002", { client: globex, idempotencyKey: declinedKey });
+      expect(declined.status).toBe(402);
+      expect(declined.body.transaction.id).not.toBe(approved.body.id);
+
+      // Four reservations were made; only the approved sale's retry counts.
+      await vi.waitFor(async () => expect(await todayUsage(globex)).toEqual({ usedAmount: 1200, usedCount: 1 }), {
+        timeout: 15_000,
+        interval: 100,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await todayUsage(globex)).toEqual({ usedAmount: 1200, usedCount: 1 });
     });
   });
 }

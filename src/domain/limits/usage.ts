@@ -13,6 +13,12 @@ export const limitUsageStreamId = (clientId: string, currency: string, day: stri
 export type LimitUsageEvent = {
   type: "LimitUsageChanged.v1";
   data: {
+    /**
+     * Which reservation this reserves or releases: each attempt at a transaction reserves under an
+     * id of its own, so a retry's reservation is never mistaken for its failed first attempt's.
+     * Absent in events written before reservations had ids; their transaction id stood for it.
+     */
+    reservationId?: string;
     transactionId: string;
     change: "reserved" | "released";
     amount: number;
@@ -37,8 +43,35 @@ export interface LimitBreach {
 }
 
 export type LimitUsageCommand =
-  | { type: "Reserve"; transactionId: string; amount: number; limit: CurrencyLimit; now: string }
-  | { type: "Release"; transactionId: string; amount: number; now: string };
+  | { type: "Reserve"; reservationId: string; transactionId: string; amount: number; limit: CurrencyLimit; now: string }
+  | { type: "Release"; reservationId: string; transactionId: string; amount: number; now: string };
+
+/** The id a reservation is known by, in its events and in its payment's intent (older ones lack their own). */
+export const reservationIdOf = (reservation: { reservationId?: string; transactionId: string }): string =>
+  reservation.reservationId ?? reservation.transactionId;
+
+/** A reservation not given back yet. */
+export interface OpenReservation {
+  reservationId: string;
+  transactionId: string;
+  amount: number;
+  /** When it was reserved, in milliseconds. */
+  at: number;
+}
+
+/** The reservations a usage stream's events leave open, by reservation id. */
+export function openReservations(events: readonly LimitUsageEvent[]): Map<string, OpenReservation> {
+  const open = new Map<string, OpenReservation>();
+  for (const { data } of events) {
+    const reservationId = reservationIdOf(data);
+    if (data.change === "reserved") {
+      open.set(reservationId, { reservationId, transactionId: data.transactionId, amount: data.amount, at: Date.parse(data.occurredAt) });
+    } else {
+      open.delete(reservationId);
+    }
+  }
+  return open;
+}
 
 export const initialUsage = (): LimitUsage => ({ usedAmount: 0, usedCount: 0 });
 
@@ -66,6 +99,7 @@ export const limitUsageDecider: Decider<LimitUsage, LimitUsageCommand, LimitUsag
       return accept({
         type: "LimitUsageChanged.v1",
         data: {
+          reservationId: command.reservationId,
           transactionId: command.transactionId,
           change: "reserved",
           amount: command.amount,
@@ -78,6 +112,7 @@ export const limitUsageDecider: Decider<LimitUsage, LimitUsageCommand, LimitUsag
     return accept({
       type: "LimitUsageChanged.v1",
       data: {
+        reservationId: command.reservationId,
         transactionId: command.transactionId,
         change: "released",
         amount: command.amount,

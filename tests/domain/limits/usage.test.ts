@@ -27,9 +27,9 @@ describe("limit usage", () => {
         for (const [index, action] of steps.entries()) {
           const command =
             action.kind === "reserve"
-              ? { type: "Reserve" as const, transactionId: `t${index}`, amount: action.amount, limit, now }
+              ? { type: "Reserve" as const, reservationId: `r${index}`, transactionId: `t${index}`, amount: action.amount, limit, now }
               : held.length > 0
-                ? { type: "Release" as const, transactionId: "r", amount: held.splice(action.index % held.length, 1)[0]!, now }
+                ? { type: "Release" as const, reservationId: "r", transactionId: "r", amount: held.splice(action.index % held.length, 1)[0]!, now }
                 : undefined;
           if (!command) continue;
           const decision = limitUsageDecider.decide(command, usage);
