@@ -32,6 +32,9 @@ const environmentSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   LIMIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
+  AUTHORIZATION_TTL_SECONDS: z.coerce.number().int().min(1).default(604_800),
+  LIFECYCLE_CHECK_INTERVAL_MS: z.coerce.number().int().min(10).default(30_000),
+  SETTLEMENT_RESUME_AFTER_MS: z.coerce.number().int().min(0).default(120_000),
   LIMIT_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(300_000),
   DATABASE_CONNECT_TIMEOUT_MS: milliseconds.default(5_000),
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds.default(15_000),
@@ -76,6 +79,12 @@ export interface Config {
   idempotencyInProgressTimeoutMs: number;
   /** How often limit reservations that nothing will give back are looked for. */
   limitSweepIntervalMs: number;
+  /** How long an approved authorization can be captured before what is left of it is voided. */
+  authorizationTtlMs: number;
+  /** How often due batch closes and expiries are looked for. */
+  lifecycleCheckIntervalMs: number;
+  /** How long a batch may stay open before any instance finishes it: its opener normally does, at once. */
+  settlementResumeAfterMs: number;
   /** How long a reservation, and its payment's last event, stand before the sweeper judges them. */
   limitSweepGraceMs: number;
   databaseTimeouts: DatabaseTimeouts;
@@ -137,6 +146,9 @@ export function loadConfig(environment: Environment): Config {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     idempotencyInProgressTimeoutMs: env.IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS,
     limitSweepIntervalMs: env.LIMIT_SWEEP_INTERVAL_MS,
+    authorizationTtlMs: env.AUTHORIZATION_TTL_SECONDS * 1000,
+    lifecycleCheckIntervalMs: env.LIFECYCLE_CHECK_INTERVAL_MS,
+    settlementResumeAfterMs: env.SETTLEMENT_RESUME_AFTER_MS,
     limitSweepGraceMs: env.LIMIT_SWEEP_GRACE_MS,
     databaseTimeouts: {
       connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,

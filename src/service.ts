@@ -22,9 +22,11 @@ import { type Simulator, startSimulator } from "./processors/simulator/server.ts
 import { transactionsProjection } from "./projections/transactions/transactions-projection.ts";
 import { awaitOwnWrites } from "./projections/read-your-writes.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
+import { Lifecycle } from "./jobs/lifecycle.ts";
+import { countMismatchedSettlements, settlementsProjection } from "./projections/settlements/settlements-projection.ts";
 
 /** Every read model the service keeps up to date. */
-export const projections = [clientsProjection, hostConfigurationsProjection, transactionsProjection];
+export const projections = [clientsProjection, hostConfigurationsProjection, transactionsProjection, settlementsProjection];
 
 /**
  * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait
@@ -43,15 +45,21 @@ export interface Service {
  * Opens the stores (or takes over an open database), runs the migrations and projections, and
  * serves HTTP until stopped.
  */
-export async function startService(config: Config, logger: Logger, opened?: DatabaseConnection): Promise<Service> {
+export async function startService(
+  config: Config,
+  logger: Logger,
+  opened?: DatabaseConnection,
+  /** `now`: the clock every command and job reads; tests move it to settlement times and expiries. */
+  { now = () => new Date() }: { now?: () => Date } = {},
+): Promise<Service> {
   const database =
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
-  const now = () => new Date();
   const metrics = createMetrics(
     () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection))),
     () => countPendingByAge(database.db, now()),
+    () => countMismatchedSettlements(database.db),
   );
   const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
@@ -72,8 +80,9 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
   );
   for (const runner of runners) runner.start();
+  const systemContext = { db: database.db, store, now, secrets, connectors, fingerprint, logger, metadata: { actor: { role: "system" } } };
   const resolver = new PendingResolver({
-    context: { db: database.db, store, now, secrets, connectors, fingerprint, logger, metadata: { actor: { role: "system" } } },
+    context: systemContext,
     logger,
     intervalMs: config.pendingResolverIntervalMs,
     timing: {
@@ -91,6 +100,14 @@ export async function startService(config: Config, logger: Logger, opened?: Data
     graceMs: config.limitSweepGraceMs,
   });
   limitSweeper.start();
+  const lifecycle = new Lifecycle({
+    context: systemContext,
+    logger,
+    intervalMs: config.lifecycleCheckIntervalMs,
+    authorizationTtlMs: config.authorizationTtlMs,
+    settlementResumeAfterMs: config.settlementResumeAfterMs,
+  });
+  lifecycle.start();
 
   const app = await buildApp({
     logger,
@@ -138,6 +155,7 @@ export async function startService(config: Config, logger: Logger, opened?: Data
       await app.close();
       await resolver.stop();
       await limitSweeper.stop();
+      await lifecycle.stop();
       await awaitOwnWrites(database.db, {});
       await Promise.all(runners.map((runner) => runner.stop()));
       await processorHttp.close();

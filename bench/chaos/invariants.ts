@@ -268,7 +268,7 @@ function countsTowardLimit(payment: LedgerPayment, root: TransactionState): bool
   const voidedByOwnVoid = payment.transactions.some(
     (transaction) => transaction.type === "void" && transaction.status === "approved" && transaction.parentTransactionId === root.id,
   );
-  return !voidedByOwnVoid;
+  return !voidedByOwnVoid || root.capturedAmount > 0;
 }
 
 /**

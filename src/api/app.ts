@@ -23,6 +23,7 @@ import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
 import { historyRoutes } from "./routes/history.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
+import { settlementRoutes } from "./routes/settlements.ts";
 import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
 
 export interface AppDependencies extends TransactionRouteDependencies {
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(transactionRoutes, deps);
       await v1.register(historyRoutes, deps);
       await v1.register(auditRoutes, deps);
+      await v1.register(settlementRoutes, deps);
     },
     { prefix: "/v1" },
   );

@@ -14,6 +14,7 @@ export interface Metrics {
 export function createMetrics(
   measureLags: () => Promise<ProjectionLag[]>,
   countPending: () => Promise<PendingAges>,
+  countMismatchedSettlements: () => Promise<number>,
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -63,6 +64,14 @@ export function createMetrics(
     name: "pending_transaction_oldest_age_seconds",
     help: "Age of the oldest transaction whose outcome is still unknown (0 when none)",
     registers: [registry],
+  });
+  const mismatchedGauge: Gauge = new Gauge({
+    name: "settlements_mismatched",
+    help: "Settlement batches whose processor totals differ from the ledger's: reconciliation exceptions to look into",
+    registers: [registry],
+    async collect() {
+      mismatchedGauge.set(await countMismatchedSettlements());
+    },
   });
   return { registry, httpDuration, appendDuration };
 }

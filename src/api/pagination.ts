@@ -25,3 +25,27 @@ export function decodeIdCursor(cursor: string): string {
   }
   return id;
 }
+
+const DAY_MS = 86_400_000;
+
+/** An ISO timestamp with an offset (`Z` or `+02:00`), or a UTC date (`2025-01-31`). */
+export const timestamp = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+
+const isDateOnly = (value: string) => value.length === 10;
+export const lowerBoundOf = (value: string) => new Date(value);
+/** Inclusive: a date alone covers its whole UTC day. */
+export const upperBoundOf = (value: string) =>
+  isDateOnly(value) ? new Date(new Date(value).getTime() + DAY_MS - 1) : new Date(value);
+
+/** Opaque cursor of a list ordered on (a timestamp, an id): the last row's pair. */
+export const encodeTimeCursor = (at: Date, id: string) => Buffer.from(`${at.toISOString()}|${id}`, "utf8").toString("base64url");
+
+export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
+  const [at = "", id = "", ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (rest.length > 0 || !z.iso.datetime().safeParse(at).success || !z.uuid().safeParse(id).success) {
+    throw new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
+      errors: [{ path: "cursor", message: "is invalid" }],
+    });
+  }
+  return { at: new Date(at), id };
+}

@@ -7,6 +7,7 @@ import { type Ledger, withLedger } from "./connection.ts";
 import { exportLog } from "./export.ts";
 import { writeErr } from "./output.ts";
 import { rebuild } from "./rebuild.ts";
+import { printSettlements } from "./settlements.ts";
 import { replay } from "./replay.ts";
 import { verify } from "./verify.ts";
 
@@ -78,6 +79,14 @@ program
   .description("write the event log as NDJSON to stdout, one event per line in global order (as GET /v1/events)")
   .option("--after <cursor>", "resume after this cursor: a nextCursor of GET /v1/events, or the one an export printed")
   .action((options: { after?: string }) => run((ledger) => exportLog(ledger, options.after ?? null)));
+
+program
+  .command("settlements")
+  .description("print the settlement batches opened on a day and whether each matches its processor's totals; exit 1 if any does not")
+  .option("--date <YYYY-MM-DD>", "the UTC day (default: today)", parsedBy(z.iso.date()))
+  .action((options: { date?: string }) =>
+    run((ledger) => printSettlements(ledger, options.date ?? new Date().toISOString().slice(0, 10))),
+  );
 
 try {
   await program.parseAsync();

@@ -106,6 +106,26 @@ export interface TransactionsTable {
   view: unknown;
   /** What the pending resolver still owes it (`resolverWork`); null: nothing. */
   resolver_work: ResolverWork | null;
+  host_configuration_id: string;
+  /** An approved sale, capture or refund, not voided and not in a settlement batch yet. */
+  awaiting_settlement: boolean;
+  /** An approved authorization with something left to capture: since when (its approval). */
+  capturable_since: Date | null;
+}
+
+export interface SettlementsTable {
+  settlement_id: string;
+  client_id: string;
+  processor: string;
+  host_configuration_id: string;
+  /** The scheduled day the batch closes, in its time zone; null for a manual close. */
+  local_date: string | null;
+  status: "open" | "matched" | "mismatched" | "failed";
+  cutoff: Date;
+  opened_at: Date;
+  closed_at: Date | null;
+  /** The API's batch object, once closed. */
+  view: unknown;
 }
 
 export interface Database {
@@ -119,4 +139,5 @@ export interface Database {
   host_configurations: HostConfigurationsTable;
   payments: PaymentsTable;
   transactions: TransactionsTable;
+  settlements: SettlementsTable;
 }

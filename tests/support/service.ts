@@ -19,6 +19,9 @@ export function testConfig(databaseUrl: string | undefined, environment: Record<
     DATA_DIR: "memory://",
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     DATABASE_URL: databaseUrl,
+    // Batches close and authorizations expire on the real clock too: only a test that moves the
+    // clock has them looked for more than once, at start, before it made anything.
+    LIFECYCLE_CHECK_INTERVAL_MS: "3600000",
     ...testSecrets,
     ...environment,
   });
@@ -71,6 +74,8 @@ export function capturedLogs(): { lines: string[]; sink: Writable } {
 export async function startTestService(
   target: TestDatabaseTarget,
   environment: Record<string, string> = {},
+  /** `now`: the service's clock, for tests that move time (settlement, expiry). */
+  options: { now?: () => Date } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(target);
   const { lines, sink } = capturedLogs();
@@ -78,7 +83,7 @@ export async function startTestService(
   // the timeout cards are held far longer.
   const config = testConfig(database.url, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
   // The service must not close the database: the test owns it, and may restart the service on it.
-  const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} });
+  const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} }, options);
   let service: Service = await start();
   const api: TestService = {
     get url() {

@@ -11,17 +11,12 @@ import {
   transactionTypes,
 } from "../../domain/payments/index.ts";
 import { principalOf } from "../auth.ts";
-import { listQuery, pageOf } from "../pagination.ts";
-import { ApiProblem } from "../problems.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { transactionSchema } from "./transactions.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 
 const transactionStatuses = ["pending", "approved", "declined", "failed"] as const;
-const DAY_MS = 86_400_000;
-
-/** An ISO timestamp with an offset (`Z` or `+02:00`), or a UTC date (`2025-01-31`). */
-const timestamp = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 const amountBound = z.string().regex(/^\d{1,15}$/, "must be a non-negative integer of minor units").transform(Number);
 
 const historyQuery = listQuery
@@ -50,26 +45,8 @@ const historyQuery = listQuery
     }
   });
 
-const isDateOnly = (value: string) => value.length === 10;
-const lowerBoundOf = (value: string) => new Date(value);
-/** Inclusive: a date alone covers its whole UTC day. */
-const upperBoundOf = (value: string) =>
-  isDateOnly(value) ? new Date(new Date(value).getTime() + DAY_MS - 1) : new Date(value);
 
 
-/** Opaque cursor: the last row's (created_at, transaction_id), the pair the list is ordered on. */
-const encodeCursor = (createdAt: Date, transactionId: string) =>
-  Buffer.from(`${createdAt.toISOString()}|${transactionId}`, "utf8").toString("base64url");
-
-function decodeCursor(cursor: string): { createdAt: Date; transactionId: string } {
-  const [createdAt = "", transactionId = "", ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (rest.length > 0 || !z.iso.datetime().safeParse(createdAt).success || !z.uuid().safeParse(transactionId).success) {
-    throw new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
-      errors: [{ path: "cursor", message: "is invalid" }],
-    });
-  }
-  return { createdAt: new Date(createdAt), transactionId };
-}
 
 /** A validated history request: time bounds as instants, the cursor as given out. */
 export interface HistoryFilter {
@@ -93,7 +70,7 @@ export async function listHistory(
   db: Kysely<Database>,
   filter: HistoryFilter,
 ): Promise<{ data: TransactionView[]; nextCursor: string | null }> {
-  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
+  const after = filter.cursor === undefined ? undefined : decodeTimeCursor(filter.cursor);
   const rows = await db
     .selectFrom("transactions")
     .select(["transaction_id", "created_at", "view"])
@@ -110,7 +87,7 @@ export async function listHistory(
     .$if(filter.amountMax !== undefined, (q) => q.where("amount", "<=", String(filter.amountMax!)))
     .$if(after !== undefined, (q) =>
       q.where(({ eb, refTuple, tuple }) =>
-        eb(refTuple("created_at", "transaction_id"), "<", tuple(after!.createdAt, after!.transactionId)),
+        eb(refTuple("created_at", "transaction_id"), "<", tuple(after!.at, after!.id)),
       ),
     )
     .orderBy("created_at", "desc")
@@ -118,7 +95,7 @@ export async function listHistory(
     .limit(filter.limit + 1)
     .execute();
 
-  const page = pageOf(rows, filter.limit, (row) => encodeCursor(new Date(row.created_at), row.transaction_id));
+  const page = pageOf(rows, filter.limit, (row) => encodeTimeCursor(new Date(row.created_at), row.transaction_id));
   return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };
 }
 

@@ -3,7 +3,8 @@ import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { runTransaction } from "./run-transaction.ts";
-import { paymentDecider, paymentStreamId } from "../../domain/payments/index.ts";
+import { paymentDecider, type PaymentState, paymentStreamId } from "../../domain/payments/index.ts";
+import type { ProcessorHostConfiguration, ProcessorRequest } from "../../processors/port.ts";
 import { readStream } from "../execute.ts";
 
 export type FollowUp = { transactionId: string; parentTransactionId: string } & (
@@ -38,19 +39,25 @@ export async function followUp(context: PaymentContext, clientId: string, input:
         ? { ...common, transactionType: "capture" as const, amount: input.amount }
         : { ...common, transactionType: "refund" as const, amount: input.amount, reason: input.reason };
 
-  return runTransaction(context, parent.paymentId, initiate, (state) => {
-    const transaction = state.transactions.get(transactionId)!;
-    const parentState = state.transactions.get(input.parentTransactionId)!;
-    return {
-      operation: input.type,
-      transactionId,
-      parentTransactionId: input.parentTransactionId,
-      parentProcessorReference: parentState.processorResponse?.reference ?? undefined,
-      amount: transaction.amount,
-      currency: transaction.currency,
-      hostConfiguration,
-    };
-  });
+  return runTransaction(context, parent.paymentId, initiate, (state) => followUpRequest(state, transactionId, hostConfiguration));
+}
+
+/** The processor call of a capture, refund or void the payment's state holds the intent of. */
+export function followUpRequest(state: PaymentState, transactionId: string, hostConfiguration: ProcessorHostConfiguration): ProcessorRequest {
+  const transaction = state.transactions.get(transactionId);
+  const parent = transaction?.parentTransactionId ? state.transactions.get(transaction.parentTransactionId) : undefined;
+  if (!transaction || !parent || transaction.type === "authorization" || transaction.type === "sale") {
+    throw new Error(`${transactionId} is not a follow-up of this payment`);
+  }
+  return {
+    operation: transaction.type,
+    transactionId,
+    parentTransactionId: parent.id,
+    parentProcessorReference: parent.processorResponse?.reference ?? undefined,
+    amount: transaction.amount,
+    currency: transaction.currency,
+    hostConfiguration,
+  };
 }
 
 /**

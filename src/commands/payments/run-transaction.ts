@@ -44,12 +44,28 @@ export async function runTransaction(
     return initiated.error === "already_exists" ? (asItStands(context, paymentId, initiate, initiated) ?? initiated) : initiated;
   }
 
-  const request = requestFor(initiated.state);
+  return sendAndRecord(context, paymentId, initiate, requestFor(initiated.state), initiated);
+}
+
+/**
+ * Sends a transaction whose intent `initiated` holds to its processor and records the answer;
+ * an unknown outcome leaves it pending for the resolver.
+ */
+export async function sendAndRecord(
+  context: PaymentContext,
+  paymentId: string,
+  transaction: Sent,
+  request: ProcessorRequest,
+  initiated: KnownStream<PaymentState>,
+): Promise<TransactionResult> {
   const answer = await context.connectors[request.hostConfiguration.view.processor].submit(request);
   const outcome = outcomeOf(answer);
-  const recorded = outcome ? await recordOutcome(context, paymentId, initiate, outcome, initiated) : initiated;
-  return settled(context, paymentId, initiate, recorded.state, recorded.tip);
+  const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, initiated) : initiated;
+  return settled(context, paymentId, transaction, recorded.state, recorded.tip);
 }
+
+/** The transaction a processor call is for, and whose it is. */
+type Sent = Pick<InitiateTransaction, "clientId" | "transactionId">;
 
 /**
  * Binds the request's Idempotency-Key to the transaction, then appends its intent. Appends to
@@ -88,7 +104,7 @@ export async function recordIntent(
 async function recordOutcome(
   context: PaymentContext,
   paymentId: string,
-  initiate: InitiateTransaction,
+  initiate: Sent,
   outcome: Outcome,
   initiated: KnownStream<PaymentState>,
 ): Promise<KnownStream<PaymentState>> {

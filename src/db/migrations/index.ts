@@ -7,6 +7,7 @@ import * as clientLimits from "./0006-client-limits.ts";
 import * as historyIndexes from "./0007-history-indexes.ts";
 import * as resolverWork from "./0008-resolver-work.ts";
 import * as idempotencyClaims from "./0009-idempotency-claims.ts";
+import * as settlementAndExpiry from "./0010-settlement-and-expiry.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0007-history-indexes": historyIndexes,
   "0008-resolver-work": resolverWork,
   "0009-idempotency-claims": idempotencyClaims,
+  "0010-settlement-and-expiry": settlementAndExpiry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

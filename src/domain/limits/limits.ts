@@ -30,7 +30,8 @@ export const utcDay = (moment: Date): string => moment.toISOString().slice(0, 10
 
 /**
  * Whether recording this transaction's outcome gives its payment's reserved amount back: a
- * declined or failed authorization or sale, or an approved void of one. A late approval recorded
+ * declined or failed authorization or sale, or an approved void of one that nothing was captured
+ * of (an expired authorization's captures keep counting). A late approval recorded
  * after the failure gives nothing back (the failure did), unless it came while a reversal was
  * under way: then the failure recorded with the reversal is the one that gives it back.
  */
@@ -42,9 +43,11 @@ export function givesLimitBack(state: PaymentState, transactionId: string): bool
     const ended = transaction.status === "declined" || transaction.status === "failed";
     return ended && (transaction.approvedLate === null || transaction.reversed);
   }
+  const root = state.rootTransactionId === null ? undefined : state.transactions.get(state.rootTransactionId);
   return (
     transaction.type === "void" &&
     transaction.status === "approved" &&
-    transaction.parentTransactionId === state.rootTransactionId
+    transaction.parentTransactionId === state.rootTransactionId &&
+    root?.capturedAmount === 0
   );
 }

@@ -84,7 +84,34 @@ export interface RecordOutcome {
   now: string;
 }
 
-export type PaymentCommand = InitiateTransaction | RecordOutcome | RequestReversal | RecordReversal;
+/** Records that an approved sale, capture or refund went to the processor in a settlement batch. */
+export interface SettleTransaction {
+  type: "SettleTransaction";
+  transactionId: string;
+  settlementId: string;
+  now: string;
+}
+
+/**
+ * Ends an approved authorization's time to be captured: what is left of it is voided by a void
+ * `voidTransactionId`, initiated in the same append, so it is sent exactly once.
+ */
+export interface ExpireAuthorization {
+  type: "ExpireAuthorization";
+  transactionId: string;
+  voidTransactionId: string;
+  /** The host configuration version the void will be sent with. */
+  hostConfigurationVersion: number;
+  now: string;
+}
+
+export type PaymentCommand =
+  | InitiateTransaction
+  | RecordOutcome
+  | RequestReversal
+  | RecordReversal
+  | SettleTransaction
+  | ExpireAuthorization;
 
 /** `validation_error`: an amount or currency a request schema should already have refused. */
 export type PaymentFailure =
@@ -158,6 +185,7 @@ function followable(state: PaymentState, parent: TransactionState): PaymentDecis
   if (isVoidedOrVoiding(state, parent.id)) {
     return reject("invalid_transaction_state", `The ${parent.type} is voided or being voided.`);
   }
+  if (parent.expiredAt !== null) return reject("invalid_transaction_state", `The ${parent.type} has expired.`);
   return null;
 }
 
@@ -299,6 +327,56 @@ function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDeci
   }
 }
 
+// --- settlement and expiry -------------------------------------------------------------------
+
+/** What a settlement batch takes: an approved sale, capture or refund, not voided nor being voided, not settled yet. */
+export const settleable = (state: PaymentState, transaction: TransactionState): boolean =>
+  (transaction.type === "sale" || transaction.type === "capture" || transaction.type === "refund") &&
+  transaction.status === "approved" &&
+  transaction.settlementId === null &&
+  !isVoidedOrVoiding(state, transaction.id);
+
+function settle(command: SettleTransaction, state: PaymentState): PaymentDecision {
+  const transaction = state.transactions.get(command.transactionId);
+  if (!transaction) return reject("not_found", "No such transaction.");
+  if (transaction.settlementId === command.settlementId) return accept();
+  if (transaction.settlementId !== null) return reject("invalid_transaction_state", `The ${transaction.type} is settled.`);
+  if (!settleable(state, transaction)) {
+    return reject("invalid_transaction_state", `The ${transaction.type} is ${transaction.status}, voided or being voided, or not one a batch settles.`);
+  }
+  return accept<PaymentEvent>({
+    type: "TransactionSettled.v1",
+    data: { transactionId: transaction.id, settlementId: command.settlementId, occurredAt: command.now },
+  });
+}
+
+function expire(command: ExpireAuthorization, state: PaymentState): PaymentDecision {
+  const authorization = state.transactions.get(command.transactionId);
+  if (!authorization || authorization.type !== "authorization") return reject("not_found", "No such authorization.");
+  if (authorization.expiredAt !== null) return reject("invalid_transaction_state", "The authorization has expired already.");
+  const rest = capturableAmount(state, authorization.id);
+  if (rest === 0) return reject("invalid_transaction_state", "Nothing of the authorization is left to expire.");
+  return accept<PaymentEvent>(
+    {
+      type: "AuthorizationExpired.v1",
+      data: { transactionId: authorization.id, voidTransactionId: command.voidTransactionId, occurredAt: command.now },
+    },
+    followUp(
+      {
+        type: "InitiateTransaction",
+        transactionType: "void",
+        transactionId: command.voidTransactionId,
+        parentTransactionId: authorization.id,
+        clientId: authorization.clientId,
+        hostConfigurationVersion: command.hostConfigurationVersion,
+        now: command.now,
+      },
+      authorization,
+      rest,
+    ),
+  );
+}
+
 export function decide(command: PaymentCommand, state: PaymentState): PaymentDecision {
   switch (command.type) {
     case "InitiateTransaction":
@@ -309,5 +387,9 @@ export function decide(command: PaymentCommand, state: PaymentState): PaymentDec
       return requestReversal(command, state);
     case "RecordReversal":
       return recordReversal(command, state);
+    case "SettleTransaction":
+      return settle(command, state);
+    case "ExpireAuthorization":
+      return expire(command, state);
   }
 }

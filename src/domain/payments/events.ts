@@ -117,6 +117,21 @@ export type TransactionReversalRefused = {
   data: { transactionId: string; reversalId: string; processorResponse: ProcessorResponse | null; occurredAt: string };
 };
 
+/** A sale, capture or refund went to the processor in the settlement batch `settlementId`. */
+export type TransactionSettled = {
+  type: "TransactionSettled.v1";
+  data: { transactionId: string; settlementId: string; occurredAt: string };
+};
+
+/**
+ * An authorization's time to be captured ran out: what was left of it is voided by the void
+ * `voidTransactionId`, initiated with this event.
+ */
+export type AuthorizationExpired = {
+  type: "AuthorizationExpired.v1";
+  data: { transactionId: string; voidTransactionId: string; occurredAt: string };
+};
+
 export type PaymentEvent =
   | TransactionInitiated
   | TransactionApproved
@@ -125,7 +140,9 @@ export type PaymentEvent =
   | TransactionApprovedLate
   | TransactionReversalRequested
   | TransactionReversed
-  | TransactionReversalRefused;
+  | TransactionReversalRefused
+  | TransactionSettled
+  | AuthorizationExpired;
 
 export const paymentEventTypes = [
   "TransactionInitiated.v1",
@@ -136,4 +153,6 @@ export const paymentEventTypes = [
   "TransactionReversalRequested.v1",
   "TransactionReversed.v1",
   "TransactionReversalRefused.v1",
+  "TransactionSettled.v1",
+  "AuthorizationExpired.v1",
 ] as const satisfies readonly PaymentEvent["type"][];

@@ -34,8 +34,13 @@ export type TransactionState = {
   refundedAmount: number;
   /** An approved void targets it. */
   voided: boolean;
-  /** Always `null` for now: no settlement is recorded yet. */
+  /** When the settlement batch `settlementId` took it to the processor. */
   settledAt: string | null;
+  settlementId: string | null;
+  /** An authorization whose time to be captured ran out: the rest of it was voided. */
+  expiredAt: string | null;
+  /** When the processor's approval was recorded; an authorization's capture window starts then. */
+  approvedAt: string | null;
   reference: string | null;
   metadata: Record<string, string>;
   /** A refund's reason. */
@@ -95,6 +100,7 @@ function approve(state: PaymentState, transaction: TransactionState, event: Tran
     status: "approved",
     processorResponse,
     capturedAmount: capturesItself ? transaction.amount : transaction.capturedAmount,
+    approvedAt: occurredAt,
     updatedAt: occurredAt,
   };
   const parentId = transaction.parentTransactionId;
@@ -129,6 +135,9 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       refundedAmount: 0,
       voided: false,
       settledAt: null,
+      settlementId: null,
+      expiredAt: null,
+      approvedAt: null,
       reference: data.reference,
       metadata: data.metadata,
       reason: data.reason,
@@ -152,6 +161,15 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       return withTransactions(state, { ...transaction, reversalId: null, reversed: true, updatedAt: event.data.occurredAt });
     case "TransactionReversalRefused.v1":
       return withTransactions(state, { ...transaction, reversalId: null });
+    case "TransactionSettled.v1":
+      return withTransactions(state, {
+        ...transaction,
+        settledAt: event.data.occurredAt,
+        settlementId: event.data.settlementId,
+        updatedAt: event.data.occurredAt,
+      });
+    case "AuthorizationExpired.v1":
+      return withTransactions(state, { ...transaction, expiredAt: event.data.occurredAt, updatedAt: event.data.occurredAt });
   }
   // Outcomes only ever decide a pending transaction: a terminal status never changes, even on replay.
   if (transaction.status !== "pending") return state;

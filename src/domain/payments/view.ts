@@ -22,6 +22,8 @@ export type TransactionView = {
   refundedAmount: number;
   voided: boolean;
   settledAt: string | null;
+  settlementId: string | null;
+  expiredAt: string | null;
   reference: string | null;
   metadata: Record<string, string>;
   createdAt: string;
@@ -49,6 +51,8 @@ export function toTransactionView(state: PaymentState, id: string): TransactionV
     refundedAmount: t.refundedAmount,
     voided: t.voided,
     settledAt: t.settledAt,
+    settlementId: t.settlementId,
+    expiredAt: t.expiredAt,
     reference: t.reference,
     metadata: { ...t.metadata },
     createdAt: t.createdAt,

@@ -1,12 +1,14 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import {
+  capturableAmount,
   evolve,
   initialState,
   type PaymentEvent,
   paymentEventTypes,
   type PaymentState,
   resolverWork,
+  settleable,
   type TransactionState,
   type TransactionView,
   toTransactionView,
@@ -71,16 +73,15 @@ async function storedPayments(trx: Transaction<Database>, paymentIds: string[]) 
   return new Map(rows.map((row) => [row.payment_id, { revision: BigInt(row.revision), state: fromStored(row.state) }]));
 }
 
-/** The rows of the payment's transactions whose API view or resolver work differs from before. */
+/** The rows of the payment's transactions whose API view or the work it awaits differs from before. */
 function changedTransactions(paymentId: string, before: PaymentState, after: PaymentState): TransactionRow[] {
   const rows: TransactionRow[] = [];
-  for (const [id, transaction] of after.transactions) {
+  for (const id of after.transactions.keys()) {
     const view = toTransactionView(after, id);
-    const previous = before.transactions.get(id);
-    const work = resolverWork(transaction);
+    const work = awaitedWork(after, id);
     const unchanged =
-      previous !== undefined &&
-      resolverWork(previous) === work &&
+      before.transactions.has(id) &&
+      JSON.stringify(work) === JSON.stringify(awaitedWork(before, id)) &&
       JSON.stringify(view) === JSON.stringify(toTransactionView(before, id));
     if (!view || unchanged) continue;
     rows.push(transactionRow(paymentId, view, work));
@@ -88,7 +89,18 @@ function changedTransactions(paymentId: string, before: PaymentState, after: Pay
   return rows;
 }
 
-const transactionRow = (paymentId: string, view: TransactionView, work: ReturnType<typeof resolverWork>) => ({
+/** What the jobs will do with a transaction: resolve it, settle it, or expire it some day. */
+function awaitedWork(state: PaymentState, id: string) {
+  const transaction = state.transactions.get(id)!;
+  const capturable = transaction.expiredAt === null && capturableAmount(state, id) > 0;
+  return {
+    resolver_work: resolverWork(transaction),
+    awaiting_settlement: settleable(state, transaction),
+    capturable_since: capturable ? (transaction.approvedAt ?? transaction.updatedAt) : null,
+  };
+}
+
+const transactionRow = (paymentId: string, view: TransactionView, work: ReturnType<typeof awaitedWork>) => ({
   transaction_id: view.id,
   payment_id: paymentId,
   client_id: view.clientId,
@@ -102,7 +114,8 @@ const transactionRow = (paymentId: string, view: TransactionView, work: ReturnTy
   created_at: view.createdAt,
   updated_at: view.updatedAt,
   view,
-  resolver_work: work,
+  host_configuration_id: view.hostConfigurationId,
+  ...work,
 });
 
 type TransactionRow = ReturnType<typeof transactionRow>;
@@ -122,14 +135,16 @@ async function upsert(trx: Transaction<Database>, payments: PaymentRow[], transa
       on conflict (payment_id) do update set revision = excluded.revision, state = excluded.state
     )
     insert into transactions (transaction_id, payment_id, client_id, type, status, user_id, processor, currency,
-                              amount, reference, created_at, updated_at, view, resolver_work)
+                              amount, reference, created_at, updated_at, view, host_configuration_id, resolver_work,
+                              awaiting_settlement, capturable_since)
     select * from jsonb_to_recordset(${JSON.stringify(transactions)}::jsonb)
       as row(transaction_id uuid, payment_id uuid, client_id uuid, type text, status text, user_id text, processor text,
              currency text, amount bigint, reference text, created_at timestamptz, updated_at timestamptz, view jsonb,
-             resolver_work text)
+             host_configuration_id uuid, resolver_work text, awaiting_settlement boolean, capturable_since timestamptz)
     on conflict (transaction_id) do update
       set status = excluded.status, updated_at = excluded.updated_at, view = excluded.view,
-          resolver_work = excluded.resolver_work
+          resolver_work = excluded.resolver_work, awaiting_settlement = excluded.awaiting_settlement,
+          capturable_since = excluded.capturable_since
   `.execute(trx);
 }
 
@@ -144,10 +159,17 @@ const toStored = (state: PaymentState): StoredPaymentState => ({
   transactions: [...state.transactions.values()],
 });
 
-/** States stored before reversals existed lack their fields: they had none. */
-const reversalDefaults = { approvedLate: null, reversalId: null, reversed: false } as const;
+/** States stored before reversals, settlement and expiry existed lack their fields: they had none. */
+const laterFieldDefaults = {
+  approvedLate: null,
+  reversalId: null,
+  reversed: false,
+  settlementId: null,
+  expiredAt: null,
+  approvedAt: null,
+} as const;
 
 const fromStored = (stored: StoredPaymentState): PaymentState => ({
   rootTransactionId: stored.rootTransactionId,
-  transactions: new Map(stored.transactions.map((transaction) => [transaction.id, { ...reversalDefaults, ...transaction }])),
+  transactions: new Map(stored.transactions.map((transaction) => [transaction.id, { ...laterFieldDefaults, ...transaction }])),
 });

@@ -1,0 +1,132 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { PaymentContext } from "../commands/payments/dependencies.ts";
+import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
+import { closeSettlement, finishSettlement, openSettlementsBefore, type SettlementContext } from "../commands/settlements.ts";
+import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
+import type { Processor } from "../domain/host-configurations/schemas.ts";
+import { scheduledSettlementId } from "../domain/settlements/events.ts";
+import { latestScheduledClose } from "../domain/settlements/schedule.ts";
+import type { Logger } from "../logger.ts";
+
+export interface LifecycleOptions {
+  context: PaymentContext & SettlementContext;
+  logger: Logger;
+  intervalMs: number;
+  authorizationTtlMs: number;
+  settlementResumeAfterMs: number;
+}
+
+/** Authorizations expired per pass: the next pass takes the rest. */
+const EXPIRIES_PER_PASS = 100;
+
+/**
+ * What happens to money after authorization without anyone asking: each host configuration's
+ * daily batch closes at its settlement time (a day missed while the service was down closes at
+ * the next pass), batches whose opener died are finished, and authorizations past their time to
+ * be captured expire. Every instance runs it; each batch and each expiry is decided on its own
+ * stream, so only one instance ever does it.
+ */
+export class Lifecycle {
+  readonly #options: LifecycleOptions;
+  readonly #stopping = new AbortController();
+  #running: Promise<void> | undefined;
+
+  constructor(options: LifecycleOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    this.#running ??= this.#loop();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    await this.#running;
+  }
+
+  async runOnce(): Promise<void> {
+    await this.#finishStalledBatches();
+    await this.#closeScheduledBatches();
+    await this.#expireAuthorizations();
+  }
+
+  async #finishStalledBatches(): Promise<void> {
+    const { context, settlementResumeAfterMs } = this.#options;
+    const stalled = await openSettlementsBefore(context, new Date(context.now().getTime() - settlementResumeAfterMs));
+    for (const settlementId of stalled) {
+      if (this.#stopping.signal.aborted) return;
+      await this.#each({ settlementId }, () => finishSettlement(context, settlementId));
+    }
+  }
+
+  async #closeScheduledBatches(): Promise<void> {
+    const { context } = this.#options;
+    const configurations = await context.db
+      .selectFrom("host_configurations")
+      .select(["host_configuration_id", "client_id", "processor", "view"])
+      .execute();
+    const now = context.now();
+    const due = configurations.map((row) => {
+      const { settings } = row.view as HostConfigurationView;
+      const close = latestScheduledClose(now, settings.settlementTime, settings.timeZone);
+      return { row, close, settlementId: scheduledSettlementId(row.host_configuration_id, close.localDate) };
+    });
+    if (due.length === 0) return;
+    const existing = await context.db
+      .selectFrom("settlements")
+      .select("settlement_id")
+      .where("settlement_id", "in", due.map((batch) => batch.settlementId))
+      .execute();
+    const closed = new Set(existing.map((row) => row.settlement_id));
+    for (const { row, close, settlementId } of due) {
+      if (this.#stopping.signal.aborted) return;
+      if (closed.has(settlementId)) continue;
+      await this.#each({ settlementId }, () =>
+        closeSettlement(context, {
+          settlementId,
+          hostConfigurationId: row.host_configuration_id,
+          clientId: row.client_id,
+          processor: row.processor as Processor,
+          localDate: close.localDate,
+          cutoff: close.at,
+        }),
+      );
+    }
+  }
+
+  async #expireAuthorizations(): Promise<void> {
+    const { context, authorizationTtlMs } = this.#options;
+    const due = await context.db
+      .selectFrom("transactions")
+      .select(["transaction_id as transactionId", "payment_id as paymentId", "client_id as clientId", "host_configuration_id as hostConfigurationId"])
+      .where("capturable_since", "<=", new Date(context.now().getTime() - authorizationTtlMs))
+      .orderBy("capturable_since")
+      .limit(EXPIRIES_PER_PASS)
+      .execute();
+    for (const authorization of due) {
+      if (this.#stopping.signal.aborted) return;
+      await this.#each({ transactionId: authorization.transactionId }, () => expireAuthorization(context, authorization));
+    }
+  }
+
+  /** One batch or expiry: a failure is logged and tried again on a later pass, never stopping the others. */
+  async #each(subject: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.#options.logger.warn({ err: error, ...subject }, "settlement or expiry work failed; trying again on a later pass");
+    }
+  }
+
+  async #loop(): Promise<void> {
+    const { intervalMs, logger } = this.#options;
+    while (!this.#stopping.signal.aborted) {
+      try {
+        await this.runOnce();
+      } catch (error) {
+        logger.warn({ err: error }, "the settlement and expiry pass failed; trying again later");
+      }
+      await sleep(intervalMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createLogger } from "../../src/logger.ts";
+import { createHttpClient } from "../../src/processors/http.ts";
+import { createProcessorA } from "../../src/processors/processor-a.ts";
+import type { HostConfigurationView } from "../../src/domain/host-configurations/decider.ts";
+import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
+import { type Service, startService } from "../../src/service.ts";
+import { newId } from "../../src/ids.ts";
+import { testDatabaseTargets } from "../support/database.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { everyProcessorAt, startTestService, type TestService, testConfig } from "../support/service.ts";
+
+const card = (number = "4242424242424242") => ({ number, expMonth: 12, expYear: 2030, cvc: "123" });
+const fastLifecycle = { LIFECYCLE_CHECK_INTERVAL_MS: "50", SETTLEMENT_RESUME_AFTER_MS: "1000" };
+
+/** A clock the test moves: the service reads it for every batch time, cutoff and settledAt. */
+function movableClock(start: string) {
+  let current = new Date(start);
+  return { now: () => current, set: (moment: string) => (current = new Date(moment)) };
+}
+
+for (const target of testDatabaseTargets()) {
+  describe(`settlement batches, on ${target}`, () => {
+    const clock = movableClock("2026-06-10T12:00:00Z");
+    let simulator: Simulator;
+    let api: TestService;
+    let acme: Awaited<ReturnType<TestService["createClient"]>>;
+    let hostConfiguration: HostConfigurationView;
+
+    beforeAll(async () => {
+      simulator = await startSimulator();
+      api = await startTestService(target, { ...everyProcessorAt(simulator.url), ...fastLifecycle }, { now: clock.now });
+      acme = await api.createClient("Acme");
+      const created = await api.request("POST", "/v1/host-configurations/processor_a", {
+        body: { ...validBodies.processor_a, clientId: acme.clientId },
+      });
+      expect(created.status).toBe(201);
+      hostConfiguration = created.body;
+    });
+    afterAll(async () => {
+      await api?.stop();
+      await simulator?.close();
+    });
+
+    const post = (path: string, body: object, key = acme.key) => api.request("POST", `/v1/transactions/${path}`, { key, body });
+    const sale = async (amount: number) => {
+      const response = await post("sale", { processor: "processor_a", amount, currency: "USD", card: card(), userId: "u1" });
+      expect(response.status).toBe(201);
+      return response.body;
+    };
+    const settlements = async (query = "") => (await api.request("GET", `/v1/settlements${query}`)).body.data;
+    const transaction = async (id: string) => (await api.request("GET", `/v1/transactions/${id}`, { key: acme.key })).body;
+
+    it("closes the day's batch at the configuration's local settlement time, once, with both sides' totals", async () => {
+      const sold = await sale(1000);
+      const authorization = await post("authorization", { processor: "processor_a", amount: 3000, currency: "USD", card: card(), userId: "u1" });
+      const captured = await post("capture", { transactionId: authorization.body.id, amount: 2000 });
+      const refunded = await post("refund", { transactionId: sold.id, amount: 300 });
+      expect([authorization.status, captured.status, refunded.status]).toEqual([201, 201, 201]);
+
+      // 07:00 in Chicago: the day's 23:30 has not come, and yesterday's batch has nothing made before its cutoff.
+      await sleep(300);
+      expect(await settlements()).toEqual([]);
+
+      clock.set("2026-06-11T04:31:00Z"); // 23:31 in Chicago, June 10
+      await vi.waitFor(async () => expect(await settlements()).toHaveLength(1), { timeout: 10_000, interval: 50 });
+      const [batch] = await settlements();
+      expect(batch).toMatchObject({
+        clientId: acme.clientId,
+        processor: "processor_a",
+        hostConfigurationId: hostConfiguration.id,
+        cutoff: "2026-06-11T04:30:00.000Z",
+        status: "matched",
+        totals: [{ currency: "USD", salesCount: 2, salesAmount: 3000, refundsCount: 1, refundsAmount: 300, netAmount: 2700 }],
+      });
+      expect(batch.processorTotals).toEqual(batch.totals);
+      expect(batch.transactionIds.toSorted()).toEqual([sold.id, captured.body.id, refunded.body.id].toSorted());
+      expect(await transaction(sold.id)).toMatchObject({ settlementId: batch.id, settledAt: "2026-06-11T04:31:00.000Z" });
+      expect((await transaction(authorization.body.id)).settlementId).toBeNull();
+      expect((await api.request("GET", `/v1/settlements/${batch.id}`, { key: acme.key })).body).toEqual(batch);
+
+      // Settled: no void any more, a refund still.
+      const voided = await post("void", { transactionId: sold.id });
+      expect(voided.status).toBe(409);
+      expect(voided.body.code).toBe("invalid_transaction_state");
+      const lateRefund = await post("refund", { transactionId: sold.id, amount: 100 });
+      expect(lateRefund.status).toBe(201);
+
+      // One batch that day, however many passes run; the refund made after the cutoff waits for the next.
+      await sleep(300);
+      expect(await settlements()).toHaveLength(1);
+      clock.set("2026-06-12T04:31:00Z");
+      await vi.waitFor(async () => expect(await settlements()).toHaveLength(2), { timeout: 10_000, interval: 50 });
+      const [next] = await settlements();
+      expect(next.transactionIds).toEqual([lateRefund.body.id]);
+      expect(next.totals).toEqual([{ currency: "USD", salesCount: 0, salesAmount: 0, refundsCount: 1, refundsAmount: 100, netAmount: -100 }]);
+    });
+
+    it("closes a batch by hand: 201 the batch, 409 nothing_to_settle when nothing waits, 404 for another processor's id", async () => {
+      const sold = await sale(700);
+      const settle = (processor = "processor_a") => api.request("POST", `/v1/host-configurations/${processor}/${hostConfiguration.id}/settle`, {});
+      const closed = await settle();
+      expect(closed.status).toBe(201);
+      expect(closed.body).toMatchObject({ status: "matched", transactionIds: [sold.id] });
+      const again = await settle();
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe("nothing_to_settle");
+      expect((await settle("processor_b")).status).toBe(404);
+      expect((await api.request("POST", `/v1/host-configurations/processor_a/${hostConfiguration.id}/settle`, { key: acme.key, body: {} })).status).toBe(403);
+    });
+
+    it("reports a batch whose processor totals differ as mismatched: logged and counted in /metrics", async () => {
+      const sold = await sale(900);
+      // Voided at the processor behind the ledger's back: the processor will not count it.
+      const http = createHttpClient({ timeoutMs: 5_000 });
+      const voided = await createProcessorA(http, simulator.url).submit({
+        operation: "void",
+        transactionId: newId(),
+        parentTransactionId: sold.id,
+        parentProcessorReference: sold.processorResponse.reference,
+        amount: 900,
+        currency: "USD",
+        hostConfiguration: { view: hostConfiguration, credentials: null },
+      });
+      await http.close();
+      expect(voided.kind).toBe("approved");
+      const closed = await api.request("POST", `/v1/host-configurations/processor_a/${hostConfiguration.id}/settle`, {});
+      expect(closed.status).toBe(201);
+      expect(closed.body).toMatchObject({
+        status: "mismatched",
+        totals: [{ currency: "USD", salesCount: 1, salesAmount: 900 }],
+        processorTotals: [],
+      });
+      expect(api.logs()).toContain("settlement batch mismatched");
+      await vi.waitFor(async () => {
+        const metrics = (await api.request("GET", "/metrics")).text;
+        expect(metrics).toMatch(/^settlements_mismatched 1$/m);
+      });
+    });
+
+    it("shows a client its own batches only", async () => {
+      const globex = await api.createClient("Globex");
+      const mine = await api.request("GET", "/v1/settlements", { key: acme.key });
+      expect(mine.body.data.length).toBeGreaterThan(0);
+      expect((await api.request("GET", "/v1/settlements", { key: globex.key })).body.data).toEqual([]);
+      expect((await api.request("GET", `/v1/settlements?clientId=${acme.clientId}`, { key: globex.key })).body.data).toEqual([]);
+      expect((await api.request("GET", `/v1/settlements/${mine.body.data[0].id}`, { key: globex.key })).status).toBe(404);
+      const filtered = await api.request("GET", `/v1/settlements?clientId=${acme.clientId}&processor=processor_a&limit=1`);
+      expect(filtered.body.data).toHaveLength(1);
+      const nextPage = await api.request("GET", `/v1/settlements?clientId=${acme.clientId}&processor=processor_a&limit=1&cursor=${filtered.body.nextCursor}`);
+      expect(nextPage.body.data[0].id).not.toBe(filtered.body.data[0].id);
+      expect((await api.request("GET", "/v1/settlements?processor=processor_b")).body.data).toEqual([]);
+    });
+
+    const twoInstancesSkip = target === "pglite" ? "PGlite serves one process: two instances need DATABASE_URL" : undefined;
+    if (twoInstancesSkip) console.warn(`SKIPPED closing a batch once with two instances: ${twoInstancesSkip}`);
+    it.skipIf(twoInstancesSkip)("closes each batch once with two instances passing at the same moments", async () => {
+      const second: Service = await startService(
+        testConfig(api.database.url, { ...everyProcessorAt(simulator.url), ...fastLifecycle }),
+        createLogger("silent"),
+        undefined,
+        { now: clock.now },
+      );
+      try {
+        const sales = [await sale(100), await sale(200), await sale(300)];
+        const before = (await settlements()).length;
+        clock.set("2026-06-13T04:31:00Z");
+        await vi.waitFor(async () => expect(await settlements()).toHaveLength(before + 1), { timeout: 10_000, interval: 50 });
+        await sleep(500);
+        expect(await settlements()).toHaveLength(before + 1);
+        const { rows } = await sql<{ count: string }>`
+          select count(*) as count from events where type = 'TransactionSettled.v1'
+            and data->>'transactionId' in (${sql.join(sales.map((sold) => sold.id))})`.execute(api.database.db);
+        expect(Number(rows[0]!.count)).toBe(3);
+      } finally {
+        await second.stop();
+      }
+    });
+  });
+
+  describe(`a batch missed while the service was down, on ${target}`, () => {
+    it("closes at the next start", async () => {
+      const clock = movableClock("2026-03-07T12:00:00Z");
+      // No pass but the one at start: while the clock moves past 02:30 New York time, nothing runs.
+      const api = await startTestService(target, { LIFECYCLE_CHECK_INTERVAL_MS: "3600000" }, { now: clock.now });
+      try {
+        const acme = await api.createClient("Acme");
+        const body = { ...validBodies.processor_a, clientId: acme.clientId, settings: { ...(validBodies.processor_a.settings as object), settlementTime: "02:30", timeZone: "America/New_York" } };
+        const created = await api.request("POST", "/v1/host-configurations/processor_a", { body });
+        expect(created.status).toBe(201);
+        const sold = await api.request("POST", "/v1/transactions/sale", {
+          key: acme.key,
+          body: { processor: "processor_a", amount: 1234, currency: "USD", card: card(), userId: "u1" },
+        });
+        expect(sold.status).toBe(201);
+        // The spring-forward day: 02:30 does not exist, the batch closes at 03:30 EDT (07:30 UTC).
+        clock.set("2026-03-08T07:29:00Z");
+        await api.restart();
+        expect((await api.request("GET", "/v1/settlements")).body.data).toEqual([]);
+        clock.set("2026-03-08T09:00:00Z");
+        await api.restart();
+        await vi.waitFor(async () => expect((await api.request("GET", "/v1/settlements")).body.data).toHaveLength(1), {
+          timeout: 10_000,
+          interval: 50,
+        });
+        const [batch] = (await api.request("GET", "/v1/settlements")).body.data;
+        // The close that passed while nothing ran: March 8's, at 03:30 EDT.
+        expect(batch).toMatchObject({ cutoff: "2026-03-08T07:30:00.000Z", transactionIds: [sold.body.id], status: "matched" });
+      } finally {
+        await api.stop();
+      }
+    });
+  });
+}
