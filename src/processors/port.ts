@@ -1,5 +1,6 @@
 import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
+import type { SettlementTotals } from "../domain/settlements/totals.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 
 /**
@@ -58,6 +59,23 @@ export interface InquiryRequest {
 
 export type InquiryOutcome = ProcessorOutcome | { kind: "not_found" };
 
+/** A settlement batch to close at the processor. */
+export interface BatchCloseRequest {
+  /** Our settlement id: the processor's reference for the batch, so closing it again answers the same. */
+  settlementId: string;
+  hostConfiguration: ProcessorHostConfiguration;
+  /** Our ids of the approved sales, captures and refunds the batch settles. */
+  transactionIds: readonly string[];
+}
+
+export type BatchCloseOutcome =
+  /** The processor closed the batch and counted it from its own records. */
+  | { kind: "closed"; totals: SettlementTotals[] }
+  /** Refused outright (a malformed message, rejected credentials): nothing was closed. */
+  | { kind: "refused"; message: string }
+  /** No usable answer: the batch may or may not be closed; closing it again under the same id tells. */
+  | { kind: "unknown"; message: string };
+
 export interface ProcessorConnector {
   readonly processor: Processor;
   /**
@@ -72,6 +90,8 @@ export interface ProcessorConnector {
    * `unknown` when the processor gave no usable answer: ask again later.
    */
   inquire(request: InquiryRequest): Promise<InquiryOutcome>;
+  /** Closes a settlement batch; the processor answers with its own totals for it. */
+  closeBatch(request: BatchCloseRequest): Promise<BatchCloseOutcome>;
 }
 
 export type Connectors = Record<Processor, ProcessorConnector>;
