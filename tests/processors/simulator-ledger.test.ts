@@ -91,6 +91,7 @@ describe.each(processors)("%s", (processor) => {
         authorizationCode: expect.any(String),
         reference: expect.any(String),
         voided: false,
+        settlementId: null,
         recordedAt: expect.any(String),
       });
       expect(second.transactions().find((t) => t.transactionId === toVoid.transactionId)?.voided).toBe(true);
