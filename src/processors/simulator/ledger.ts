@@ -147,21 +147,18 @@ function appliesTo(operation: Operation, parent: Entry): boolean {
   );
 }
 
+type SettleableEntry = Entry & { record: Recorded & { operation: SettledItem["type"] } };
+
 /** Whether a batch of `merchantId` settles this transaction: an approved sale, capture or refund of its own, still open. */
-function settles(merchantId: string, entry: Entry): boolean {
-  const { record } = entry;
+function settles(merchantId: string, entry: Entry | undefined): entry is SettleableEntry {
   return (
-    record.code === APPROVED &&
-    isSettledType(record.operation) &&
-    record.merchantId === merchantId &&
+    entry !== undefined &&
+    entry.record.code === APPROVED &&
+    isSettledType(entry.record.operation) &&
+    entry.record.merchantId === merchantId &&
     !entry.voided &&
     entry.settlementId === null
   );
-}
-
-function settledItem({ operation, currency, amount }: Recorded): SettledItem {
-  if (!isSettledType(operation)) throw new Error(`A ${operation} is never settled.`);
-  return { type: operation, currency, amount };
 }
 
 function readLine(line: string, index: number): z.output<typeof lineSchema> {
@@ -290,7 +287,7 @@ export async function openLedger(dataDir: string | undefined) {
       // Counted and settled in memory at once, so a racing void or batch sees them settled.
       const counted = [...new Set(request.transactionIds)]
         .map((transactionId) => byTransactionId.get(key(request.processor, transactionId)))
-        .filter((entry): entry is Entry => entry !== undefined && settles(request.merchantId, entry))
+        .filter((entry) => settles(request.merchantId, entry))
         .map((entry) => entry.record);
       const batch: ClosedBatch = {
         processor: request.processor,
@@ -298,7 +295,7 @@ export async function openLedger(dataDir: string | undefined) {
         merchantId: request.merchantId,
         terminalId: request.terminalId,
         settledTransactionIds: counted.map((record) => record.transactionId),
-        totals: totalsOf(counted.map(settledItem)),
+        totals: totalsOf(counted.map(({ operation, currency, amount }) => ({ type: operation, currency, amount }))),
         closedAt: new Date().toISOString(),
       };
       const durable = journal.append(JSON.stringify({ kind: "batch_close", ...batch }));
