@@ -1,6 +1,7 @@
+import type { SettlementTotals } from "../domain/settlements/totals.ts";
 import type { HttpResult } from "./http.ts";
-import type { InquiryOutcome, ProcessorOutcome } from "./port.ts";
-import { authenticationFailed, outcomeOf, type ProcessorAnswer, processorError } from "./response-codes.ts";
+import type { BatchCloseOutcome, InquiryOutcome, ProcessorOutcome } from "./port.ts";
+import { APPROVED, authenticationFailed, outcomeOf, type ProcessorAnswer, processorError } from "./response-codes.ts";
 
 /** How to read one processor's bodies. */
 export interface AnswerReader {
@@ -60,6 +61,37 @@ export function inquiryOutcome(result: HttpResult, read: AnswerReader): InquiryO
   return outcomeOf(answer);
 }
 
+/** What a processor said to a batch close, once a connector has picked the fields out. */
+export interface BatchAnswer {
+  code: string;
+  message?: string | undefined;
+  /** In minor units; absent when the processor did not count the batch. */
+  totals?: SettlementTotals[] | undefined;
+}
+
+/**
+ * The outcome of a batch close. Anything that may have reached the processor without a readable
+ * answer is `unknown`: closing again under the same settlement id tells what it counted.
+ */
+export function batchCloseOutcome(result: HttpResult, read: (body: unknown) => BatchAnswer | undefined): BatchCloseOutcome {
+  if (result.kind !== "answered") {
+    return { kind: "unknown", message: `The processor could not be reached or gave no answer (${result.code}).` };
+  }
+  const { status, body } = result;
+  if (status === 401 || status === 403) {
+    return { kind: "refused", message: "The processor rejected the host configuration's credentials." };
+  }
+  if (status >= 400 && status < 500) return { kind: "refused", message: `The processor answered HTTP ${status}.` };
+  if (status < 200 || status >= 300) return { kind: "unknown", message: `The processor answered HTTP ${status}.` };
+  const answer = read(body);
+  if (!answer) return { kind: "unknown", message: "The processor's batch close answer could not be read." };
+  if (answer.code !== APPROVED) {
+    return { kind: "refused", message: answer.message ?? `The processor refused the batch close (${answer.code}).` };
+  }
+  if (!answer.totals) return { kind: "unknown", message: "The processor closed the batch without its totals." };
+  return { kind: "closed", totals: answer.totals };
+}
+
 /** The host configuration's credentials are absent or malformed: nothing was sent. */
 export const unusableCredentials = {
   submit: authenticationFailed(
@@ -67,4 +99,5 @@ export const unusableCredentials = {
     "The host configuration has no usable credentials for this processor.",
   ),
   inquiry: { kind: "unknown", message: "The host configuration has no usable credentials to ask the processor." },
-} as const satisfies { submit: ProcessorOutcome; inquiry: InquiryOutcome };
+  batchClose: { kind: "refused", message: "The host configuration has no usable credentials for this processor." },
+} as const satisfies { submit: ProcessorOutcome; inquiry: InquiryOutcome; batchClose: BatchCloseOutcome };

@@ -1,10 +1,24 @@
 import { z } from "zod";
+import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import { hostConfigurationSchemas } from "../domain/host-configurations/schemas.ts";
-import { type AnswerReader, inquiryOutcome, submitOutcome, unusableCredentials } from "./exchange.ts";
+import {
+  type AnswerReader,
+  type BatchAnswer,
+  batchCloseOutcome,
+  inquiryOutcome,
+  submitOutcome,
+  unusableCredentials,
+} from "./exchange.ts";
 import { configurationFor } from "./host-configuration.ts";
 import type { HttpClient } from "./http.ts";
 import { compact } from "./json.ts";
-import type { Operation, ProcessorConnector, ProcessorHostConfiguration, ProcessorRequest } from "./port.ts";
+import type {
+  BatchCloseRequest,
+  Operation,
+  ProcessorConnector,
+  ProcessorHostConfiguration,
+  ProcessorRequest,
+} from "./port.ts";
 import { cardOf, parentOf, twoDigits } from "./request.ts";
 
 /** processor_b: a header/transaction envelope on one path; the Datawire id travels in a header. */
@@ -17,20 +31,25 @@ const types: Record<Operation, string> = {
   void: "REVERSAL",
 };
 
+/** The envelope's header: who sends, on every message. */
+function header(view: HostConfigurationView) {
+  const { merchant, settings } = configurationFor("processor_b", view);
+  return compact({
+    merchantId: merchant.merchantId,
+    groupId: merchant.groupId,
+    tppId: merchant.tppId,
+    amexSeNumber: merchant.amexSeNumber,
+    terminalId: settings.terminalId,
+    mcc: settings.mcc,
+    mvv: settings.mvv,
+  });
+}
+
 function message(request: ProcessorRequest) {
-  const { merchant, settings } = configurationFor("processor_b", request.hostConfiguration.view);
   const card = cardOf(request);
   const parent = parentOf(request);
   return {
-    header: compact({
-      merchantId: merchant.merchantId,
-      groupId: merchant.groupId,
-      tppId: merchant.tppId,
-      amexSeNumber: merchant.amexSeNumber,
-      terminalId: settings.terminalId,
-      mcc: settings.mcc,
-      mvv: settings.mvv,
-    }),
+    header: header(request.hostConfiguration.view),
     transaction: compact({
       type: types[request.operation],
       clientRef: request.transactionId,
@@ -46,6 +65,14 @@ function message(request: ProcessorRequest) {
           cardholderName: card.holderName,
         }),
     }),
+  };
+}
+
+/** The batch is our settlement id, its items our transaction ids as the `clientRef`s we sent. */
+function batchMessage(request: BatchCloseRequest) {
+  return {
+    header: header(request.hostConfiguration.view),
+    batch: { type: "CLOSE", batchRef: request.settlementId, clientRefs: [...request.transactionIds] },
   };
 }
 
@@ -75,21 +102,61 @@ const reader: AnswerReader = {
   notFound: (body) => notFoundSchema.safeParse(body).success,
 };
 
+const tally = z.number().int().nonnegative();
+const batchAnswerSchema = z.object({
+  result: z.object({ responseCode: z.string(), responseMessage: z.string().optional() }),
+  batch: z
+    .object({
+      totals: z.array(
+        z.object({
+          currency: z.string(),
+          saleCount: tally,
+          saleValue: tally,
+          refundCount: tally,
+          refundValue: tally,
+          netValue: z.number().int(),
+        }),
+      ),
+    })
+    .optional(),
+});
+
+function readBatchAnswer(body: unknown): BatchAnswer | undefined {
+  const parsed = batchAnswerSchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const { result, batch } = parsed.data;
+  const totals = batch?.totals.map((total) => ({
+    currency: total.currency,
+    salesCount: total.saleCount,
+    salesAmount: total.saleValue,
+    refundsCount: total.refundCount,
+    refundsAmount: total.refundValue,
+    netAmount: total.netValue,
+  }));
+  return { code: result.responseCode, message: result.responseMessage, totals };
+}
+
 export function createProcessorB(http: HttpClient, baseUrl: string): ProcessorConnector {
-  const root = `${baseUrl}/processor_b/transactions`;
+  const root = `${baseUrl}/processor_b`;
   return {
     processor: "processor_b",
     async submit(request) {
       const body = message(request);
       const headers = authHeaders(request.hostConfiguration);
       if (!headers) return unusableCredentials.submit;
-      return submitOutcome(await http.post(root, body, headers), reader);
+      return submitOutcome(await http.post(`${root}/transactions`, body, headers), reader);
     },
     async inquire({ transactionId, hostConfiguration }) {
       configurationFor("processor_b", hostConfiguration.view);
       const headers = authHeaders(hostConfiguration);
       if (!headers) return unusableCredentials.inquiry;
-      return inquiryOutcome(await http.get(`${root}/${encodeURIComponent(transactionId)}`, headers), reader);
+      return inquiryOutcome(await http.get(`${root}/transactions/${encodeURIComponent(transactionId)}`, headers), reader);
+    },
+    async closeBatch(request) {
+      const body = batchMessage(request);
+      const headers = authHeaders(request.hostConfiguration);
+      if (!headers) return unusableCredentials.batchClose;
+      return batchCloseOutcome(await http.post(`${root}/batches`, body, headers), readBatchAnswer);
     },
   };
 }

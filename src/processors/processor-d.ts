@@ -1,10 +1,24 @@
 import { z } from "zod";
+import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import { hostConfigurationSchemas } from "../domain/host-configurations/schemas.ts";
-import { type AnswerReader, inquiryOutcome, submitOutcome, unusableCredentials } from "./exchange.ts";
+import {
+  type AnswerReader,
+  type BatchAnswer,
+  batchCloseOutcome,
+  inquiryOutcome,
+  submitOutcome,
+  unusableCredentials,
+} from "./exchange.ts";
 import { configurationFor } from "./host-configuration.ts";
 import type { HttpClient } from "./http.ts";
 import { compact } from "./json.ts";
-import type { Operation, ProcessorConnector, ProcessorHostConfiguration, ProcessorRequest } from "./port.ts";
+import type {
+  BatchCloseRequest,
+  Operation,
+  ProcessorConnector,
+  ProcessorHostConfiguration,
+  ProcessorRequest,
+} from "./port.ts";
 import { cardOf, parentOf } from "./request.ts";
 
 /** processor_d: resource-style REST with a bearer API key; follow-ups are sub-resources of the payment. */
@@ -22,13 +36,10 @@ function path(request: ProcessorRequest): string {
   return `payments/${encodeURIComponent(parent.reference ?? parent.transactionId)}/${followUpPaths[request.operation]}`;
 }
 
-function message(request: ProcessorRequest) {
-  const { merchant, settings } = configurationFor("processor_d", request.hostConfiguration.view);
-  const card = cardOf(request);
-  return compact({
-    reference: request.transactionId,
-    capture: request.operation === "sale" ? true : request.operation === "authorization" ? false : undefined,
-    amount: { value: request.amount, currency: request.currency },
+/** The acquirer and terminal objects every resource carries. */
+function acceptor(view: HostConfigurationView) {
+  const { merchant, settings } = configurationFor("processor_d", view);
+  return {
     acquirer: compact({
       bin: merchant.acquirerBin,
       merchantId: merchant.merchantId,
@@ -41,6 +52,16 @@ function message(request: ProcessorRequest) {
       mcc: settings.mcc,
       mvv: settings.mvv,
     }),
+  };
+}
+
+function message(request: ProcessorRequest) {
+  const card = cardOf(request);
+  return compact({
+    reference: request.transactionId,
+    capture: request.operation === "sale" ? true : request.operation === "authorization" ? false : undefined,
+    amount: { value: request.amount, currency: request.currency },
+    ...acceptor(request.hostConfiguration.view),
     paymentMethod:
       card &&
       compact({
@@ -52,6 +73,15 @@ function message(request: ProcessorRequest) {
         holderName: card.holderName,
       }),
   });
+}
+
+/** A settlement resource: its reference is our settlement id, its payments our transaction ids. */
+function batchMessage(request: BatchCloseRequest) {
+  return {
+    reference: request.settlementId,
+    ...acceptor(request.hostConfiguration.view),
+    payments: [...request.transactionIds],
+  };
 }
 
 function authorization(hostConfiguration: ProcessorHostConfiguration) {
@@ -77,6 +107,32 @@ const reader: AnswerReader = {
   notFound: (body) => notFoundSchema.safeParse(body).success,
 };
 
+const tally = z.object({ count: z.number().int().nonnegative(), value: z.number().int().nonnegative() });
+const batchAnswerSchema = z.object({
+  result: z.object({ code: z.string(), message: z.string().optional() }),
+  totals: z
+    .array(z.object({ currency: z.string(), sales: tally, refunds: tally, net: z.object({ value: z.number().int() }) }))
+    .optional(),
+});
+
+function readBatchAnswer(body: unknown): BatchAnswer | undefined {
+  const parsed = batchAnswerSchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const { result, totals } = parsed.data;
+  return {
+    code: result.code,
+    message: result.message,
+    totals: totals?.map(({ currency, sales, refunds, net }) => ({
+      currency,
+      salesCount: sales.count,
+      salesAmount: sales.value,
+      refundsCount: refunds.count,
+      refundsAmount: refunds.value,
+      netAmount: net.value,
+    })),
+  };
+}
+
 export function createProcessorD(http: HttpClient, baseUrl: string): ProcessorConnector {
   const root = `${baseUrl}/processor_d/v2`;
   return {
@@ -95,6 +151,13 @@ export function createProcessorD(http: HttpClient, baseUrl: string): ProcessorCo
       const headers = authorization(hostConfiguration);
       if (!headers) return unusableCredentials.inquiry;
       return inquiryOutcome(await http.get(`${root}/references/${encodeURIComponent(transactionId)}`, headers), reader);
+    },
+    async closeBatch(request) {
+      const body = batchMessage(request);
+      const headers = authorization(request.hostConfiguration);
+      if (!headers) return unusableCredentials.batchClose;
+      const result = await http.post(`${root}/settlements`, body, { ...headers, "idempotency-key": request.settlementId });
+      return batchCloseOutcome(result, readBatchAnswer);
     },
   };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Processor, processors } from "../../src/domain/host-configurations/schemas.ts";
 import { createConnectors } from "../../src/processors/connectors.ts";
@@ -11,6 +10,7 @@ import type {
   ProcessorRequest,
 } from "../../src/processors/port.ts";
 import { type Simulator, startSimulator } from "../../src/processors/simulator/server.ts";
+import { freePort } from "./free-port.ts";
 import { hostConfiguration } from "./host-configuration.ts";
 
 const connectorTimeoutMs = 300;
@@ -388,15 +388,3 @@ describe("simulator", () => {
     expect(await invalidJson.text()).not.toContain("4242424242424242");
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -91,6 +91,7 @@ describe.each(processors)("%s", (processor) => {
         authorizationCode: expect.any(String),
         reference: expect.any(String),
         voided: false,
+        settlementId: null,
         recordedAt: expect.any(String),
       });
       expect(second.transactions().find((t) => t.transactionId === toVoid.transactionId)?.voided).toBe(true);
@@ -181,6 +182,36 @@ describe("the ledger", () => {
       expect(third.transactions().map((t) => t.transactionId)).toEqual([sale.transactionId, later.transactionId]);
     } finally {
       await third.close();
+    }
+  });
+
+  it("reads the journal lines of transactions written before batch closes were journaled, and settles them", async () => {
+    const first = await startSimulator({ dataDir });
+    const sale = request("processor_a", "sale");
+    try {
+      await approvedReference(connectorsOf(first), sale);
+    } finally {
+      await first.close();
+    }
+    const file = path.join(dataDir, "transactions.jsonl");
+    const lines = (await readFile(file, "utf8")).split("\n").filter((line) => line !== "");
+    const withoutKind = lines.map((line) => {
+      const { kind: _kind, ...record } = JSON.parse(line) as Record<string, unknown>;
+      return `${JSON.stringify(record)}\n`;
+    });
+    await writeFile(file, withoutKind.join(""));
+
+    const second = await startSimulator({ dataDir });
+    try {
+      expect(second.transactions()).toMatchObject([{ transactionId: sale.transactionId, settlementId: null }]);
+      const closed = await connectorsOf(second).processor_a.closeBatch({
+        settlementId: randomUUID(),
+        hostConfiguration: sale.hostConfiguration,
+        transactionIds: [sale.transactionId],
+      });
+      expect(closed).toMatchObject({ kind: "closed", totals: [{ currency: "EUR", salesCount: 1, salesAmount: 1000 }] });
+    } finally {
+      await second.close();
     }
   });
 

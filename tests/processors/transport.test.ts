@@ -128,3 +128,38 @@ describe("inquire", () => {
     expect((await inquire()).kind).toBe("unknown");
   });
 });
+
+describe("closeBatch", () => {
+  const closeBatch = () => connector.closeBatch({ settlementId: randomUUID(), hostConfiguration, transactionIds: [randomUUID()] });
+
+  it.each([400, 401, 403, 422])("HTTP %i refuses it: nothing was closed", async (status) => {
+    reply(status, "{}");
+    expect((await closeBatch()).kind).toBe("refused");
+  });
+
+  it("a readable answer that is not an approval refuses it, in the processor's words", async () => {
+    reply(200, JSON.stringify({ messageType: "0510", responseCode: "12", responseText: "Batch not accepted" }));
+    expect(await closeBatch()).toEqual({ kind: "refused", message: "Batch not accepted" });
+  });
+
+  it.each([500, 502, 504])("HTTP %i is unknown: the batch may be closed", async (status) => {
+    reply(status, JSON.stringify({ error: "internal_error" }));
+    expect((await closeBatch()).kind).toBe("unknown");
+  });
+
+  it("an unreadable answer, or an approval without totals, is unknown", async () => {
+    reply(200, "<html>ok</html>");
+    expect((await closeBatch()).kind).toBe("unknown");
+    reply(200, JSON.stringify({ messageType: "0510", responseCode: "00" }));
+    expect((await closeBatch()).kind).toBe("unknown");
+    const overflowing = { currency: "USD", salesCount: "0000000001", salesAmount: "9999999999999999" };
+    const totals = [{ ...overflowing, refundsCount: "0000000000", refundsAmount: "0000000000000000", netAmount: "C9999999999999999" }];
+    reply(200, JSON.stringify({ messageType: "0510", responseCode: "00", totals }));
+    expect((await closeBatch()).kind).toBe("unknown");
+  });
+
+  it("a connection closed after the request was sent is unknown", async () => {
+    handler = (request) => request.socket.destroy();
+    expect((await closeBatch()).kind).toBe("unknown");
+  });
+});

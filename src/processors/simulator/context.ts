@@ -10,7 +10,7 @@ export interface SimulatorContext {
   ledger: Ledger;
   /** Waits as a processor that does not answer in time; ends at once when the simulator closes. */
   hold(): Promise<void>;
-  /** Keeps the operation message (redacted) for tests; the last one per transaction id. */
+  /** Keeps the message (redacted) for tests; the last one per transaction id, or batch id for a batch close. */
   record(transactionId: string, message: ReceivedMessage): void;
 }
 

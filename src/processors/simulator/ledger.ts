@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Processor, processors } from "../../domain/host-configurations/schemas.ts";
+import { type SettledItem, type SettlementTotals, totalsOf } from "../../domain/settlements/totals.ts";
 import { type Operation, operations } from "../port.ts";
 import { APPROVED } from "../response-codes.ts";
 import { cardBehaviour } from "./cards.ts";
@@ -8,9 +9,9 @@ import { newAuthorizationCode, newReference } from "./references.ts";
 
 /**
  * The simulated processors' memory: every transaction they answered, by processor and our
- * transaction id, kept in a journal so that it outlives a restart. It holds what a processor
- * answered and what a batch close would total (merchant, terminal, currency, amount, voided),
- * never a card number or a CVC.
+ * transaction id, and the batches they closed, kept in a journal so that it outlives a restart.
+ * It holds what a processor answered and what a batch close totals (merchant, terminal, currency,
+ * amount, voided, settled), never a card number or a CVC.
  */
 
 export interface SimulatedRequest {
@@ -48,10 +49,49 @@ const recordSchema = z.object({
 });
 type Recorded = z.output<typeof recordSchema>;
 
+const totalsSchema = z.object({
+  currency: z.string(),
+  salesCount: z.number().int().nonnegative(),
+  salesAmount: z.number().int().nonnegative(),
+  refundsCount: z.number().int().nonnegative(),
+  refundsAmount: z.number().int().nonnegative(),
+  netAmount: z.number().int(),
+}) satisfies z.ZodType<SettlementTotals>;
+
+const batchSchema = z.object({
+  processor: z.enum(processors),
+  /** Our settlement id: closing it again answers these totals. */
+  batchId: z.string(),
+  merchantId: z.string(),
+  terminalId: z.string(),
+  /** The listed transactions it counted, settled in this batch from then on. */
+  settledTransactionIds: z.array(z.string()),
+  totals: z.array(totalsSchema),
+  closedAt: z.iso.datetime(),
+});
+type ClosedBatch = z.output<typeof batchSchema>;
+
+/** One journal line; lines written before batch closes were journaled have no `kind` and are transactions. */
+const lineSchema = z.discriminatedUnion("kind", [
+  recordSchema.extend({ kind: z.literal("transaction").default("transaction") }),
+  batchSchema.extend({ kind: z.literal("batch_close") }),
+]);
+
 export type SimulatedAnswer = Pick<Recorded, "code" | "message" | "authorizationCode" | "reference">;
 
-/** A transaction as the processor answered it, and whether a later void cancelled it. */
-export type SimulatedTransaction = Omit<Recorded, "notFoundInquiries"> & { voided: boolean };
+/** A transaction as the processor answered it, whether a later void cancelled it, and the batch that settled it. */
+export type SimulatedTransaction = Omit<Recorded, "notFoundInquiries"> & { voided: boolean; settlementId: string | null };
+
+export interface SimulatedBatchClose {
+  processor: Processor;
+  /** Our settlement id. */
+  batchId: string;
+  /** The merchant and terminal the message came from, as the processor's host configuration names them. */
+  merchantId: string;
+  terminalId: string;
+  /** Our ids of the transactions to settle; only those the processor can settle are counted. */
+  transactionIds: readonly string[];
+}
 
 export interface TransactionFilter {
   /** `true`: only those answered `00`; `false`: only the others. */
@@ -61,9 +101,17 @@ export interface TransactionFilter {
 interface Entry {
   record: Recorded;
   voided: boolean;
+  /** The batch that settled it. */
+  settlementId: string | null;
   /** Settles once the record is on disk; nothing is answered from it before. */
   durable: Promise<void>;
   inquiries: number;
+}
+
+interface BatchEntry {
+  batch: ClosedBatch;
+  /** Settles once the batch is on disk; its totals are not answered before. */
+  durable: Promise<void>;
 }
 
 const messages: Record<string, string> = {
@@ -86,9 +134,36 @@ const allowedParents: Record<Operation, readonly Operation[]> = {
   void: ["authorization", "sale", "capture"],
 };
 
-function readRecord(line: string, index: number): Recorded {
+const settledOperations: readonly Operation[] = ["sale", "capture", "refund"];
+const isSettledType = (operation: Operation): operation is SettledItem["type"] => settledOperations.includes(operation);
+
+/** Whether a follow-up may apply to its parent; a settled sale or capture can still be refunded, not voided. */
+function appliesTo(operation: Operation, parent: Entry): boolean {
+  return (
+    allowedParents[operation].includes(parent.record.operation) &&
+    parent.record.code === APPROVED &&
+    !parent.voided &&
+    !(operation === "void" && parent.settlementId !== null)
+  );
+}
+
+type SettleableEntry = Entry & { record: Recorded & { operation: SettledItem["type"] } };
+
+/** Whether a batch of `merchantId` settles this transaction: an approved sale, capture or refund of its own, still open. */
+function settles(merchantId: string, entry: Entry | undefined): entry is SettleableEntry {
+  return (
+    entry !== undefined &&
+    entry.record.code === APPROVED &&
+    isSettledType(entry.record.operation) &&
+    entry.record.merchantId === merchantId &&
+    !entry.voided &&
+    entry.settlementId === null
+  );
+}
+
+function readLine(line: string, index: number): z.output<typeof lineSchema> {
   try {
-    return recordSchema.parse(JSON.parse(line));
+    return lineSchema.parse(JSON.parse(line));
   } catch {
     throw new Error(`The simulator's journal has an unreadable line ${index + 1}; it cannot start on it.`);
   }
@@ -101,11 +176,12 @@ export async function openLedger(dataDir: string | undefined) {
   const journal = await openJournal(dataDir);
   const byTransactionId = new Map<string, Entry>();
   const byReference = new Map<string, Entry>();
+  const batches = new Map<string, BatchEntry>();
   const key = (processor: Processor, id: string) => `${processor}:${id}`;
 
   /** Takes a record into memory: the one place both a new answer and a replayed one go through. */
   function remember(record: Recorded, durable: Promise<void>): Entry {
-    const entry: Entry = { record, voided: false, durable, inquiries: 0 };
+    const entry: Entry = { record, voided: false, settlementId: null, durable, inquiries: 0 };
     byTransactionId.set(key(record.processor, record.transactionId), entry);
     byReference.set(key(record.processor, record.reference), entry);
     if (record.operation === "void" && record.code === APPROVED && record.parentTransactionId !== null) {
@@ -115,7 +191,25 @@ export async function openLedger(dataDir: string | undefined) {
     return entry;
   }
 
-  journal.lines.forEach((line, index) => remember(readRecord(line, index), Promise.resolve()));
+  /** Takes a closed batch into memory and settles what it counted, for a new close and a replayed one alike. */
+  function rememberBatch(batch: ClosedBatch, durable: Promise<void>): void {
+    batches.set(key(batch.processor, batch.batchId), { batch, durable });
+    for (const transactionId of batch.settledTransactionIds) {
+      const entry = byTransactionId.get(key(batch.processor, transactionId));
+      if (entry) entry.settlementId = batch.batchId;
+    }
+  }
+
+  journal.lines.forEach((text, index) => {
+    const line = readLine(text, index);
+    if (line.kind === "transaction") {
+      const { kind: _transaction, ...record } = line;
+      remember(record, Promise.resolve());
+    } else {
+      const { kind: _batchClose, ...batch } = line;
+      rememberBatch(batch, Promise.resolve());
+    }
+  });
 
   function findParent(processor: Processor, ids: readonly string[]): Entry | undefined {
     for (const id of ids) {
@@ -131,11 +225,7 @@ export async function openLedger(dataDir: string | undefined) {
     }
     const parent = findParent(request.processor, request.parentIds ?? []);
     if (!parent) return { code: "25", hold: false, notFoundInquiries: 0 };
-    const usable =
-      allowedParents[request.operation].includes(parent.record.operation) &&
-      parent.record.code === APPROVED &&
-      !parent.voided;
-    return { code: usable ? APPROVED : "12", hold: false, notFoundInquiries: 0, parent };
+    return { code: appliesTo(request.operation, parent) ? APPROVED : "12", hold: false, notFoundInquiries: 0, parent };
   }
 
   return {
@@ -167,7 +257,7 @@ export async function openLedger(dataDir: string | undefined) {
         notFoundInquiries,
         recordedAt: new Date().toISOString(),
       };
-      const entry = remember(record, journal.append(JSON.stringify(record)));
+      const entry = remember(record, journal.append(JSON.stringify({ kind: "transaction", ...record })));
       await entry.durable;
       return { answer: record, hold };
     },
@@ -184,11 +274,45 @@ export async function openLedger(dataDir: string | undefined) {
       return entry.record;
     },
 
+    /**
+     * Closes a batch once it is on disk and answers its totals, counted from the processor's own
+     * records. Closing the same batch id again answers the totals of the first close.
+     */
+    async closeBatch(request: SimulatedBatchClose): Promise<SettlementTotals[]> {
+      const closed = batches.get(key(request.processor, request.batchId));
+      if (closed) {
+        await closed.durable;
+        return closed.batch.totals;
+      }
+      // Counted and settled in memory at once, so a racing void or batch sees them settled.
+      const counted = [...new Set(request.transactionIds)]
+        .map((transactionId) => byTransactionId.get(key(request.processor, transactionId)))
+        .filter((entry) => settles(request.merchantId, entry))
+        .map((entry) => entry.record);
+      const batch: ClosedBatch = {
+        processor: request.processor,
+        batchId: request.batchId,
+        merchantId: request.merchantId,
+        terminalId: request.terminalId,
+        settledTransactionIds: counted.map((record) => record.transactionId),
+        totals: totalsOf(counted.map(({ operation, currency, amount }) => ({ type: operation, currency, amount }))),
+        closedAt: new Date().toISOString(),
+      };
+      const durable = journal.append(JSON.stringify({ kind: "batch_close", ...batch }));
+      rememberBatch(batch, durable);
+      await durable;
+      return batch.totals;
+    },
+
     /** Everything answered, oldest first: the processor's own record, for reconciliation. */
     transactions(filter: TransactionFilter = {}): SimulatedTransaction[] {
       return [...byTransactionId.values()]
         .filter(({ record }) => filter.approved === undefined || (record.code === APPROVED) === filter.approved)
-        .map(({ record: { notFoundInquiries: _internal, ...record }, voided }) => ({ ...record, voided }));
+        .map(({ record: { notFoundInquiries: _internal, ...record }, voided, settlementId }) => ({
+          ...record,
+          voided,
+          settlementId,
+        }));
     },
 
     close: () => journal.close(),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
 import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
@@ -15,6 +16,18 @@ const operations: Record<string, { operation: Operation; messageType: string }> 
   void: { operation: "void", messageType: "0400" },
 };
 
+const merchant = z.object({ merchantNumber: f.digits(12), acquirerBin: f.digits(6), amexSeNumber: f.digits(10).optional() });
+const terminal = z.object({
+  agentBank: f.digits(6),
+  agentChain: f.digits(6),
+  storeNumber: f.digits(4),
+  terminalNumber: f.digits(4),
+  terminalId: f.digits(8),
+  mcc: f.digits(4),
+  mvv: f.hex10.optional(),
+  industryCode: z.enum(["D", "F", "G", "R"]).optional(),
+});
+
 const message = z.object({
   messageType: z.enum(["0100", "0200", "0220", "0400"]),
   processingCode: z.enum(["000000", "200000"]),
@@ -23,17 +36,8 @@ const message = z.object({
   originalRetrievalReferenceNumber: f.reference.optional(),
   amount: f.digits(12),
   currency: f.currency,
-  merchant: z.object({ merchantNumber: f.digits(12), acquirerBin: f.digits(6), amexSeNumber: f.digits(10).optional() }),
-  terminal: z.object({
-    agentBank: f.digits(6),
-    agentChain: f.digits(6),
-    storeNumber: f.digits(4),
-    terminalNumber: f.digits(4),
-    terminalId: f.digits(8),
-    mcc: f.digits(4),
-    mvv: f.hex10.optional(),
-    industryCode: z.enum(["D", "F", "G", "R"]).optional(),
-  }),
+  merchant,
+  terminal,
   card: z
     .object({
       pan: f.cardNumber,
@@ -51,7 +55,49 @@ const answer = (a: SimulatedAnswer) => ({
   ...(a.authorizationCode ? { approvalCode: a.authorizationCode } : {}),
 });
 
+/** A 0500 reconciliation request. */
+const batchClose = z.object({
+  messageType: z.literal("0500"),
+  processingCode: z.literal("920000"),
+  batchReference: f.reference,
+  transactionReferences: z.array(f.reference),
+  merchant,
+  terminal,
+});
+
+const padded = (value: number, length: number) => String(value).padStart(length, "0");
+
+/** A 0510 with n10 counts, n16 amounts and the net signed C (credit to the merchant) or D. */
+const batchAnswer = (batchReference: string, totals: SettlementTotals[]) => ({
+  messageType: "0510",
+  responseCode: "00",
+  responseText: "Approved",
+  batchReference,
+  totals: totals.map((total) => ({
+    currency: total.currency,
+    salesCount: padded(total.salesCount, 10),
+    salesAmount: padded(total.salesAmount, 16),
+    refundsCount: padded(total.refundsCount, 10),
+    refundsAmount: padded(total.refundsAmount, 16),
+    netAmount: `${total.netAmount < 0 ? "D" : "C"}${padded(Math.abs(total.netAmount), 16)}`,
+  })),
+});
+
 export function registerProcessorA(app: FastifyInstance, context: SimulatorContext): void {
+  app.post("/processor_a/v1/batch-close", async (request, reply) => {
+    const body = parseOrReject(batchClose, request.body, reply);
+    if (!body) return reply;
+    context.record(body.batchReference, receivedMessage("processor_a", request));
+    const totals = await context.ledger.closeBatch({
+      processor: "processor_a",
+      batchId: body.batchReference,
+      merchantId: body.merchant.merchantNumber,
+      terminalId: body.terminal.terminalId,
+      transactionIds: body.transactionReferences,
+    });
+    return batchAnswer(body.batchReference, totals);
+  });
+
   app.post<{ Params: { action: string } }>("/processor_a/v1/:action", async (request, reply) => {
     const route = operations[request.params.action];
     if (!route) return reply.code(404).send({ responseCode: "12", responseText: "Unknown operation" });

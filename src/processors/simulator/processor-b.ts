@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
 import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
@@ -16,16 +17,18 @@ const operations: Record<z.output<typeof transactionType>, Operation> = {
   REVERSAL: "void",
 };
 
+const header = z.object({
+  merchantId: f.alphanumeric(1, 16),
+  groupId: f.alphanumeric(5, 13),
+  tppId: f.alphanumeric(6, 6),
+  amexSeNumber: f.alphanumeric(1, 15).optional(),
+  terminalId: f.alphanumeric(1, 8),
+  mcc: f.digits(4),
+  mvv: f.digitsBetween(1, 10).optional(),
+});
+
 const message = z.object({
-  header: z.object({
-    merchantId: f.alphanumeric(1, 16),
-    groupId: f.alphanumeric(5, 13),
-    tppId: f.alphanumeric(6, 6),
-    amexSeNumber: f.alphanumeric(1, 15).optional(),
-    terminalId: f.alphanumeric(1, 8),
-    mcc: f.digits(4),
-    mvv: f.digitsBetween(1, 10).optional(),
-  }),
+  header,
   transaction: z.object({
     type: transactionType,
     clientRef: f.reference,
@@ -49,6 +52,26 @@ const answer = (a: SimulatedAnswer) => ({
     responseMessage: a.message,
     referenceNumber: a.reference,
     ...(a.authorizationCode ? { authId: a.authorizationCode } : {}),
+  },
+});
+
+const batchClose = z.object({
+  header,
+  batch: z.object({ type: z.literal("CLOSE"), batchRef: f.reference, clientRefs: z.array(f.reference) }),
+});
+
+const batchAnswer = (batchRef: string, totals: SettlementTotals[]) => ({
+  result: { responseCode: "00", responseMessage: "Approved" },
+  batch: {
+    batchRef,
+    totals: totals.map((total) => ({
+      currency: total.currency,
+      saleCount: total.salesCount,
+      saleValue: total.salesAmount,
+      refundCount: total.refundsCount,
+      refundValue: total.refundsAmount,
+      netValue: total.netAmount,
+    })),
   },
 });
 
@@ -88,6 +111,21 @@ export function registerProcessorB(app: FastifyInstance, context: SimulatorConte
     });
     if (decision.hold) await context.hold();
     return answer(decision.answer);
+  });
+
+  app.post("/processor_b/batches", async (request, reply) => {
+    if (!authenticated(request, reply)) return reply;
+    const body = parseOrReject(batchClose, request.body, reply);
+    if (!body) return reply;
+    context.record(body.batch.batchRef, receivedMessage("processor_b", request));
+    const totals = await context.ledger.closeBatch({
+      processor: "processor_b",
+      batchId: body.batch.batchRef,
+      merchantId: body.header.merchantId,
+      terminalId: body.header.terminalId,
+      transactionIds: body.batch.clientRefs,
+    });
+    return batchAnswer(body.batch.batchRef, totals);
   });
 
   app.get<{ Params: { clientRef: string } }>("/processor_b/transactions/:clientRef", async (request, reply) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import { minorUnitsOf } from "./decimal-amount.ts";
+import type { SettlementTotals } from "../../domain/settlements/totals.ts";
+import { decimalAmountOf, minorUnitsOf } from "./decimal-amount.ts";
 import type { Operation } from "../port.ts";
 import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
@@ -23,15 +24,23 @@ const login = {
   ssl_pin: z.string().min(1).max(256),
 };
 
+const terminal = {
+  ssl_platform_bin: z.enum(["000001", "000002"]),
+  ssl_amex_se_number: f.digits(10).optional(),
+  ssl_terminal_id: f.digits(3),
+  ssl_client_number: f.digits(4).optional(),
+  ssl_store_number: f.digits(4).optional(),
+};
+
+/** The merchant id's length goes with the platform: 6 digits on 000001, 12 on 000002. */
+const merchantIdFitsPlatform = (m: { ssl_merchant_id: string; ssl_platform_bin: string }) =>
+  m.ssl_merchant_id.length === (m.ssl_platform_bin === "000001" ? 6 : 12);
+
 const message = z
   .object({
     ...login,
+    ...terminal,
     ssl_transaction_type: transactionType,
-    ssl_platform_bin: z.enum(["000001", "000002"]),
-    ssl_amex_se_number: f.digits(10).optional(),
-    ssl_terminal_id: f.digits(3),
-    ssl_client_number: f.digits(4).optional(),
-    ssl_store_number: f.digits(4).optional(),
     ssl_invoice_number: f.reference,
     ssl_original_invoice_number: f.reference.optional(),
     ssl_txn_id: f.reference.optional(),
@@ -43,7 +52,17 @@ const message = z
     ssl_cvv2cvc2: f.cvc.optional(),
     ssl_card_holder_name: f.holderName.optional(),
   })
-  .refine((m) => m.ssl_merchant_id.length === (m.ssl_platform_bin === "000001" ? 6 : 12), { path: ["ssl_merchant_id"] });
+  .refine(merchantIdFitsPlatform, { path: ["ssl_merchant_id"] });
+
+const settle = z
+  .object({
+    ...login,
+    ...terminal,
+    ssl_transaction_type: z.literal("ccsettle"),
+    ssl_batch_number: f.reference,
+    ssl_invoice_numbers: z.array(f.reference),
+  })
+  .refine(merchantIdFitsPlatform, { path: ["ssl_merchant_id"] });
 
 const query = z.object({ ...login, ssl_invoice_number: f.reference });
 
@@ -53,6 +72,22 @@ const answer = (a: SimulatedAnswer) => ({
   ssl_result_message: a.message,
   ssl_txn_id: a.reference,
   ...(a.authorizationCode ? { ssl_approval_code: a.authorizationCode } : {}),
+});
+
+/** Totals as processor_c writes amounts: decimal strings in the currency's decimals, counts as text. */
+const settleAnswer = (batchNumber: string, totals: SettlementTotals[]) => ({
+  ssl_result: "0",
+  ssl_response_code: "00",
+  ssl_result_message: "Approved",
+  ssl_batch_number: batchNumber,
+  ssl_batch_totals: totals.map((total) => ({
+    ssl_transaction_currency: total.currency,
+    ssl_sale_count: String(total.salesCount),
+    ssl_sale_amount: decimalAmountOf(total.salesAmount, total.currency),
+    ssl_return_count: String(total.refundsCount),
+    ssl_return_amount: decimalAmountOf(total.refundsAmount, total.currency),
+    ssl_net_amount: decimalAmountOf(total.netAmount, total.currency),
+  })),
 });
 
 /** The simulator's one rejected password (API.md). */
@@ -93,6 +128,21 @@ export function registerProcessorC(app: FastifyInstance, context: SimulatorConte
     });
     if (decision.hold) await context.hold();
     return answer(decision.answer);
+  });
+
+  app.post("/processor_c/api/settle", async (request, reply) => {
+    const body = parseOrReject(settle, request.body, reply);
+    if (!body) return reply;
+    if (!authenticated(body.ssl_pin, reply)) return reply;
+    context.record(body.ssl_batch_number, receivedMessage("processor_c", request));
+    const totals = await context.ledger.closeBatch({
+      processor: "processor_c",
+      batchId: body.ssl_batch_number,
+      merchantId: body.ssl_merchant_id,
+      terminalId: body.ssl_terminal_id,
+      transactionIds: body.ssl_invoice_numbers,
+    });
+    return settleAnswer(body.ssl_batch_number, totals);
   });
 
   app.post("/processor_c/api/query", async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
 import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
@@ -7,9 +8,7 @@ import * as f from "./wire-fields.ts";
 
 /** Simulated processor_d: resource-style REST, a bearer API key, follow-ups under the payment. */
 
-const common = {
-  reference: f.reference,
-  amount: z.object({ value: f.minorAmount, currency: f.currency }),
+const acceptor = {
   acquirer: z.object({
     bin: f.digits(6),
     merchantId: f.alphanumeric(1, 15),
@@ -22,6 +21,12 @@ const common = {
     mcc: f.digits(4).optional(),
     mvv: f.hex10.optional(),
   }),
+};
+
+const common = {
+  reference: f.reference,
+  amount: z.object({ value: f.minorAmount, currency: f.currency }),
+  ...acceptor,
 };
 
 const payment = z.object({
@@ -37,6 +42,7 @@ const payment = z.object({
   }),
 });
 const followUp = z.object(common);
+const settlement = z.object({ reference: f.reference, ...acceptor, payments: z.array(f.reference) });
 
 const followUpOperations: Record<string, Operation> = { captures: "capture", refunds: "refund", reversals: "void" };
 
@@ -55,6 +61,26 @@ const answer = (a: SimulatedAnswer) => ({
   ...(a.authorizationCode ? { authorizationCode: a.authorizationCode } : {}),
 });
 
+const settlementAnswer = (reference: string, totals: SettlementTotals[]) => ({
+  object: "settlement",
+  reference,
+  status: "closed",
+  result: { code: "00", message: "Approved" },
+  totals: totals.map((total) => ({
+    currency: total.currency,
+    sales: { count: total.salesCount, value: total.salesAmount },
+    refunds: { count: total.refundsCount, value: total.refundsAmount },
+    net: { value: total.netAmount },
+  })),
+});
+
+/** The idempotency key must name the resource the body creates. */
+function keyMatches(request: FastifyRequest, reply: FastifyReply, reference: string): boolean {
+  if (request.headers["idempotency-key"] === reference) return true;
+  void reply.code(400).send({ error: { type: "invalid_request", param: "idempotency-key" } });
+  return false;
+}
+
 /** Any bearer key but the simulator's one rejected key (API.md). */
 function authenticated(request: FastifyRequest, reply: FastifyReply): boolean {
   const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
@@ -71,9 +97,7 @@ export function registerProcessorD(app: FastifyInstance, context: SimulatorConte
     body: z.output<typeof followUp>,
     extra: { parentIds?: string[]; cardNumber?: string },
   ) {
-    if (request.headers["idempotency-key"] !== body.reference) {
-      return reply.code(400).send({ error: { type: "invalid_request", param: "idempotency-key" } });
-    }
+    if (!keyMatches(request, reply, body.reference)) return reply;
     context.record(body.reference, receivedMessage("processor_d", request));
     const decision = await context.ledger.process({
       processor: "processor_d",
@@ -103,6 +127,21 @@ export function registerProcessorD(app: FastifyInstance, context: SimulatorConte
     const body = parseOrReject(followUp, request.body, reply);
     if (!body) return reply;
     return operate(request, reply, operation, body, { parentIds: [request.params.id] });
+  });
+
+  app.post("/processor_d/v2/settlements", async (request, reply) => {
+    if (!authenticated(request, reply)) return reply;
+    const body = parseOrReject(settlement, request.body, reply);
+    if (!body || !keyMatches(request, reply, body.reference)) return reply;
+    context.record(body.reference, receivedMessage("processor_d", request));
+    const totals = await context.ledger.closeBatch({
+      processor: "processor_d",
+      batchId: body.reference,
+      merchantId: body.acquirer.merchantId,
+      terminalId: body.terminal.terminalId,
+      transactionIds: body.payments,
+    });
+    return settlementAnswer(body.reference, totals);
   });
 
   app.get<{ Params: { reference: string } }>("/processor_d/v2/references/:reference", async (request, reply) => {
