@@ -165,6 +165,8 @@ for (const target of testDatabaseTargets()) {
       );
       try {
         const sales = [await sale(100), await sale(200), await sale(300)];
+        // In the read model, which batches are made from (a list waits for this instance's own writes).
+        expect((await api.request("GET", "/v1/transactions?limit=1", { key: acme.key })).status).toBe(200);
         const before = (await settlements()).length;
         clock.set("2026-06-13T04:31:00Z");
         await vi.waitFor(async () => expect(await settlements()).toHaveLength(before + 1), { timeout: 10_000, interval: 50 });
@@ -183,8 +185,10 @@ for (const target of testDatabaseTargets()) {
   describe(`a batch missed while the service was down, on ${target}`, () => {
     it("closes at the next start", async () => {
       const clock = movableClock("2026-03-07T12:00:00Z");
+      // A processor of its own, that remembers across the service's restarts.
+      const simulator = await startSimulator();
       // No pass but the one at start: while the clock moves past 02:30 New York time, nothing runs.
-      const api = await startTestService(target, { LIFECYCLE_CHECK_INTERVAL_MS: "3600000" }, { now: clock.now });
+      const api = await startTestService(target, { ...everyProcessorAt(simulator.url), LIFECYCLE_CHECK_INTERVAL_MS: "3600000" }, { now: clock.now });
       try {
         const acme = await api.createClient("Acme");
         const body = { ...validBodies.processor_a, clientId: acme.clientId, settings: { ...(validBodies.processor_a.settings as object), settlementTime: "02:30", timeZone: "America/New_York" } };
@@ -210,6 +214,7 @@ for (const target of testDatabaseTargets()) {
         expect(batch).toMatchObject({ cutoff: "2026-03-08T07:30:00.000Z", transactionIds: [sold.body.id], status: "matched" });
       } finally {
         await api.stop();
+        await simulator.close();
       }
     });
   });

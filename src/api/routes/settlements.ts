@@ -4,6 +4,7 @@ import { closeSettlement, type SettlementContext } from "../../commands/settleme
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
+import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
@@ -67,6 +68,8 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
           .where("host_configuration_id", "=", request.params.id)
           .executeTakeFirst();
         if (!configuration || configuration.processor !== processor) throw notFound("host configuration");
+        // What this instance just answered for the client is in the batch, not left for the next.
+        await awaitOwnPaymentWrites(db, configuration.client_id);
         const context: SettlementContext = { ...deps, logger: request.log, metadata: eventMetadataOf(request) };
         const result = await closeSettlement(context, {
           settlementId: newId(),
