@@ -20,7 +20,7 @@ export interface Evidence {
   processorTransactions: SimulatedTransaction[];
   answers: Answer[];
   /** Idempotency records whose request never recorded its answer. */
-  incompleteIdempotencyRecords: number;
+  incompleteIdempotencyRecords: { scope: string; key: string; transactionId: string | null }[];
   /** Today's usage of each client's USD limit, as the API reports it. */
   limitUsage: Map<string, { usedAmount: number; usedCount: number }>;
   /** The reservations each client's USD usage stream of today leaves open. */
@@ -71,13 +71,10 @@ export async function readLedger(db: Kysely<Database>): Promise<Pick<Evidence, "
   const rows = await db.selectFrom("payments").select("state").execute();
   const incomplete = await db
     .selectFrom("idempotency_records")
-    .select((select) => select.fn.countAll<string>().as("count"))
+    .select(["scope", "idempotency_key as key", "transaction_id as transactionId"])
     .where("status_code", "is", null)
-    .executeTakeFirstOrThrow();
-  return {
-    payments: rows.map((row) => row.state as unknown as LedgerPayment),
-    incompleteIdempotencyRecords: Number(incomplete.count),
-  };
+    .execute();
+  return { payments: rows.map((row) => row.state as unknown as LedgerPayment), incompleteIdempotencyRecords: incomplete };
 }
 
 export function checkInvariants(evidence: Evidence): Violation[] {
@@ -96,9 +93,7 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...nothingFollowsAVoid(evidence.payments),
     ...nothingPending(transactions),
     ...limitUsageMatches(evidence),
-    ...(evidence.incompleteIdempotencyRecords > 0
-      ? [{ invariant: "idempotency records complete", detail: `${evidence.incompleteIdempotencyRecords} never recorded an answer` }]
-      : []),
+    ...idempotencyRecordsComplete(evidence),
   ];
 }
 
@@ -269,6 +264,18 @@ function countsTowardLimit(payment: LedgerPayment, root: TransactionState): bool
     (transaction) => transaction.type === "void" && transaction.status === "approved" && transaction.parentTransactionId === root.id,
   );
   return !voidedByOwnVoid || root.capturedAmount > 0;
+}
+
+/** Every Idempotency-Key's record holds its answer; each one that does not is named with what its client got. */
+function idempotencyRecordsComplete(evidence: Evidence): Violation[] {
+  return evidence.incompleteIdempotencyRecords.map(({ scope, key, transactionId }) => {
+    const got = evidence.answers.filter((answer) => answer.idempotencyKey === key).map((answer) => `${answer.httpStatus} ${answer.status} at ${answer.at}`);
+    return {
+      invariant: "idempotency records complete",
+      ...(transactionId ? { transactionId } : {}),
+      detail: `${scope} key ${key} never recorded an answer; bound to ${transactionId ?? "no transaction"}; its client got ${got.join(", ") || "no answer with a transaction"}`,
+    };
+  });
 }
 
 /**

@@ -128,12 +128,9 @@ export async function finishSettlement(context: SettlementContext, settlementId:
   return { ok: true, settlement };
 }
 
-/** Records each candidate settled in its own payment; those voided meanwhile are left out. */
-async function markSettled(
-  context: SettlementContext,
-  opened: SettlementOpened["data"],
-): Promise<(SettledItem & { transactionId: string })[]> {
-  const settled: (SettledItem & { transactionId: string } & { index: number })[] = [];
+/** Records each candidate settled in its own payment, a few at a time; those voided meanwhile are left out. */
+async function markSettled(context: SettlementContext, opened: SettlementOpened["data"]): Promise<SettledTransaction[]> {
+  const settled: (SettledTransaction | undefined)[] = new Array(opened.candidates.length);
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < opened.candidates.length; index = next++) {
@@ -147,12 +144,14 @@ async function markSettled(
       );
       const transaction = marked.state.transactions.get(transactionId);
       if (!marked.ok || !transaction || transaction.type === "authorization" || transaction.type === "void") continue;
-      settled.push({ index, transactionId, type: transaction.type, currency: transaction.currency, amount: transaction.amount });
+      settled[index] = { transactionId, type: transaction.type, currency: transaction.currency, amount: transaction.amount };
     }
   };
   await Promise.all(Array.from({ length: MARKING_CONCURRENCY }, worker));
-  return settled.sort((a, b) => a.index - b.index).map(({ index: _index, ...item }) => item);
+  return settled.filter((item) => item !== undefined);
 }
+
+type SettledTransaction = SettledItem & { transactionId: string };
 
 /** The open batches older than `olderThan`: their openers died or never heard the processor. */
 export async function openSettlementsBefore(context: CommandContext, olderThan: Date): Promise<string[]> {

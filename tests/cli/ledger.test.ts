@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { testEnvironment } from "../support/environment.ts";
 import { type RecordedPayments, recordPayments } from "../support/payments.ts";
@@ -107,6 +107,29 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
       expect(tampered.stdout.trimEnd().split("\n").at(-1)).toBe("verify: 2 problems found");
     } finally {
       await setCaptureAmount(600);
+    }
+  });
+
+  it("settlements prints a day's batches with their reconciliation status, and exits 1 when one is mismatched", async () => {
+    const { rows } = await sql<{ id: string }>`
+      select host_configuration_id as id from host_configurations where processor = 'processor_a' order by created_at limit 1`.execute(
+      api.database.db,
+    );
+    const closed = await api.request("POST", `/v1/host-configurations/processor_a/${rows[0]!.id}/settle`, { body: {} });
+    expect(closed.status).toBe(201);
+    await vi.waitFor(async () => expect((await api.request("GET", `/v1/settlements/${closed.body.id}`)).status).toBe(200));
+    const day = String(closed.body.closedAt).slice(0, 10);
+    const matched = await run("settlements", "--date", day);
+    expect(matched.code, matched.stderr).toBe(0);
+    expect(matched.stdout).toContain(`1 settlement batch opened on ${day}, 0 mismatched`);
+    expect(matched.stdout).toContain(closed.body.id);
+    await sql`update settlements set status = 'mismatched' where settlement_id = ${closed.body.id}`.execute(api.database.db);
+    try {
+      const mismatched = await run("settlements", "--date", day);
+      expect(mismatched.code).toBe(1);
+      expect(mismatched.stdout).toContain(`1 settlement batch opened on ${day}, 1 mismatched`);
+    } finally {
+      await sql`update settlements set status = 'matched' where settlement_id = ${closed.body.id}`.execute(api.database.db);
     }
   });
 });

@@ -82,6 +82,8 @@ describe("payment", () => {
       "TransactionReversalRequested.v1",
       "TransactionReversed.v1",
       "TransactionReversalRefused.v1",
+      "TransactionSettled.v1",
+      "AuthorizationExpired.v1",
     ]);
   });
 
@@ -578,6 +580,9 @@ describe("state and view", () => {
     "refundedAmount",
     "voided",
     "settledAt",
+    // API.md, "Settlement, expiry and reversals": a settled transaction's batch, an authorization's expiry.
+    "settlementId",
+    "expiredAt",
     "reference",
     "metadata",
     "createdAt",
@@ -605,6 +610,8 @@ describe("state and view", () => {
       refundedAmount: 0,
       voided: false,
       settledAt: null,
+      settlementId: null,
+      expiredAt: null,
       reference: "order-1001",
       metadata: { orderId: "1001" },
       createdAt: at(0),
