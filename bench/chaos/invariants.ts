@@ -27,6 +27,8 @@ export interface Evidence {
   openReservations: Map<string, OpenReservation[]>;
   /** The UTC day `limitUsage` is of. */
   today: string;
+  /** Every settlement batch, as the read model has it. */
+  settlements: { settlementId: string; status: string }[];
 }
 
 export interface Violation {
@@ -47,6 +49,7 @@ export const invariantNames = [
   "nothing left pending",
   "limit usage equals what counts",
   "idempotency records complete",
+  "settlements agree with the processor",
 ] as const;
 export type InvariantName = (typeof invariantNames)[number];
 
@@ -67,14 +70,17 @@ export async function readOpenReservations(
   return open;
 }
 
-export async function readLedger(db: Kysely<Database>): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords">> {
+export async function readLedger(
+  db: Kysely<Database>,
+): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords" | "settlements">> {
   const rows = await db.selectFrom("payments").select("state").execute();
+  const settlements = await db.selectFrom("settlements").select(["settlement_id as settlementId", "status"]).execute();
   const incomplete = await db
     .selectFrom("idempotency_records")
     .select(["scope", "idempotency_key as key", "transaction_id as transactionId"])
     .where("status_code", "is", null)
     .execute();
-  return { payments: rows.map((row) => row.state as unknown as LedgerPayment), incompleteIdempotencyRecords: incomplete };
+  return { payments: rows.map((row) => row.state as unknown as LedgerPayment), incompleteIdempotencyRecords: incomplete, settlements };
 }
 
 export function checkInvariants(evidence: Evidence): Violation[] {
@@ -87,6 +93,7 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...processorApprovalsAreInTheLedger(evidence.processorTransactions, byId),
     ...ledgerApprovalsAreApprovedAtTheProcessor(transactions, atProcessor),
     ...voidsAgree(transactions, atProcessor),
+    ...settlementsAgree(evidence, transactions, byId, atProcessor),
     ...oneChargePerIdempotencyKey(evidence, byId),
     ...answersAreInTheLedger(evidence.answers, byId),
     ...amountsHold(evidence.payments),
@@ -142,6 +149,43 @@ function voidsAgree(transactions: TransactionState[], atProcessor: Map<string, S
       invariant: "voids agree with the processor",
       transactionId: transaction.id,
       detail: `${transaction.type} ${transaction.id}: the ledger says voided=${transaction.voided}, ${transaction.processor} says voided=${record.voided}`,
+    });
+  }
+  return violations;
+}
+
+/**
+ * Each transaction settled in the ledger is settled at the processor in the same batch and the
+ * other way round; every batch is closed, and its totals are the processor's.
+ */
+function settlementsAgree(
+  evidence: Evidence,
+  transactions: TransactionState[],
+  byId: Map<string, TransactionState>,
+  atProcessor: Map<string, SimulatedTransaction>,
+): Violation[] {
+  const violations: Violation[] = [];
+  const disagree = (transactionId: string, ledger: string | null | undefined, processor: string | null | undefined) =>
+    violations.push({
+      invariant: "settlements agree with the processor",
+      transactionId,
+      detail: `${transactionId}: settled in ${ledger ?? "no batch"} in the ledger, in ${processor ?? "no batch"} at the processor`,
+    });
+  for (const transaction of transactions) {
+    if (transaction.settlementId === null) continue;
+    const record = atProcessor.get(processorKey(transaction.processor, transaction.id));
+    if (record?.settlementId !== transaction.settlementId) disagree(transaction.id, transaction.settlementId, record?.settlementId);
+  }
+  for (const record of evidence.processorTransactions) {
+    if (record.settlementId === null) continue;
+    const transaction = byId.get(record.transactionId);
+    if (transaction?.settlementId !== record.settlementId) disagree(record.transactionId, transaction?.settlementId, record.settlementId);
+  }
+  for (const { settlementId, status } of evidence.settlements) {
+    if (status === "matched" || status === "failed") continue;
+    violations.push({
+      invariant: status === "open" ? "nothing left pending" : "settlements agree with the processor",
+      detail: `settlement batch ${settlementId} is ${status}`,
     });
   }
   return violations;

@@ -61,6 +61,8 @@ const timing = {
   IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: "10000",
   LIMIT_SWEEP_INTERVAL_MS: "2000",
   LIMIT_SWEEP_GRACE_MS: "20000",
+  LIFECYCLE_CHECK_INTERVAL_MS: "2000",
+  SETTLEMENT_RESUME_AFTER_MS: "5000",
   DATABASE_CONNECT_TIMEOUT_MS: "2000",
   DATABASE_STATEMENT_TIMEOUT_MS: "5000",
   DATABASE_LOCK_TIMEOUT_MS: "2000",
@@ -215,7 +217,14 @@ async function run(): Promise<boolean> {
     const monitor = startMonitor({ instances: harness.instances, disturbances, healthBoundMs: options["health-bound-ms"], recoveryMs: 10_000 });
     const loadStopped = new AbortController();
     const started = Date.now();
-    const workload = runWorkload({ baseUrls, clients, random: random.fork("workload"), users: options.users, signal: loadStopped.signal });
+    const workload = runWorkload({
+      baseUrls,
+      clients,
+      adminKey: secrets.ADMIN_API_KEY,
+      random: random.fork("workload"),
+      users: options.users,
+      signal: loadStopped.signal,
+    });
     const faults = runFaults(lanes, harness.targets, {
       signal: loadStopped.signal,
       onStart: (_lane, fault) => disturbances.begin(componentOf(fault)),

@@ -50,6 +50,8 @@ export interface WorkloadOptions {
   /** Service instances; each attempt goes to one at random, a retry after a connection error tries another. */
   baseUrls: readonly string[];
   clients: readonly WorkloadClient[];
+  /** The operator's key, for closing settlement batches by hand. */
+  adminKey: string;
   random: Random;
   /** Concurrent virtual users; each sends one request at a time. */
   users: number;
@@ -351,7 +353,7 @@ const untouched = (approved: Map<string, Approved>) =>
 // ---------------------------------------------------------------------------------------------
 // The workload
 
-type Action = Operation | "read" | "history";
+type Action = Operation | "read" | "history" | "settle";
 
 const actionWeights: readonly (readonly [Action, number])[] = [
   ["sale", 25],
@@ -361,6 +363,7 @@ const actionWeights: readonly (readonly [Action, number])[] = [
   ["void", 8],
   ["read", 12],
   ["history", 8],
+  ["settle", 2],
 ];
 
 /** Simulator test cards (API.md, Processors and the simulator); an Amex CVC has four digits. */
@@ -388,6 +391,7 @@ function pickWeighted<T>(random: Random, weighted: readonly (readonly [T, number
 /** What every virtual user shares. */
 interface Run {
   clients: readonly WorkloadClient[];
+  adminKey: string;
   models: Map<string, ClientModel>;
   answers: Answer[];
   stats: WorkloadStats;
@@ -414,6 +418,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<{ answers: 
   const agent = createAgent(attemptTimeoutMs);
   const run: Run = {
     clients: options.clients,
+    adminKey: options.adminKey,
     models: new Map(options.clients.map((client) => [client.clientId, newModel()])),
     answers: [],
     stats: { outcomes: new Map(), retries: 0, gaveUp: 0 },
@@ -483,7 +488,19 @@ async function perform(user: User, client: WorkloadClient, action: Action): Prom
       return readTransaction(user, client, random.pick(model.transactionIds));
     case "history":
       return readHistory(user, client);
+    case "settle":
+      return settle(user, client, random.pick(processors));
   }
+}
+
+/** An operator closes a host configuration's settlement batch by hand (201, or 409 when nothing waits). */
+async function settle(user: User, client: WorkloadClient, processor: Processor): Promise<void> {
+  const path = `/v1/host-configurations/${processor}/${client.hostConfigurationIds[processor]}/settle`;
+  const call: ApiCall = { method: "POST", path, key: user.run.adminKey, body: {}, idempotencyKey: user.random.uuid() };
+  const result = await callWithRetries(user.transport, call);
+  user.run.stats.retries += result.attempts - 1;
+  if (result.gaveUp) user.run.stats.gaveUp += 1;
+  count(user.run.stats, `settle ${result.gaveUp ? "gave_up" : outcomeOf(result.response)}`);
 }
 
 function modelOf(run: Run, client: WorkloadClient): ClientModel {

@@ -56,6 +56,7 @@ describe("chaos workload against one service", () => {
     const running = runWorkload({
       baseUrls: [api.url],
       clients,
+      adminKey: TEST_ADMIN_KEY,
       random: random.fork("workload"),
       users: 3,
       signal: stop.signal,
@@ -211,7 +212,7 @@ describe("the workload retries like a careful integrator", () => {
       }
     });
     try {
-      const { answers, stats } = await runFor(1_000, { baseUrls: [await refusingUrl(), fake.url], users: 2, retryBudgetMs: 20_000 });
+      const { answers, stats } = await runFor(1_000, { adminKey: TEST_ADMIN_KEY, baseUrls: [await refusingUrl(), fake.url], users: 2, retryBudgetMs: 20_000 });
 
       const posts = fake.requests.filter((request) => request.method === "POST");
       const keys = [...new Set(posts.map((request) => request.idempotencyKey))];
@@ -245,7 +246,7 @@ describe("the workload retries like a careful integrator", () => {
       return { status: 409, body: { code: "invalid_transaction_state" } };
     });
     try {
-      const { answers, stats } = await runFor(1_000, { baseUrls: [fake.url], users: 1 });
+      const { answers, stats } = await runFor(1_000, { adminKey: TEST_ADMIN_KEY, baseUrls: [fake.url], users: 1 });
       const posts = fake.requests.filter((request) => request.method === "POST");
       expect(posts.every((request) => request.attempt === 1)).toBe(true);
       expect(stats.retries).toBe(0);
@@ -257,7 +258,7 @@ describe("the workload retries like a careful integrator", () => {
       );
       expect([...stats.outcomes.keys()].filter((outcome) => outcome.includes("409"))).not.toEqual([]);
       for (const [outcome] of stats.outcomes) {
-        expect(outcome).toMatch(/^(sale 201|authorization 502|(refund|void) 409 invalid_transaction_state|read 200|history 200)$/);
+        expect(outcome).toMatch(/^(sale 201|authorization 502|(refund|void|settle) 409 invalid_transaction_state|read 200|history 200)$/);
       }
     } finally {
       await fake.close();
@@ -268,7 +269,7 @@ describe("the workload retries like a careful integrator", () => {
     const fake = await startFakeService(() => ({ status: 500, body: { code: "internal_error" } }));
     try {
       const started = Date.now();
-      const { answers, stats } = await runFor(200, { baseUrls: [fake.url], users: 2, retryBudgetMs: 1_000 });
+      const { answers, stats } = await runFor(200, { adminKey: TEST_ADMIN_KEY, baseUrls: [fake.url], users: 2, retryBudgetMs: 1_000 });
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(answers).toEqual([]);
       expect(stats.outcomes.size).toBeGreaterThan(0);
