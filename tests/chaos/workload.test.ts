@@ -222,6 +222,8 @@ describe("the workload retries like a careful integrator", () => {
         expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4]);
         expect(new Set(attempts.map((attempt) => `${attempt.path} ${attempt.body}`)).size).toBe(1);
         expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(950);
+        // An operator's batch close carries no transaction to record.
+        if (attempts[0]!.path.endsWith("/settle")) continue;
         const answered = answers.filter((answer) => answer.idempotencyKey === key);
         expect(answered.map((answer) => [answer.httpStatus, answer.status, answer.transactionId])).toEqual([
           [504, "pending", transactionIds.get(key ?? "")],

@@ -5,6 +5,12 @@ import type { JsonValue } from "../../eventstore/port.ts";
 import type { Ledger } from "./ledger.ts";
 import { redactHeaders, redactJson } from "./redact.ts";
 
+/**
+ * A batch close lists every transaction id of the batch: a day's batch of a busy merchant runs to
+ * megabytes (about 40 bytes an id), far past an operation message's 1 MiB.
+ */
+export const BATCH_CLOSE_BODY_LIMIT = 64 * 1024 * 1024;
+
 /** What every simulated processor's routes share. */
 export interface SimulatorContext {
   ledger: Ledger;

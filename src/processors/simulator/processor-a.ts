@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
-import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
+import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
@@ -84,7 +84,7 @@ const batchAnswer = (batchReference: string, totals: SettlementTotals[]) => ({
 });
 
 export function registerProcessorA(app: FastifyInstance, context: SimulatorContext): void {
-  app.post("/processor_a/v1/batch-close", async (request, reply) => {
+  app.post("/processor_a/v1/batch-close", { bodyLimit: BATCH_CLOSE_BODY_LIMIT }, async (request, reply) => {
     const body = parseOrReject(batchClose, request.body, reply);
     if (!body) return reply;
     context.record(body.batchReference, receivedMessage("processor_a", request));

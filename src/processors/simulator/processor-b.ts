@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
-import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
+import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
@@ -113,7 +113,7 @@ export function registerProcessorB(app: FastifyInstance, context: SimulatorConte
     return answer(decision.answer);
   });
 
-  app.post("/processor_b/batches", async (request, reply) => {
+  app.post("/processor_b/batches", { bodyLimit: BATCH_CLOSE_BODY_LIMIT }, async (request, reply) => {
     if (!authenticated(request, reply)) return reply;
     const body = parseOrReject(batchClose, request.body, reply);
     if (!body) return reply;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import { decimalAmountOf, minorUnitsOf } from "./decimal-amount.ts";
 import type { Operation } from "../port.ts";
-import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
+import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
@@ -130,7 +130,7 @@ export function registerProcessorC(app: FastifyInstance, context: SimulatorConte
     return answer(decision.answer);
   });
 
-  app.post("/processor_c/api/settle", async (request, reply) => {
+  app.post("/processor_c/api/settle", { bodyLimit: BATCH_CLOSE_BODY_LIMIT }, async (request, reply) => {
     const body = parseOrReject(settle, request.body, reply);
     if (!body) return reply;
     if (!authenticated(body.ssl_pin, reply)) return reply;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
-import { parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
+import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
 import type { SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
@@ -129,7 +129,7 @@ export function registerProcessorD(app: FastifyInstance, context: SimulatorConte
     return operate(request, reply, operation, body, { parentIds: [request.params.id] });
   });
 
-  app.post("/processor_d/v2/settlements", async (request, reply) => {
+  app.post("/processor_d/v2/settlements", { bodyLimit: BATCH_CLOSE_BODY_LIMIT }, async (request, reply) => {
     if (!authenticated(request, reply)) return reply;
     const body = parseOrReject(settlement, request.body, reply);
     if (!body || !keyMatches(request, reply, body.reference)) return reply;
