@@ -152,10 +152,26 @@ async function closeBatch(baseUrl: string, hostConfigurationId: string): Promise
       headers: { authorization: `Bearer ${ADMIN_KEY}` },
     });
     const text = await response.text();
-    if (response.status !== 201) return { status: response.status, settlement: undefined, detail: text.slice(0, 300) };
+    if (response.status !== 201) return { status: response.status, settlement: undefined, detail: text.slice(0, 160) };
     return { status: response.status, settlement: settlementSchema.parse(JSON.parse(text)), detail: "" };
   } catch (error) {
     return { status: 0, settlement: undefined, detail: String(error) };
+  }
+}
+
+/**
+ * The batch once closed or failed, read from the settlements read model: the close goes on after
+ * its request's connection is lost (the service drops a socket idle for CONNECTION_TIMEOUT_MS).
+ */
+async function finishedBatch(target: BenchTarget, hostConfigurationId: string): Promise<Settlement | undefined> {
+  for (;;) {
+    const found = await target.connection.db
+      .selectFrom("settlements")
+      .select(["status", "view"])
+      .where("host_configuration_id", "=", hostConfigurationId)
+      .executeTakeFirst();
+    if (found && found.status !== "open") return found.view === null ? undefined : settlementSchema.parse(found.view);
+    await sleep(250);
   }
 }
 
@@ -181,6 +197,16 @@ async function awaitingSettlement(target: BenchTarget, hostConfigurationId: stri
     .where("awaiting_settlement", "=", true)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** The batch of the host configuration, closed or not (a refused close answers no id). */
+async function settlementIdOf(target: BenchTarget, hostConfigurationId: string): Promise<string> {
+  const { settlement_id } = await target.connection.db
+    .selectFrom("settlements")
+    .select("settlement_id")
+    .where("host_configuration_id", "=", hostConfigurationId)
+    .executeTakeFirstOrThrow();
+  return settlement_id;
 }
 
 interface EventsOfType {
@@ -273,13 +299,24 @@ async function main(): Promise<void> {
       const traffic = startCannon(salesOf(service, trafficClient), connections);
       const windows: Window[] = [];
       let answer: CloseAnswer;
+      /** Seconds after which the close's request lost its connection, if it did. */
+      let lostAfter: number | undefined;
       try {
         await sleep(WARM_UP_SECONDS * 1000);
         windows.push((await observe("without close (before)", () => sleep(seconds * 1000))).window);
-        const close = await observe("during the close", () => closeBatch(service.url, batchClient.hostConfiguration.id));
+        const close = await observe("during the close", async () => {
+          const started = performance.now();
+          const answered = await closeBatch(service.url, batchClient.hostConfiguration.id);
+          const seconds = (performance.now() - started) / 1000;
+          console.log(`close: answered ${answered.status} after ${formatNumber(seconds, 1)} s ${answered.detail}`);
+          if (answered.status !== 0) return { answered, lostAfter: undefined };
+          const settlement = await finishedBatch(target, batchClient.hostConfiguration.id);
+          return { answered: { ...answered, settlement }, lostAfter: seconds };
+        });
         windows.push(close.window);
-        answer = close.value;
-        console.log(`close: answered ${answer.status} after ${formatNumber(secondsBetween(close.window.from, close.window.to), 1)} s`);
+        answer = close.value.answered;
+        lostAfter = close.value.lostAfter;
+        console.log(`close: done after ${formatNumber(secondsBetween(close.window.from, close.window.to), 1)} s`);
         windows.push((await observe("without close (after)", () => sleep(seconds * 1000))).window);
       } finally {
         traffic.stop();
@@ -292,7 +329,7 @@ async function main(): Promise<void> {
       const [beforeRate = 0, duringRate = 0, afterRate = 0] = perSecond;
       const withoutRate = (beforeRate + afterRate) / 2;
       const cost = 1 - duringRate / withoutRate;
-      const events = answer.settlement ? await closeEvents(target, answer.settlement.id) : [];
+      const events = await closeEvents(target, await settlementIdOf(target, batchClient.hostConfiguration.id));
 
       const results: ResultRow[] = [
         row(
@@ -301,6 +338,9 @@ async function main(): Promise<void> {
           `${formatNumber(transactions / seeded.seconds)} (${seeded.failed})`,
         ),
         ...batchRows(answer, during),
+        ...(lostAfter === undefined
+          ? []
+          : [row(`close of ${formatNumber(transactions)}`, "request lost its connection after (the close went on)", `${formatNumber(lostAfter, 1)} s`, "answered", "no")]),
         ...phaseRows(events, during),
         row(`close of ${formatNumber(transactions)}`, "left awaiting settlement in the read model", String(await awaitingSettlement(target, batchClient.hostConfiguration.id)), "0"),
         ...windows.flatMap((window, i) => windowRows(window, sales[i] ?? 0)),
