@@ -98,6 +98,7 @@ function bindAll(store: EventStore): EventStore {
   return {
     append: store.append.bind(store),
     readStream: store.readStream.bind(store),
+    readStreams: store.readStreams.bind(store),
     readAll: store.readAll.bind(store),
     readHead: store.readHead.bind(store),
     hasEventsAfter: store.hasEventsAfter.bind(store),

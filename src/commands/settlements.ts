@@ -1,5 +1,6 @@
 import type { Processor } from "../domain/host-configurations/schemas.ts";
-import { paymentDecider, paymentStreamId } from "../domain/payments/index.ts";
+import { paymentDecider, type PaymentEvent, paymentStreamId } from "../domain/payments/index.ts";
+import type { RecordedEvent } from "../eventstore/port.ts";
 import { settlementDecider, type SettlementState } from "../domain/settlements/decider.ts";
 import { type SettlementOpened, settlementStreamId } from "../domain/settlements/events.ts";
 import { type SettledItem, totalsOf } from "../domain/settlements/totals.ts";
@@ -38,8 +39,8 @@ export type SettlementResult =
       detail: string;
     };
 
-/** How many payment streams the batch marks at once: enough to be quick, few enough to leave the database to payments. */
-const MARKING_CONCURRENCY = 4;
+/** Candidates marked settled per round trip. */
+const MARKING_CHUNK = 250;
 
 /**
  * Closes a batch: opens it with every approved sale, capture and refund of the host configuration
@@ -128,27 +129,46 @@ export async function finishSettlement(context: SettlementContext, settlementId:
   return { ok: true, settlement };
 }
 
-/** Records each candidate settled in its own payment, a few at a time; those voided meanwhile are left out. */
+/**
+ * Records each candidate settled in its own payment; those voided meanwhile are left out. A chunk
+ * of candidates at a time: their payments read in one query, their appends grouped, so a batch of
+ * many thousands costs hundreds of round trips, one chunk in flight beside the payment traffic.
+ */
 async function markSettled(context: SettlementContext, opened: SettlementOpened["data"]): Promise<SettledTransaction[]> {
-  const settled: (SettledTransaction | undefined)[] = new Array(opened.candidates.length);
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < opened.candidates.length; index = next++) {
-      const { transactionId, paymentId } = opened.candidates[index]!;
-      const marked = await executeBatched(
-        context.store,
-        paymentDecider,
-        paymentStreamId(paymentId),
-        { type: "SettleTransaction", transactionId, settlementId: opened.settlementId, now: context.now().toISOString() },
-        context.metadata,
-      );
-      const transaction = marked.state.transactions.get(transactionId);
-      if (!marked.ok || !transaction || transaction.type === "authorization" || transaction.type === "void") continue;
-      settled[index] = { transactionId, type: transaction.type, currency: transaction.currency, amount: transaction.amount };
-    }
+  const settled: SettledTransaction[] = [];
+  for (let start = 0; start < opened.candidates.length; start += MARKING_CHUNK) {
+    const chunk = opened.candidates.slice(start, start + MARKING_CHUNK);
+    const streams = await context.store.readStreams(chunk.map((candidate) => paymentStreamId(candidate.paymentId)));
+    const marked = await Promise.all(
+      chunk.map((candidate) => markOne(context, opened.settlementId, candidate, streams.get(paymentStreamId(candidate.paymentId)) ?? [])),
+    );
+    for (const transaction of marked) if (transaction) settled.push(transaction);
+  }
+  return settled;
+}
+
+/** One candidate marked on the payment's stream as read (read again on a conflict); undefined when left out. */
+async function markOne(
+  context: SettlementContext,
+  settlementId: string,
+  { transactionId, paymentId }: { transactionId: string; paymentId: string },
+  history: readonly RecordedEvent[],
+): Promise<SettledTransaction | undefined> {
+  const known = {
+    state: history.reduce((state, event) => paymentDecider.evolve(state, event as unknown as PaymentEvent), paymentDecider.initialState()),
+    tip: history.at(-1),
   };
-  await Promise.all(Array.from({ length: MARKING_CONCURRENCY }, worker));
-  return settled.filter((item) => item !== undefined);
+  const marked = await executeBatched(
+    context.store,
+    paymentDecider,
+    paymentStreamId(paymentId),
+    { type: "SettleTransaction", transactionId, settlementId, now: context.now().toISOString() },
+    context.metadata,
+    { known },
+  );
+  const transaction = marked.state.transactions.get(transactionId);
+  if (!marked.ok || !transaction || transaction.type === "authorization" || transaction.type === "void") return undefined;
+  return { transactionId, type: transaction.type, currency: transaction.currency, amount: transaction.amount };
 }
 
 type SettledTransaction = SettledItem & { transactionId: string };

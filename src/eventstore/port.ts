@@ -93,6 +93,8 @@ export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** A stream that does not exist reads as empty. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Several whole streams in one read where the store can; each that does not exist reads as empty. */
+  readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   readAll(options?: ReadAllOptions): Promise<ReadAllResult>;
   /** The newest event every reader can see. */
   readHead(): Promise<Head>;

@@ -104,6 +104,18 @@ export function describeEventStoreContract(name: string, setup: FixtureSetup): v
         expect((await store.readStream(stream)).map((e) => e.type)).toEqual(["A", "B", "C"]);
       });
 
+      contract("reads several streams at once, each in revision order, a missing one as empty", async () => {
+        const [first, second, missing] = [newStream(), newStream(), newStream()];
+        await store.append(first, [event("A"), event("B")], "no_stream");
+        await store.append(second, [event("C")], "no_stream");
+        await store.append(first, [event("D")], 1n);
+        const streams = await store.readStreams([first, second, missing]);
+        expect([...streams.keys()]).toEqual([first, second, missing]);
+        expect(streams.get(first)?.map((e) => [e.type, e.revision])).toEqual([["A", 0n], ["B", 1n], ["D", 2n]]);
+        expect(streams.get(second)?.map((e) => e.type)).toEqual(["C"]);
+        expect(streams.get(missing)).toEqual([]);
+      });
+
       contract("positions grow with every append", async () => {
         const first = await store.append(newStream(), [event("A")], "any");
         const second = await store.append(newStream(), [event("B")], "any");

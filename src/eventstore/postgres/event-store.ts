@@ -189,6 +189,18 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const streams = new Map<string, RecordedEvent[]>(streamIds.map((streamId) => [streamId, []]));
+    if (streamIds.length === 0) return streams;
+    const { rows } = await sql<EventRow>`
+      select ${eventColumns} from events
+      where stream_id = any(array(select jsonb_array_elements_text(${JSON.stringify(streamIds)}::jsonb)))
+      order by events.stream_id, events.revision
+    `.execute(this.#db);
+    for (const row of rows) streams.get(row.stream_id)?.push(toRecordedEvent(row));
+    return streams;
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
     const after = options.after ? decodeCheckpoint(options.after) : { transactionId: 0n, position: 0n };
     if (options.types) return this.#readAllOfTypes(after, options.types, options);
