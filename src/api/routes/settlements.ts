@@ -70,6 +70,9 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
         if (!configuration || configuration.processor !== processor) throw notFound("host configuration");
         // What this instance just answered for the client is in the batch, not left for the next.
         await awaitOwnPaymentWrites(db, configuration.client_id);
+        // A batch of many thousands takes minutes (marking yields to payments): the operator's
+        // connection must not be dropped as idle meanwhile (CONNECTION_TIMEOUT_MS).
+        request.raw.socket.setTimeout(0);
         const context: SettlementContext = { ...deps, logger: request.log, metadata: eventMetadataOf(request) };
         const result = await closeSettlement(context, {
           settlementId: newId(),
