@@ -25,6 +25,7 @@ const problemCatalog = {
   invalid_transaction_state: [409, "Invalid transaction state"],
   idempotency_request_in_progress: [409, "Idempotent request in progress"],
   nothing_to_settle: [409, "Nothing to settle"],
+  settlement_in_progress: [409, "Settlement in progress"],
   version_conflict: [412, "Version conflict"],
   payload_too_large: [413, "Payload too large"],
   unsupported_media_type: [415, "Unsupported media type"],

@@ -89,7 +89,7 @@ export class Lifecycle {
           processor: row.processor as Processor,
           localDate: close.localDate,
           cutoff: close.at,
-        }),
+        }, { takeOverAfterMs: this.#options.settlementResumeAfterMs }),
       );
     }
   }

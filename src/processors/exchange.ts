@@ -67,6 +67,8 @@ export interface BatchAnswer {
   message?: string | undefined;
   /** In minor units; absent when the processor did not count the batch. */
   totals?: SettlementTotals[] | undefined;
+  /** Our ids of the transactions it settled in the batch; absent when it did not count it. */
+  transactionIds?: string[] | undefined;
 }
 
 /**
@@ -88,8 +90,10 @@ export function batchCloseOutcome(result: HttpResult, read: (body: unknown) => B
   if (answer.code !== APPROVED) {
     return { kind: "refused", message: answer.message ?? `The processor refused the batch close (${answer.code}).` };
   }
-  if (!answer.totals) return { kind: "unknown", message: "The processor closed the batch without its totals." };
-  return { kind: "closed", totals: answer.totals };
+  if (!answer.totals || !answer.transactionIds) {
+    return { kind: "unknown", message: "The processor closed the batch without its totals and what it settled." };
+  }
+  return { kind: "closed", totals: answer.totals, transactionIds: answer.transactionIds };
 }
 
 /** The host configuration's credentials are absent or malformed: nothing was sent. */

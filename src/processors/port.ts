@@ -69,8 +69,8 @@ export interface BatchCloseRequest {
 }
 
 export type BatchCloseOutcome =
-  /** The processor closed the batch and counted it from its own records. */
-  | { kind: "closed"; totals: SettlementTotals[] }
+  /** The processor closed the batch and counted it from its own records: these totals, of these of our ids. */
+  | { kind: "closed"; totals: SettlementTotals[]; transactionIds: string[] }
   /** Refused outright (a malformed message, rejected credentials): nothing was closed. */
   | { kind: "refused"; message: string }
   /** No usable answer: the batch may or may not be closed; closing it again under the same id tells. */

@@ -117,6 +117,7 @@ const batchAnswerSchema = z.object({
   messageType: z.literal("0510"),
   responseCode: z.string(),
   responseText: z.string().optional(),
+  settledTransactionReferences: z.array(z.string()).optional(),
   totals: z
     .array(
       z.object({
@@ -134,8 +135,8 @@ const batchAnswerSchema = z.object({
 function readBatchAnswer(body: unknown): BatchAnswer | undefined {
   const parsed = batchAnswerSchema.safeParse(body);
   if (!parsed.success) return undefined;
-  const { responseCode, responseText, totals } = parsed.data;
-  return { code: responseCode, message: responseText, totals };
+  const { responseCode, responseText, totals, settledTransactionReferences } = parsed.data;
+  return { code: responseCode, message: responseText, totals, transactionIds: settledTransactionReferences };
 }
 
 export function createProcessorA(http: HttpClient, baseUrl: string): ProcessorConnector {

@@ -107,6 +107,7 @@ const batchAnswerSchema = z.object({
   result: z.object({ responseCode: z.string(), responseMessage: z.string().optional() }),
   batch: z
     .object({
+      settledClientRefs: z.array(z.string()).optional(),
       totals: z.array(
         z.object({
           currency: z.string(),
@@ -133,7 +134,7 @@ function readBatchAnswer(body: unknown): BatchAnswer | undefined {
     refundsAmount: total.refundValue,
     netAmount: total.netValue,
   }));
-  return { code: result.responseCode, message: result.responseMessage, totals };
+  return { code: result.responseCode, message: result.responseMessage, totals, transactionIds: batch?.settledClientRefs };
 }
 
 export function createProcessorB(http: HttpClient, baseUrl: string): ProcessorConnector {

@@ -139,13 +139,14 @@ const batchAnswerSchema = z.object({
   ssl_response_code: z.string(),
   ssl_result_message: z.string().optional(),
   ssl_batch_totals: z.array(batchTotalSchema).optional(),
+  ssl_settled_invoice_numbers: z.array(z.string()).optional(),
 });
 
 function readBatchAnswer(body: unknown): BatchAnswer | undefined {
   const parsed = batchAnswerSchema.safeParse(body);
   if (!parsed.success) return undefined;
-  const { ssl_response_code, ssl_result_message, ssl_batch_totals } = parsed.data;
-  return { code: ssl_response_code, message: ssl_result_message, totals: ssl_batch_totals };
+  const { ssl_response_code, ssl_result_message, ssl_batch_totals, ssl_settled_invoice_numbers } = parsed.data;
+  return { code: ssl_response_code, message: ssl_result_message, totals: ssl_batch_totals, transactionIds: ssl_settled_invoice_numbers };
 }
 
 export function createProcessorC(http: HttpClient, baseUrl: string): ProcessorConnector {

@@ -110,6 +110,7 @@ const reader: AnswerReader = {
 const tally = z.object({ count: z.number().int().nonnegative(), value: z.number().int().nonnegative() });
 const batchAnswerSchema = z.object({
   result: z.object({ code: z.string(), message: z.string().optional() }),
+  settled_payments: z.array(z.string()).optional(),
   totals: z
     .array(z.object({ currency: z.string(), sales: tally, refunds: tally, net: z.object({ value: z.number().int() }) }))
     .optional(),
@@ -118,10 +119,11 @@ const batchAnswerSchema = z.object({
 function readBatchAnswer(body: unknown): BatchAnswer | undefined {
   const parsed = batchAnswerSchema.safeParse(body);
   if (!parsed.success) return undefined;
-  const { result, totals } = parsed.data;
+  const { result, totals, settled_payments } = parsed.data;
   return {
     code: result.code,
     message: result.message,
+    transactionIds: settled_payments,
     totals: totals?.map(({ currency, sales, refunds, net }) => ({
       currency,
       salesCount: sales.count,

@@ -10,6 +10,7 @@ import { type Service, startService } from "../../src/service.ts";
 import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
+import { startProcessorRelay } from "../support/processor-relay.ts";
 import { everyProcessorAt, startTestService, type TestService, testConfig } from "../support/service.ts";
 
 const card = (number = "4242424242424242") => ({ number, expMonth: 12, expYear: 2030, cvc: "123" });
@@ -178,6 +179,51 @@ for (const target of testDatabaseTargets()) {
         expect(Number(rows[0]!.count)).toBe(3);
       } finally {
         await second.stop();
+      }
+    });
+  });
+
+  describe(`one batch of a host configuration at a time, on ${target}`, () => {
+    it("refuses a second close while a batch is still open, and the job finishes the open one", async () => {
+      const clock = movableClock("2026-07-01T12:00:00Z");
+      const simulator = await startSimulator();
+      let loseBatchCloseAnswers = true;
+      // The processor closes the batch; its answer is lost on the way back.
+      const relay = await startProcessorRelay(simulator.url, async ({ path }) => {
+        if (loseBatchCloseAnswers && path.endsWith("/batch-close")) throw new Error("answer lost");
+      });
+      const api = await startTestService(target, { ...everyProcessorAt(relay.url), ...fastLifecycle }, { now: clock.now });
+      try {
+        const acme = await api.createClient("Acme");
+        const created = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: acme.clientId } });
+        const settle = () => api.request("POST", `/v1/host-configurations/processor_a/${created.body.id}/settle`, { body: {} });
+        const sold = await api.request("POST", "/v1/transactions/sale", {
+          key: acme.key,
+          body: { processor: "processor_a", amount: 4200, currency: "USD", card: card(), userId: "u1" },
+        });
+        expect(sold.status, sold.text).toBe(201);
+
+        const first = await settle();
+        expect(first.status).toBe(504);
+        const second = await settle();
+        expect(second.status).toBe(409);
+        expect(second.body.code).toBe("settlement_in_progress");
+
+        loseBatchCloseAnswers = false;
+        clock.set("2026-07-01T12:00:02Z"); // past SETTLEMENT_RESUME_AFTER_MS
+        await vi.waitFor(async () => expect((await api.request("GET", "/v1/settlements")).body.data).toHaveLength(1), {
+          timeout: 10_000,
+          interval: 50,
+        });
+        const [batch] = (await api.request("GET", "/v1/settlements")).body.data;
+        expect(batch).toMatchObject({ status: "matched", transactionIds: [sold.body.id] });
+        const third = await settle();
+        expect(third.status).toBe(409);
+        expect(third.body.code).toBe("nothing_to_settle");
+      } finally {
+        await api.stop();
+        await relay.close();
+        await simulator.close();
       }
     });
   });

@@ -113,7 +113,11 @@ describe.each(processors)("%s", (processor) => {
     const batch = [sale, capture, refund].map(({ transactionId }) => transactionId);
 
     const first = await closeBatch(processor, batch, { settlementId });
-    expect(first).toEqual({ kind: "closed", totals: [totals("JPY", [1, 500]), totals("USD", [1, 1099], [1, 300])] });
+    expect(first).toEqual({
+      kind: "closed",
+      totals: [totals("JPY", [1, 500]), totals("USD", [1, 1099], [1, 300])],
+      transactionIds: batch,
+    });
 
     // The batch is closed: a sale listed in a repeated close is not added to it.
     const later = await approve(processor, "sale", { amount: 700, currency: "USD" });
@@ -135,6 +139,8 @@ describe.each(processors)("%s", (processor) => {
 
     const processorTotals = await closedTotals(processor, [kept.transactionId, voided.transactionId], { settlementId });
     expect(processorTotals).toEqual([totals("EUR", [1, 1000])]);
+    const again = await closeBatch(processor, [kept.transactionId, voided.transactionId], { settlementId });
+    expect(again).toMatchObject({ kind: "closed", transactionIds: [kept.transactionId] });
     const ledgerTotals = totalsOf([
       { type: "sale", currency: "EUR", amount: 1000 },
       { type: "sale", currency: "EUR", amount: 2500 },

@@ -13,17 +13,18 @@ export interface ProcessorRelay {
  */
 export async function startProcessorRelay(
   target: string,
-  beforeAnswer: (request: { method: string }) => Promise<void>,
+  /** Throwing drops the connection unanswered, as a lost answer. */
+  beforeAnswer: (request: { method: string; path: string }) => Promise<void>,
 ): Promise<ProcessorRelay> {
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
       const headers = Object.fromEntries(
-        Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" && name !== "host" ? [[name, value]] : [])),
+        Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" && name !== "host" && name !== "content-length" ? [[name, value]] : [])),
       );
       const answer = await fetch(`${target}${request.url}`, { method: request.method, headers, body: body.length ? body : undefined });
       const text = await answer.text();
-      await beforeAnswer({ method: request.method ?? "GET" });
+      await beforeAnswer({ method: request.method ?? "GET", path: request.url ?? "/" });
       response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
     })().catch(() => response.destroy());
   });

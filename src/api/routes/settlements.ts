@@ -56,7 +56,9 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
         schema: {
           tags,
           summary: `Close a ${processor} host configuration's settlement batch now`,
-          description: "Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`.",
+          description:
+            "Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; " +
+            "another batch of the configuration still being closed: 409 `settlement_in_progress`.",
           params: z.strictObject({ id: z.uuid() }),
           response: { 201: settlementSchema },
         },
@@ -86,6 +88,8 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
         switch (result.error) {
           case "nothing_to_settle":
             throw new ApiProblem("nothing_to_settle", result.detail);
+          case "settlement_in_progress":
+            throw new ApiProblem("settlement_in_progress", `${result.detail} Retry once it is closed.`);
           case "processor_timeout":
             throw new ApiProblem("processor_timeout", `${result.detail} The batch stays open and is closed as soon as the processor answers.`);
           case "processor_error":

@@ -84,7 +84,7 @@ export interface RecordOutcome {
   now: string;
 }
 
-/** Records that an approved sale, capture or refund went to the processor in a settlement batch. */
+/** Records that the processor settled an approved sale, capture or refund in a settlement batch. */
 export interface SettleTransaction {
   type: "SettleTransaction";
   transactionId: string;
@@ -341,8 +341,10 @@ function settle(command: SettleTransaction, state: PaymentState): PaymentDecisio
   if (!transaction) return reject("not_found", "No such transaction.");
   if (transaction.settlementId === command.settlementId) return accept();
   if (transaction.settlementId !== null) return reject("invalid_transaction_state", `The ${transaction.type} is settled.`);
-  if (!settleable(state, transaction)) {
-    return reject("invalid_transaction_state", `The ${transaction.type} is ${transaction.status}, voided or being voided, or not one a batch settles.`);
+  // The processor settled it: a void still pending will be refused there (or never reached it).
+  const settles = transaction.type === "sale" || transaction.type === "capture" || transaction.type === "refund";
+  if (!settles || transaction.status !== "approved" || transaction.voided) {
+    return reject("invalid_transaction_state", `The ${transaction.type} is ${transaction.status}${transaction.voided ? " and voided" : ""}: no batch settles it.`);
   }
   return accept<PaymentEvent>({
     type: "TransactionSettled.v1",

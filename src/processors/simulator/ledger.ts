@@ -71,6 +71,10 @@ const batchSchema = z.object({
 });
 type ClosedBatch = z.output<typeof batchSchema>;
 
+/** What a batch close answers: the totals, and which of the listed transactions it settled. */
+export type BatchSettled = Pick<ClosedBatch, "totals" | "settledTransactionIds">;
+const settledOf = ({ totals, settledTransactionIds }: ClosedBatch): BatchSettled => ({ totals, settledTransactionIds });
+
 /** One journal line; lines written before batch closes were journaled have no `kind` and are transactions. */
 const lineSchema = z.discriminatedUnion("kind", [
   recordSchema.extend({ kind: z.literal("transaction").default("transaction") }),
@@ -278,11 +282,11 @@ export async function openLedger(dataDir: string | undefined) {
      * Closes a batch once it is on disk and answers its totals, counted from the processor's own
      * records. Closing the same batch id again answers the totals of the first close.
      */
-    async closeBatch(request: SimulatedBatchClose): Promise<SettlementTotals[]> {
+    async closeBatch(request: SimulatedBatchClose): Promise<BatchSettled> {
       const closed = batches.get(key(request.processor, request.batchId));
       if (closed) {
         await closed.durable;
-        return closed.batch.totals;
+        return settledOf(closed.batch);
       }
       // Counted and settled in memory at once, so a racing void or batch sees them settled.
       const counted = [...new Set(request.transactionIds)]
@@ -301,7 +305,7 @@ export async function openLedger(dataDir: string | undefined) {
       const durable = journal.append(JSON.stringify({ kind: "batch_close", ...batch }));
       rememberBatch(batch, durable);
       await durable;
-      return batch.totals;
+      return settledOf(batch);
     },
 
     /** Everything answered, oldest first: the processor's own record, for reconciliation. */

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
 import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
-import type { SimulatedAnswer } from "./ledger.ts";
+import type { BatchSettled, SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
 /** Simulated processor_a: ISO 8583 flavoured JSON, one path per operation. */
@@ -68,11 +67,12 @@ const batchClose = z.object({
 const padded = (value: number, length: number) => String(value).padStart(length, "0");
 
 /** A 0510 with n10 counts, n16 amounts and the net signed C (credit to the merchant) or D. */
-const batchAnswer = (batchReference: string, totals: SettlementTotals[]) => ({
+const batchAnswer = (batchReference: string, { totals, settledTransactionIds }: BatchSettled) => ({
   messageType: "0510",
   responseCode: "00",
   responseText: "Approved",
   batchReference,
+  settledTransactionReferences: settledTransactionIds,
   totals: totals.map((total) => ({
     currency: total.currency,
     salesCount: padded(total.salesCount, 10),
@@ -88,14 +88,14 @@ export function registerProcessorA(app: FastifyInstance, context: SimulatorConte
     const body = parseOrReject(batchClose, request.body, reply);
     if (!body) return reply;
     context.record(body.batchReference, receivedMessage("processor_a", request));
-    const totals = await context.ledger.closeBatch({
+    const settled = await context.ledger.closeBatch({
       processor: "processor_a",
       batchId: body.batchReference,
       merchantId: body.merchant.merchantNumber,
       terminalId: body.terminal.terminalId,
       transactionIds: body.transactionReferences,
     });
-    return batchAnswer(body.batchReference, totals);
+    return batchAnswer(body.batchReference, settled);
   });
 
   app.post<{ Params: { action: string } }>("/processor_a/v1/:action", async (request, reply) => {

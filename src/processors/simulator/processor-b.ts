@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
 import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
-import type { SimulatedAnswer } from "./ledger.ts";
+import type { BatchSettled, SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
 /** Simulated processor_b: a header/transaction envelope, the Datawire id in `x-datawire-id`. */
@@ -60,10 +59,11 @@ const batchClose = z.object({
   batch: z.object({ type: z.literal("CLOSE"), batchRef: f.reference, clientRefs: z.array(f.reference) }),
 });
 
-const batchAnswer = (batchRef: string, totals: SettlementTotals[]) => ({
+const batchAnswer = (batchRef: string, { totals, settledTransactionIds }: BatchSettled) => ({
   result: { responseCode: "00", responseMessage: "Approved" },
   batch: {
     batchRef,
+    settledClientRefs: settledTransactionIds,
     totals: totals.map((total) => ({
       currency: total.currency,
       saleCount: total.salesCount,
@@ -118,14 +118,14 @@ export function registerProcessorB(app: FastifyInstance, context: SimulatorConte
     const body = parseOrReject(batchClose, request.body, reply);
     if (!body) return reply;
     context.record(body.batch.batchRef, receivedMessage("processor_b", request));
-    const totals = await context.ledger.closeBatch({
+    const settled = await context.ledger.closeBatch({
       processor: "processor_b",
       batchId: body.batch.batchRef,
       merchantId: body.header.merchantId,
       terminalId: body.header.terminalId,
       transactionIds: body.batch.clientRefs,
     });
-    return batchAnswer(body.batch.batchRef, totals);
+    return batchAnswer(body.batch.batchRef, settled);
   });
 
   app.get<{ Params: { clientRef: string } }>("/processor_b/transactions/:clientRef", async (request, reply) => {

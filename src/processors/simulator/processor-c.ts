@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import { decimalAmountOf, minorUnitsOf } from "./decimal-amount.ts";
 import type { Operation } from "../port.ts";
 import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
-import type { SimulatedAnswer } from "./ledger.ts";
+import type { BatchSettled, SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
 /** Simulated processor_c: flat `ssl_` fields, decimal amounts, user id and PIN in the body. */
@@ -75,11 +74,12 @@ const answer = (a: SimulatedAnswer) => ({
 });
 
 /** Totals as processor_c writes amounts: decimal strings in the currency's decimals, counts as text. */
-const settleAnswer = (batchNumber: string, totals: SettlementTotals[]) => ({
+const settleAnswer = (batchNumber: string, { totals, settledTransactionIds }: BatchSettled) => ({
   ssl_result: "0",
   ssl_response_code: "00",
   ssl_result_message: "Approved",
   ssl_batch_number: batchNumber,
+  ssl_settled_invoice_numbers: settledTransactionIds,
   ssl_batch_totals: totals.map((total) => ({
     ssl_transaction_currency: total.currency,
     ssl_sale_count: String(total.salesCount),
@@ -135,14 +135,14 @@ export function registerProcessorC(app: FastifyInstance, context: SimulatorConte
     if (!body) return reply;
     if (!authenticated(body.ssl_pin, reply)) return reply;
     context.record(body.ssl_batch_number, receivedMessage("processor_c", request));
-    const totals = await context.ledger.closeBatch({
+    const settled = await context.ledger.closeBatch({
       processor: "processor_c",
       batchId: body.ssl_batch_number,
       merchantId: body.ssl_merchant_id,
       terminalId: body.ssl_terminal_id,
       transactionIds: body.ssl_invoice_numbers,
     });
-    return settleAnswer(body.ssl_batch_number, totals);
+    return settleAnswer(body.ssl_batch_number, settled);
   });
 
   app.post("/processor_c/api/query", async (request, reply) => {

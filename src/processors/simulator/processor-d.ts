@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { SettlementTotals } from "../../domain/settlements/totals.ts";
 import type { Operation } from "../port.ts";
 import { BATCH_CLOSE_BODY_LIMIT, parseOrReject, receivedMessage, type SimulatorContext } from "./context.ts";
-import type { SimulatedAnswer } from "./ledger.ts";
+import type { BatchSettled, SimulatedAnswer } from "./ledger.ts";
 import * as f from "./wire-fields.ts";
 
 /** Simulated processor_d: resource-style REST, a bearer API key, follow-ups under the payment. */
@@ -61,11 +60,12 @@ const answer = (a: SimulatedAnswer) => ({
   ...(a.authorizationCode ? { authorizationCode: a.authorizationCode } : {}),
 });
 
-const settlementAnswer = (reference: string, totals: SettlementTotals[]) => ({
+const settlementAnswer = (reference: string, { totals, settledTransactionIds }: BatchSettled) => ({
   object: "settlement",
   reference,
   status: "closed",
   result: { code: "00", message: "Approved" },
+  settled_payments: settledTransactionIds,
   totals: totals.map((total) => ({
     currency: total.currency,
     sales: { count: total.salesCount, value: total.salesAmount },
@@ -134,14 +134,14 @@ export function registerProcessorD(app: FastifyInstance, context: SimulatorConte
     const body = parseOrReject(settlement, request.body, reply);
     if (!body || !keyMatches(request, reply, body.reference)) return reply;
     context.record(body.reference, receivedMessage("processor_d", request));
-    const totals = await context.ledger.closeBatch({
+    const settled = await context.ledger.closeBatch({
       processor: "processor_d",
       batchId: body.reference,
       merchantId: body.acquirer.merchantId,
       terminalId: body.terminal.terminalId,
       transactionIds: body.payments,
     });
-    return settlementAnswer(body.reference, totals);
+    return settlementAnswer(body.reference, settled);
   });
 
   app.get<{ Params: { reference: string } }>("/processor_d/v2/references/:reference", async (request, reply) => {
