@@ -500,7 +500,8 @@ async function settle(user: User, client: WorkloadClient, processor: Processor):
   const result = await callWithRetries(user.transport, call);
   user.run.stats.retries += result.attempts - 1;
   if (result.gaveUp) user.run.stats.gaveUp += 1;
-  count(user.run.stats, `settle ${result.gaveUp ? "gave_up" : outcomeOf(result.response)}`);
+  const outcome = result.gaveUp ? "gave_up" : result.response.status === 201 ? "201" : outcomeOf(result.response);
+  count(user.run.stats, `settle ${outcome}`);
 }
 
 function modelOf(run: Run, client: WorkloadClient): ClientModel {
