@@ -69,17 +69,12 @@ export async function closeSettlement(
   batch: BatchToClose,
   { takeOverAfterMs }: { takeOverAfterMs?: number } = {},
 ): Promise<SettlementResult> {
+  const nothing = { ok: false, error: "nothing_to_settle", detail: "Nothing of this host configuration awaits settlement." } as const;
+  // Looked at before claiming too: a pass that finds nothing writes nothing.
+  if ((await candidatesOf(context, batch)).length === 0) return nothing;
   const claimed = await claim(context, batch, takeOverAfterMs);
   if (!claimed.ok) return claimed;
-  const candidates = await context.db
-    .selectFrom("transactions")
-    .select(["transaction_id as transactionId", "payment_id as paymentId"])
-    .where("host_configuration_id", "=", batch.hostConfigurationId)
-    .where("awaiting_settlement", "=", true)
-    .where("created_at", "<=", batch.cutoff)
-    .orderBy("created_at")
-    .orderBy("transaction_id")
-    .execute();
+  const candidates = await candidatesOf(context, batch);
   const opened =
     candidates.length === 0
       ? undefined
@@ -104,12 +99,22 @@ export async function closeSettlement(
         );
   if (!opened?.ok) {
     await release(context, batch);
-    return opened
-      ? { ok: false, error: "already_exists", detail: opened.detail }
-      : { ok: false, error: "nothing_to_settle", detail: "Nothing of this host configuration awaits settlement." };
+    return opened ? { ok: false, error: "already_exists", detail: opened.detail } : nothing;
   }
   return finishSettlement(context, batch.settlementId);
 }
+
+/** The approved sales, captures and refunds of the host configuration not yet settled, made up to the cutoff. */
+const candidatesOf = (context: SettlementContext, batch: BatchToClose) =>
+  context.db
+    .selectFrom("transactions")
+    .select(["transaction_id as transactionId", "payment_id as paymentId"])
+    .where("host_configuration_id", "=", batch.hostConfigurationId)
+    .where("awaiting_settlement", "=", true)
+    .where("created_at", "<=", batch.cutoff)
+    .orderBy("created_at")
+    .orderBy("transaction_id")
+    .execute();
 
 /** Claims the batch's host configuration; a stale claim's batch is finished (or its claim released) first. */
 async function claim(

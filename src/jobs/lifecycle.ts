@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
 import { closeSettlement, finishSettlement, openSettlementsBefore, type SettlementContext } from "../commands/settlements.ts";
@@ -7,6 +6,7 @@ import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { scheduledSettlementId } from "../domain/settlements/events.ts";
 import { latestScheduledClose } from "../domain/settlements/schedule.ts";
 import type { Logger } from "../logger.ts";
+import { Periodic } from "./periodic.ts";
 
 export interface LifecycleOptions {
   context: PaymentContext & SettlementContext;
@@ -28,20 +28,24 @@ const EXPIRIES_PER_PASS = 100;
  */
 export class Lifecycle {
   readonly #options: LifecycleOptions;
-  readonly #stopping = new AbortController();
-  #running: Promise<void> | undefined;
+  readonly #periodic: Periodic;
 
   constructor(options: LifecycleOptions) {
     this.#options = options;
+    this.#periodic = new Periodic({
+      intervalMs: options.intervalMs,
+      logger: options.logger,
+      failure: "the settlement and expiry pass failed; trying again later",
+      pass: () => this.runOnce(),
+    });
   }
 
   start(): void {
-    this.#running ??= this.#loop();
+    this.#periodic.start();
   }
 
   async stop(): Promise<void> {
-    this.#stopping.abort();
-    await this.#running;
+    await this.#periodic.stop();
   }
 
   async runOnce(): Promise<void> {
@@ -54,7 +58,7 @@ export class Lifecycle {
     const { context, settlementResumeAfterMs } = this.#options;
     const stalled = await openSettlementsBefore(context, new Date(context.now().getTime() - settlementResumeAfterMs));
     for (const settlementId of stalled) {
-      if (this.#stopping.signal.aborted) return;
+      if (this.#periodic.stopped) return;
       await this.#each({ settlementId }, () => finishSettlement(context, settlementId));
     }
   }
@@ -79,7 +83,7 @@ export class Lifecycle {
       .execute();
     const closed = new Set(existing.map((row) => row.settlement_id));
     for (const { row, close, settlementId } of due) {
-      if (this.#stopping.signal.aborted) return;
+      if (this.#periodic.stopped) return;
       if (closed.has(settlementId)) continue;
       await this.#each({ settlementId }, () =>
         closeSettlement(context, {
@@ -104,7 +108,7 @@ export class Lifecycle {
       .limit(EXPIRIES_PER_PASS)
       .execute();
     for (const authorization of due) {
-      if (this.#stopping.signal.aborted) return;
+      if (this.#periodic.stopped) return;
       await this.#each({ transactionId: authorization.transactionId }, () => expireAuthorization(context, authorization));
     }
   }
@@ -115,18 +119,6 @@ export class Lifecycle {
       await work();
     } catch (error) {
       this.#options.logger.warn({ err: error, ...subject }, "settlement or expiry work failed; trying again on a later pass");
-    }
-  }
-
-  async #loop(): Promise<void> {
-    const { intervalMs, logger } = this.#options;
-    while (!this.#stopping.signal.aborted) {
-      try {
-        await this.runOnce();
-      } catch (error) {
-        logger.warn({ err: error }, "the settlement and expiry pass failed; trying again later");
-      }
-      await sleep(intervalMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
     }
   }
 }

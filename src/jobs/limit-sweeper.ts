@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import type { CommandContext } from "../commands/context.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
@@ -15,6 +14,7 @@ import {
 import { reservationOf } from "../commands/limits.ts";
 import { type PaymentEvent, paymentDecider, paymentStreamId } from "../domain/payments/index.ts";
 import type { Logger } from "../logger.ts";
+import { Periodic } from "./periodic.ts";
 
 export interface LimitSweeperOptions {
   context: CommandContext;
@@ -39,20 +39,24 @@ const DAY_MS = 86_400_000;
  */
 export class LimitSweeper {
   readonly #options: LimitSweeperOptions;
-  readonly #stopping = new AbortController();
-  #running: Promise<void> | undefined;
+  readonly #periodic: Periodic;
 
   constructor(options: LimitSweeperOptions) {
     this.#options = options;
+    this.#periodic = new Periodic({
+      intervalMs: options.intervalMs,
+      logger: options.logger,
+      failure: "sweeping limit reservations failed; trying again later",
+      pass: () => this.sweepOnce(),
+    });
   }
 
   start(): void {
-    this.#running ??= this.#loop();
+    this.#periodic.start();
   }
 
   async stop(): Promise<void> {
-    this.#stopping.abort();
-    await this.#running;
+    await this.#periodic.stop();
   }
 
   /** One pass over today's and yesterday's usage of every client with limits; how many reservations it gave back. */
@@ -65,7 +69,7 @@ export class LimitSweeper {
     for (const { client_id: clientId, limits } of rows) {
       for (const { currency } of limits as CurrencyLimit[]) {
         for (const day of days) {
-          if (this.#stopping.signal.aborted) return released;
+          if (this.#periodic.stopped) return released;
           released += await this.#sweep(limitUsageStreamId(clientId, currency, day), day);
         }
       }
@@ -153,17 +157,5 @@ export class LimitSweeper {
       paymentDecider.initialState(),
     );
     return ![...state.transactions.keys()].some((id) => givesLimitBack(state, id));
-  }
-
-  async #loop(): Promise<void> {
-    const { intervalMs, logger } = this.#options;
-    while (!this.#stopping.signal.aborted) {
-      try {
-        await this.sweepOnce();
-      } catch (error) {
-        logger.warn({ err: error }, "sweeping limit reservations failed; trying again later");
-      }
-      await sleep(intervalMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
-    }
   }
 }

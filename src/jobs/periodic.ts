@@ -1,0 +1,49 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "../logger.ts";
+
+export interface PeriodicOptions {
+  intervalMs: number;
+  logger: Pick<Logger, "warn">;
+  /** What the log says when a pass fails. */
+  failure: string;
+  pass: () => Promise<unknown>;
+}
+
+/**
+ * Runs a job's pass at once and then every `intervalMs` until stopped; a pass that fails is
+ * logged and the next one comes. `stopped` tells a long pass to end early.
+ */
+export class Periodic {
+  readonly #options: PeriodicOptions;
+  readonly #stopping = new AbortController();
+  #running: Promise<void> | undefined;
+
+  constructor(options: PeriodicOptions) {
+    this.#options = options;
+  }
+
+  get stopped(): boolean {
+    return this.#stopping.signal.aborted;
+  }
+
+  start(): void {
+    this.#running ??= this.#loop();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    await this.#running;
+  }
+
+  async #loop(): Promise<void> {
+    const { intervalMs, logger, failure, pass } = this.#options;
+    while (!this.stopped) {
+      try {
+        await pass();
+      } catch (error) {
+        logger.warn({ err: error }, failure);
+      }
+      await sleep(intervalMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
+    }
+  }
+}
