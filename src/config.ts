@@ -10,6 +10,7 @@ const optionalString = z
 const milliseconds = z.coerce.number().int().positive();
 const port = z.coerce.number().int().min(0).max(65535);
 const host = z.string().trim().min(1);
+const flag = optionalString.pipe(z.enum(["true", "false"]).optional()).transform((value) => value === "true");
 
 const environmentSchema = z.object({
   PORT: port.default(3000),
@@ -45,6 +46,11 @@ const environmentSchema = z.object({
   MAX_IN_FLIGHT_REQUESTS: z.coerce.number().int().positive().default(512),
   /** 0 turns shedding on event-loop delay off. */
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(60_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(10_000),
+  WEBHOOK_ALLOW_HTTP: flag,
+  WEBHOOK_ALLOW_PRIVATE: flag,
+  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -96,6 +102,16 @@ export interface Config {
   maxInFlightRequests: number;
   /** Mean event-loop delay beyond which new requests are refused with 503; 0: never. */
   maxEventLoopDelayMs: number;
+  webhooks: {
+    /** Retry n waits about `retryBaseMs * 2^(n-1)`. */
+    retryBaseMs: number;
+    /** An attempt not answered 2xx within it failed. */
+    timeoutMs: number;
+    allowHttp: boolean;
+    /** Private, loopback and link-local addresses (tests, local receivers). */
+    allowPrivate: boolean;
+    dispatchIntervalMs: number;
+  };
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
 
@@ -160,6 +176,13 @@ export function loadConfig(environment: Environment): Config {
     connectionTimeoutMs: env.CONNECTION_TIMEOUT_MS,
     maxInFlightRequests: env.MAX_IN_FLIGHT_REQUESTS,
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
+    webhooks: {
+      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      allowHttp: env.WEBHOOK_ALLOW_HTTP,
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS,
+    },
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -24,9 +24,19 @@ import { awaitOwnWrites } from "./projections/read-your-writes.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 import { Lifecycle } from "./jobs/lifecycle.ts";
 import { countMismatchedSettlements, settlementsProjection } from "./projections/settlements/settlements-projection.ts";
+import { webhooksProjection } from "./projections/webhooks/webhooks-projection.ts";
+import { measureWebhookQueue } from "./projections/webhooks/queue.ts";
+import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
+import { createWebhookSender } from "./webhooks/destination.ts";
 
 /** Every read model the service keeps up to date. */
-export const projections = [clientsProjection, hostConfigurationsProjection, transactionsProjection, settlementsProjection];
+export const projections = [
+  clientsProjection,
+  hostConfigurationsProjection,
+  transactionsProjection,
+  settlementsProjection,
+  webhooksProjection,
+];
 
 /**
  * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait
@@ -56,11 +66,12 @@ export async function startService(
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
-  const metrics = createMetrics(
-    () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection))),
-    () => countPendingByAge(database.db, now()),
-    () => countMismatchedSettlements(database.db),
-  );
+  const metrics = createMetrics({
+    measureLags: () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection))),
+    countPending: () => countPendingByAge(database.db, now()),
+    countMismatchedSettlements: () => countMismatchedSettlements(database.db),
+    measureWebhookQueue: () => measureWebhookQueue(database.db),
+  });
   const store = instrumentEventStore(rawStore, metrics);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
@@ -108,6 +119,19 @@ export async function startService(
     settlementResumeAfterMs: config.settlementResumeAfterMs,
   });
   lifecycle.start();
+  const webhookUrlPolicy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
+  const webhookSender = createWebhookSender({ ...webhookUrlPolicy, timeoutMs: config.webhooks.timeoutMs });
+  const webhookDispatcher = new WebhookDispatcher({
+    db: database.db,
+    secrets,
+    sender: webhookSender,
+    logger,
+    now,
+    intervalMs: config.webhooks.dispatchIntervalMs,
+    retryBaseMs: config.webhooks.retryBaseMs,
+    observe: metrics.observeWebhookAttempt,
+  });
+  webhookDispatcher.start();
 
   const app = await buildApp({
     logger,
@@ -118,6 +142,7 @@ export async function startService(
     secrets,
     connectors,
     fingerprint,
+    webhookUrlPolicy,
     adminKeyHash: adminKey.hash,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -156,6 +181,8 @@ export async function startService(
       await resolver.stop();
       await limitSweeper.stop();
       await lifecycle.stop();
+      await webhookDispatcher.stop();
+      await webhookSender.close();
       await awaitOwnWrites(database.db, {});
       await Promise.all(runners.map((runner) => runner.stop()));
       await processorHttp.close();

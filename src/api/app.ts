@@ -25,6 +25,8 @@ import { historyRoutes } from "./routes/history.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
 import { settlementRoutes } from "./routes/settlements.ts";
 import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+import type { UrlPolicy } from "../webhooks/destination.ts";
 
 export interface AppDependencies extends TransactionRouteDependencies {
   logger: Logger;
@@ -46,6 +48,8 @@ export interface AppDependencies extends TransactionRouteDependencies {
   /** Longest silence on a connection, a running request's included. */
   connectionTimeoutMs: number;
   loadShedding: LoadSheddingOptions;
+  /** Which webhook URLs endpoints may name. */
+  webhookUrlPolicy: UrlPolicy;
 }
 
 /** The HTTP application, built without listening so tests can drive it in-process. */
@@ -123,6 +127,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(historyRoutes, deps);
       await v1.register(auditRoutes, deps);
       await v1.register(settlementRoutes, deps);
+      await v1.register(webhookRoutes, deps);
     },
     { prefix: "/v1" },
   );

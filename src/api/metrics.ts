@@ -1,21 +1,27 @@
 import type { FastifyInstance } from "fastify";
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { EventStore } from "../eventstore/port.ts";
 import type { ProjectionLag } from "../projections/lag.ts";
 import type { PendingAges } from "../projections/transactions/pending-ages.ts";
+import type { WebhookAttemptOutcome } from "../jobs/webhook-dispatcher.ts";
+import type { WebhookQueue } from "../projections/webhooks/queue.ts";
 
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<"method" | "route" | "status">;
   appendDuration: Histogram<"outcome">;
+  observeWebhookAttempt: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
 }
 
-/** `measureLags` and `countPending` are asked on every scrape, so what they show is never stale. */
-export function createMetrics(
-  measureLags: () => Promise<ProjectionLag[]>,
-  countPending: () => Promise<PendingAges>,
-  countMismatchedSettlements: () => Promise<number>,
-): Metrics {
+/** What the gauges show, asked on every scrape so that it is never stale. */
+export interface MetricSources {
+  measureLags: () => Promise<ProjectionLag[]>;
+  countPending: () => Promise<PendingAges>;
+  countMismatchedSettlements: () => Promise<number>;
+  measureWebhookQueue: () => Promise<WebhookQueue>;
+}
+
+export function createMetrics({ measureLags, countPending, countMismatchedSettlements, measureWebhookQueue }: MetricSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -73,7 +79,42 @@ export function createMetrics(
       mismatchedGauge.set(await countMismatchedSettlements());
     },
   });
-  return { registry, httpDuration, appendDuration };
+  const webhookAttempts = new Counter({
+    name: "webhook_deliveries_total",
+    help: "Webhook delivery attempts by outcome: delivered, retrying (failed, retry scheduled) or failed (given up)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const webhookDuration = new Histogram({
+    name: "webhook_attempt_duration_seconds",
+    help: "Time from sending a webhook to its answer (or timeout)",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const queueDepthGauge: Gauge = new Gauge({
+    name: "webhook_queue_depth",
+    help: "Webhook deliveries not yet delivered nor given up, to enabled endpoints",
+    registers: [registry],
+    async collect() {
+      const queue = await measureWebhookQueue();
+      queueDepthGauge.set(queue.pending);
+      oldestWebhookGauge.set(queue.oldestSeconds);
+    },
+  });
+  const oldestWebhookGauge = new Gauge({
+    name: "webhook_oldest_pending_age_seconds",
+    help: "Age of the oldest webhook delivery not yet delivered nor given up (0 when none)",
+    registers: [registry],
+  });
+  return {
+    registry,
+    httpDuration,
+    appendDuration,
+    observeWebhookAttempt(outcome, durationMs) {
+      webhookAttempts.inc({ outcome });
+      webhookDuration.observe(durationMs / 1000);
+    },
+  };
 }
 
 /** The same event store, with every append timed. */

@@ -24,7 +24,7 @@ async function applyToReadModel(context: CommandContext, clientId: string, revis
   const applied = row ? BigInt(row.revision) : -1n;
   if (applied >= revision) return;
   const events = await context.store.readStream(clientStreamId(clientId), { from: applied + 1n });
-  await context.db.transaction().execute((trx) => clientsProjection.apply(trx, events));
+  await context.db.transaction().execute((trx) => clientsProjection.apply(trx, events, new Map()));
 }
 
 export async function registerClient(context: CommandContext, name: string): Promise<CommandResult<{ clientId: string }>> {

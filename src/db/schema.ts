@@ -128,6 +128,61 @@ export interface SettlementsTable {
   view: unknown;
 }
 
+export interface WebhookEndpointsTable {
+  endpoint_id: string;
+  client_id: string;
+  url: string;
+  /** EventSubscription[] */
+  events: unknown;
+  description: string | null;
+  enabled: boolean;
+  deleted: boolean;
+  /** Encrypted (SecretBox), bound to the endpoint. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  revision: Int8;
+}
+
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  endpoint_id: string;
+  client_id: string;
+  /** The `webhook-id`: the same for every endpoint and attempt of one message. */
+  message_id: string;
+  event_type: string;
+  /** The transaction or batch the message is about: one endpoint gets a subject's messages in order. */
+  subject_id: string;
+  position: Int8;
+  /** Order among the messages of one event. */
+  ordinal: number;
+  /** The body, as sent on every attempt. */
+  payload: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: Generated<number>;
+  /** The attempt count when the current retry schedule began (a redelivery starts a new one). */
+  round_start: Generated<number>;
+  next_attempt_at: Date;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface WebhookAttemptsTable {
+  attempt_id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  attempt: number;
+  /** `pending`: it failed and a retry is scheduled; `failed`: it failed and none is. */
+  status: "pending" | "delivered" | "failed";
+  response_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
 export interface Database {
   streams: StreamsTable;
   events: EventsTable;
@@ -140,4 +195,7 @@ export interface Database {
   payments: PaymentsTable;
   transactions: TransactionsTable;
   settlements: SettlementsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

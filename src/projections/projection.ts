@@ -1,6 +1,9 @@
-import type { Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
-import type { RecordedEvent } from "../eventstore/port.ts";
+import type { EventStore, RecordedEvent } from "../eventstore/port.ts";
+
+/** Whole streams by id, as they stood when read: every event of each, in revision order. */
+export type Streams = ReadonlyMap<string, readonly RecordedEvent[]>;
 
 /**
  * A read model built from the event log. The runner calls `apply` inside the database
@@ -14,10 +17,29 @@ export interface Projection {
   /** Only these event types are applied; the checkpoint still advances past the others. */
   eventTypes?: readonly string[];
   /**
+   * The streams `apply` needs whole (beyond the batch's own events), read before the batch's
+   * database transaction opens: the embedded database has one connection, held by that
+   * transaction. `db` reads the live tables.
+   */
+  streamsToRead?(db: Kysely<Database>, events: readonly RecordedEvent[]): Promise<string[]>;
+  /**
    * Writes the batch's effect on the read model. Must be idempotent: applying events that were
    * already applied changes nothing. Use unqualified table names: a rebuild redirects them.
    */
-  apply(trx: Transaction<Database>, events: readonly RecordedEvent[]): Promise<void>;
+  apply(trx: Transaction<Database>, events: readonly RecordedEvent[], streams: Streams): Promise<void>;
+}
+
+const noStreams: Streams = new Map();
+
+/** Reads the streams the projection asks for before applying `events`. */
+export async function readStreamsFor(
+  projection: Projection,
+  db: Kysely<Database>,
+  store: EventStore,
+  events: readonly RecordedEvent[],
+): Promise<Streams> {
+  const streamIds = (await projection.streamsToRead?.(db, events)) ?? [];
+  return streamIds.length === 0 ? noStreams : store.readStreams(streamIds);
 }
 
 export function assertProjectionName(name: string): void {

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Checkpoint, EventStore, RecordedEvent } from "../eventstore/port.ts";
-import { assertProjectionName, type Projection } from "./projection.ts";
+import { assertProjectionName, type Projection, readStreamsFor } from "./projection.ts";
 
 export interface RebuildProgress {
   events: number;
@@ -96,9 +96,10 @@ export async function replayInto(options: ReplayOptions): Promise<Replayed> {
     const batch = await store.readAll({ after: checkpoint, batchSize, types: projection.eventTypes });
     if (batch.checkpoint === checkpoint) return { checkpoint, events, last };
     if (batch.events.length > 0) {
+      const streams = await readStreamsFor(projection, db, store, batch.events);
       await db.transaction().execute(async (trx) => {
         await sql`set local search_path to ${schema}, public`.execute(trx);
-        await projection.apply(trx, batch.events);
+        await projection.apply(trx, batch.events, streams);
       });
       events += batch.events.length;
       last = batch.events.at(-1);

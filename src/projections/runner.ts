@@ -5,7 +5,7 @@ import type { Database } from "../db/schema.ts";
 import type { Checkpoint, EventStore, ReadAllResult } from "../eventstore/port.ts";
 import type { Logger } from "../logger.ts";
 import { acquireLease, advanceCheckpoint, readCheckpoint, releaseLease, renewLease } from "./checkpoints.ts";
-import { assertProjectionName, type Projection } from "./projection.ts";
+import { assertProjectionName, type Projection, readStreamsFor } from "./projection.ts";
 import { announceApplied, announceLeading } from "./read-your-writes.ts";
 
 export interface ProjectionRunnerOptions {
@@ -118,13 +118,14 @@ export class ProjectionRunner {
   }
 
   async #commit(previous: Checkpoint | null, batch: ReadAllResult): Promise<boolean> {
-    const { db, leaseMs } = this.#options;
+    const { db, store, leaseMs } = this.#options;
+    const streams = await readStreamsFor(this.projection, db, store, batch.events);
     return db.transaction().execute(async (trx) => {
       // The read model can always be replayed from the log: a batch lost with the server's last
       // unflushed commits (rows and checkpoint together) is simply applied again.
       await sql`set local synchronous_commit = off`.execute(trx);
       if (!(await advanceCheckpoint(trx, this.projection.name, this.owner, leaseMs, previous, batch))) return false;
-      if (batch.events.length > 0) await this.projection.apply(trx, batch.events);
+      if (batch.events.length > 0) await this.projection.apply(trx, batch.events, streams);
       return true;
     });
   }

@@ -20,6 +20,7 @@ import { canSeeClient, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
+import { assertClientExists } from "./client-exists.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 
 export interface HostConfigurationRouteDependencies extends RouteDependencies {
@@ -73,15 +74,6 @@ function registerProcessorRoutes(
     return row.view as HostConfigurationView;
   }
 
-  async function assertClientExists(clientId: string) {
-    const client = await db.selectFrom("clients").select("client_id").where("client_id", "=", clientId).executeTakeFirst();
-    if (!client) {
-      throw new ApiProblem("validation_error", "The clientId names no client.", {
-        errors: [{ path: "clientId", message: "no such client" }],
-      });
-    }
-  }
-
   app.post(
     base,
     {
@@ -90,7 +82,7 @@ function registerProcessorRoutes(
     },
     async (request, reply) => {
       const { credentials, ...configuration } = request.body;
-      await assertClientExists(configuration.clientId);
+      await assertClientExists(db, configuration.clientId);
       const input = { processor, configuration, credentials } as HostConfigurationInput;
       const result = await createHostConfiguration(context(request), secrets, input);
       if (!result.ok) throw failure(result.error, result.detail);

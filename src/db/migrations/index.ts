@@ -8,6 +8,7 @@ import * as historyIndexes from "./0007-history-indexes.ts";
 import * as resolverWork from "./0008-resolver-work.ts";
 import * as idempotencyClaims from "./0009-idempotency-claims.ts";
 import * as settlementAndExpiry from "./0010-settlement-and-expiry.ts";
+import * as webhooks from "./0011-webhooks.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "0008-resolver-work": resolverWork,
   "0009-idempotency-claims": idempotencyClaims,
   "0010-settlement-and-expiry": settlementAndExpiry,
+  "0011-webhooks": webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

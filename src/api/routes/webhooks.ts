@@ -1,0 +1,363 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { sql } from "kysely";
+import { z } from "zod";
+import type { CommandContext } from "../../commands/context.ts";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from "../../commands/webhook-endpoints.ts";
+import type { SecretBox } from "../../crypto/secrets.ts";
+import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
+import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
+import { canSeeClient, principalOf } from "../auth.ts";
+import { eventMetadataOf } from "../event-metadata.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, pageOf } from "../pagination.ts";
+import { ApiProblem, notFound } from "../problems.ts";
+import { assertClientExists } from "./client-exists.ts";
+import type { RouteDependencies } from "./dependencies.ts";
+
+export interface WebhookRouteDependencies extends RouteDependencies {
+  secrets: SecretBox;
+  webhookUrlPolicy: UrlPolicy;
+}
+
+const eventsSchema = z
+  .array(z.enum([...webhookEventTypes, ALL_EVENTS]))
+  .min(1)
+  .max(webhookEventTypes.length + 1)
+  .refine((events) => new Set(events).size === events.length, "must not repeat an event type")
+  .describe(`The event types to receive, or ["*"] for all: ${webhookEventTypes.join(", ")}.`);
+const urlSchema = z.string().trim().max(2048).describe("https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address.");
+const descriptionSchema = z.string().trim().max(500).nullable();
+
+const endpointSchema = z
+  .object({
+    id: z.uuid(),
+    clientId: z.uuid(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+
+const endpointWithSecretSchema = endpointSchema
+  .extend({
+    secret: z
+      .string()
+      .nullable()
+      .describe("`whsec_` + base64 of 32 random bytes: shown only in this response, stored encrypted. A replay answers null."),
+  })
+  .meta({ id: "WebhookEndpointWithSecret" });
+
+const attemptSchema = z
+  .object({
+    id: z.uuid().describe("The attempt; `POST /v1/webhook-deliveries/{id}/redeliver` takes it."),
+    deliveryId: z.uuid(),
+    eventId: z.uuid().describe("The message's `webhook-id`: the same on every attempt."),
+    eventType: z.string(),
+    attempt: z.number().int(),
+    status: z.enum(["pending", "delivered", "failed"]).describe("`pending`: it failed and a retry is due at `nextAttemptAt`."),
+    responseStatus: z.number().int().nullable(),
+    durationMs: z.number().int(),
+    error: z.string().nullable().describe("Why no answer came (timeout, refused address...)."),
+    nextAttemptAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "WebhookDeliveryAttempt" });
+
+const idParams = z.strictObject({ id: z.uuid() });
+const tags = ["webhooks"];
+
+type EndpointRow = {
+  endpoint_id: string;
+  client_id: string;
+  url: string;
+  events: unknown;
+  description: string | null;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const viewOf = (row: EndpointRow) => ({
+  id: row.endpoint_id,
+  clientId: row.client_id,
+  url: row.url,
+  events: row.events as EventSubscription[],
+  description: row.description,
+  enabled: row.enabled,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+const endpointColumns = ["endpoint_id", "client_id", "url", "events", "description", "enabled", "created_at", "updated_at"] as const;
+
+export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = async (app, deps) => {
+  const { db, secrets, webhookUrlPolicy } = deps;
+  const context = (request: FastifyRequest): CommandContext => ({ ...deps, metadata: eventMetadataOf(request) });
+
+  /** The endpoint, when the caller may see it; 404 otherwise (another client's does not exist for it). */
+  async function visible(request: FastifyRequest, endpointId: string) {
+    const row = await db
+      .selectFrom("webhook_endpoints")
+      .select(endpointColumns)
+      .where("endpoint_id", "=", endpointId)
+      .where("deleted", "=", false)
+      .executeTakeFirst();
+    if (!row || !canSeeClient(principalOf(request), row.client_id)) throw notFound("webhook endpoint");
+    return row;
+  }
+
+  async function assertAllowedUrl(url: string) {
+    const verdict = await checkWebhookUrl(url, webhookUrlPolicy);
+    if (!verdict.ok) {
+      throw new ApiProblem("validation_error", `The webhook URL ${verdict.reason}.`, { errors: [{ path: "url", message: verdict.reason }] });
+    }
+  }
+
+  app.post(
+    "/webhook-endpoints",
+    {
+      config: { access: "any", secretResponseFields: ["secret"] },
+      schema: {
+        tags,
+        summary: "Subscribe a URL to events",
+        description: "Client keys subscribe their own client; admin keys name the client with `clientId`.",
+        body: z.strictObject({
+          url: urlSchema,
+          events: eventsSchema,
+          description: descriptionSchema.optional(),
+          enabled: z.boolean().optional(),
+          clientId: z.uuid().optional(),
+        }),
+        response: { 201: endpointWithSecretSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { url, events, description = null, enabled = true } = request.body;
+      let clientId: string;
+      if (principal.role === "client") {
+        if (request.body.clientId !== undefined && request.body.clientId !== principal.clientId) {
+          throw new ApiProblem("forbidden", "A client key subscribes its own client only: leave out clientId.");
+        }
+        clientId = principal.clientId;
+      } else {
+        if (request.body.clientId === undefined) {
+          throw new ApiProblem("validation_error", "An admin key must name the client the endpoint is for.", {
+            errors: [{ path: "clientId", message: "is required with an admin key" }],
+          });
+        }
+        clientId = request.body.clientId;
+        await assertClientExists(db, clientId);
+      }
+      await assertAllowedUrl(url);
+      const result = await createWebhookEndpoint(context(request), secrets, { clientId, url, events, description, enabled });
+      if (!result.ok) throw new ApiProblem("internal_error", result.detail);
+      const row = await visible(request, result.value.endpointId);
+      return reply.code(201).send({ ...viewOf(row), secret: result.value.secret });
+    },
+  );
+
+  app.get(
+    "/webhook-endpoints",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: "Webhook endpoints, newest first",
+        description: "Client keys see their own; admin keys see every client's, or one client's with `clientId`.",
+        querystring: listQuery.extend({ clientId: z.uuid().optional() }),
+        response: { 200: z.object({ data: z.array(endpointSchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { clientId: askedFor, limit, cursor } = request.query;
+      if (askedFor !== undefined && !canSeeClient(principal, askedFor)) return { data: [], nextCursor: null };
+      const clientId = principal.role === "client" ? principal.clientId : askedFor;
+      const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
+      const rows = await db
+        .selectFrom("webhook_endpoints")
+        .select(endpointColumns)
+        .where("deleted", "=", false)
+        .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!))
+        .$if(after !== undefined, (q) =>
+          q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "endpoint_id"), "<", tuple(after!.at, after!.id))),
+        )
+        .orderBy("created_at", "desc")
+        .orderBy("endpoint_id", "desc")
+        .limit(limit + 1)
+        .execute();
+      const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.endpoint_id));
+      return { data: page.data.map(viewOf), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    "/webhook-endpoints/:id",
+    {
+      config: { access: "any" },
+      schema: { tags, summary: "A webhook endpoint (never its secret)", params: idParams, response: { 200: endpointSchema } },
+    },
+    async (request) => viewOf(await visible(request, request.params.id)),
+  );
+
+  app.patch(
+    "/webhook-endpoints/:id",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: "Change a webhook endpoint's url, events, description or enabled",
+        params: idParams,
+        body: z
+          .strictObject({ url: urlSchema, events: eventsSchema, description: descriptionSchema, enabled: z.boolean() })
+          .partial(),
+        response: { 200: endpointSchema },
+      },
+    },
+    async (request) => {
+      await visible(request, request.params.id);
+      if (request.body.url !== undefined) await assertAllowedUrl(request.body.url);
+      const result = await updateWebhookEndpoint(context(request), request.params.id, request.body);
+      if (!result.ok) throw notFound("webhook endpoint");
+      return viewOf(await visible(request, request.params.id));
+    },
+  );
+
+  app.delete(
+    "/webhook-endpoints/:id",
+    {
+      config: { access: "any" },
+      schema: { tags, summary: "Delete a webhook endpoint: nothing more is sent to it", params: idParams, response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await visible(request, request.params.id);
+      const result = await deleteWebhookEndpoint(context(request), request.params.id);
+      if (!result.ok) throw notFound("webhook endpoint");
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/webhook-endpoints/:id/rotate-secret",
+    {
+      config: { access: "any", secretResponseFields: ["secret"] },
+      schema: {
+        tags,
+        summary: "Replace the signing secret; the previous one keeps signing beside it for 24 hours",
+        params: idParams,
+        body: z.strictObject({}).optional(),
+        response: { 200: endpointWithSecretSchema },
+      },
+    },
+    async (request) => {
+      await visible(request, request.params.id);
+      const result = await rotateWebhookSecret(context(request), secrets, request.params.id);
+      if (!result.ok) throw notFound("webhook endpoint");
+      return { ...viewOf(await visible(request, request.params.id)), secret: result.value.secret };
+    },
+  );
+
+  app.get(
+    "/webhook-endpoints/:id/deliveries",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: "The endpoint's delivery attempts, newest first",
+        params: idParams,
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(attemptSchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      await visible(request, request.params.id);
+      const { limit, cursor } = request.query;
+      const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
+      const rows = await db
+        .selectFrom("webhook_attempts as a")
+        .innerJoin("webhook_deliveries as d", "d.delivery_id", "a.delivery_id")
+        .select([
+          "a.attempt_id",
+          "a.delivery_id",
+          "d.message_id",
+          "d.event_type",
+          "a.attempt",
+          "a.status",
+          "a.response_status",
+          "a.duration_ms",
+          "a.error",
+          "a.next_attempt_at",
+          "a.created_at",
+        ])
+        .where("a.endpoint_id", "=", request.params.id)
+        .$if(after !== undefined, (q) =>
+          q.where(({ eb, refTuple, tuple }) => eb(refTuple("a.created_at", "a.attempt_id"), "<", tuple(after!.at, after!.id))),
+        )
+        .orderBy("a.created_at", "desc")
+        .orderBy("a.attempt_id", "desc")
+        .limit(limit + 1)
+        .execute();
+      const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.attempt_id));
+      return {
+        data: page.data.map((row) => ({
+          id: row.attempt_id,
+          deliveryId: row.delivery_id,
+          eventId: row.message_id,
+          eventType: row.event_type,
+          attempt: row.attempt,
+          status: row.status,
+          responseStatus: row.response_status,
+          durationMs: row.duration_ms,
+          error: row.error,
+          nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+          createdAt: row.created_at.toISOString(),
+        })),
+        nextCursor: page.nextCursor,
+      };
+    },
+  );
+
+  app.post(
+    "/webhook-deliveries/:id/redeliver",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: "Send a message again (same webhook-id), with a fresh retry schedule",
+        description: "Takes an attempt's `id` or its `deliveryId` from the deliveries list.",
+        params: idParams,
+        body: z.strictObject({}).optional(),
+        response: { 202: z.object({ deliveryId: z.uuid(), status: z.literal("pending") }) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const delivery = await db
+        .selectFrom("webhook_deliveries")
+        .select(["delivery_id", "client_id"])
+        .where((eb) =>
+          eb.or([
+            eb("delivery_id", "=", id),
+            eb("delivery_id", "=", eb.selectFrom("webhook_attempts").select("delivery_id").where("attempt_id", "=", id)),
+          ]),
+        )
+        .executeTakeFirst();
+      if (!delivery || !canSeeClient(principalOf(request), delivery.client_id)) throw notFound("webhook delivery");
+      await db
+        .updateTable("webhook_deliveries")
+        .set({ status: "pending", next_attempt_at: sql`now()`, round_start: sql`attempts`, updated_at: sql`now()` })
+        .where("delivery_id", "=", delivery.delivery_id)
+        .execute();
+      return reply.code(202).send({ deliveryId: delivery.delivery_id, status: "pending" as const });
+    },
+  );
+};

@@ -1,0 +1,81 @@
+import type { SecretBox } from "../crypto/secrets.ts";
+import { asEncryptedSecret } from "../domain/host-configurations/decider.ts";
+import {
+  type WebhookEndpointChanges,
+  type WebhookEndpointCommand,
+  webhookEndpointDecider,
+  type WebhookEndpointFailure,
+  webhookEndpointStreamId,
+} from "../domain/webhooks/endpoint.ts";
+import type { EventSubscription } from "../domain/webhooks/event-types.ts";
+import { newId } from "../ids.ts";
+import { waitForProjection } from "../projections/read-your-writes.ts";
+import { webhooksProjection } from "../projections/webhooks/webhooks-projection.ts";
+import { generateWebhookSecret } from "../webhooks/signature.ts";
+import type { CommandContext, CommandResult } from "./context.ts";
+import { execute } from "./execute.ts";
+
+/** What an endpoint's signing secret is bound to: moved to another endpoint, it does not decrypt. */
+export const webhookSecretContext = (endpointId: string) => `webhook-endpoint/${endpointId}/secret`;
+
+export interface NewWebhookEndpoint {
+  clientId: string;
+  url: string;
+  events: EventSubscription[];
+  description: string | null;
+  enabled: boolean;
+}
+
+/** Runs the command and waits until the endpoints read model shows its outcome. */
+async function run(
+  context: CommandContext,
+  endpointId: string,
+  command: WebhookEndpointCommand,
+): Promise<CommandResult<{ endpointId: string }, WebhookEndpointFailure>> {
+  const streamId = webhookEndpointStreamId(endpointId);
+  const result = await execute(context.store, webhookEndpointDecider, streamId, command, context.metadata, { lastEventOnly: true });
+  if (!result.ok) return result;
+  if (result.tip && result.events.length > 0) {
+    const revision = result.tip.revision;
+    await waitForProjection(context.db, { projection: webhooksProjection.name, streamId, revision }, async () =>
+      Boolean(
+        await context.db
+          .selectFrom("webhook_endpoints")
+          .select("endpoint_id")
+          .where("endpoint_id", "=", endpointId)
+          .where("revision", ">=", revision.toString())
+          .executeTakeFirst(),
+      ),
+    );
+  }
+  return { ok: true, value: { endpointId } };
+}
+
+/** A new endpoint and its signing secret: the secret is returned this once and stored only encrypted. */
+export async function createWebhookEndpoint(context: CommandContext, secrets: SecretBox, endpoint: NewWebhookEndpoint) {
+  const endpointId = newId();
+  const secret = generateWebhookSecret();
+  const result = await run(context, endpointId, {
+    type: "CreateWebhookEndpoint",
+    endpoint: { endpointId, ...endpoint, secret: asEncryptedSecret(secrets.encrypt(secret, webhookSecretContext(endpointId))) },
+    now: context.now().toISOString(),
+  });
+  return result.ok ? { ...result, value: { endpointId, secret } } : result;
+}
+
+export const updateWebhookEndpoint = (context: CommandContext, endpointId: string, changes: WebhookEndpointChanges) =>
+  run(context, endpointId, { type: "UpdateWebhookEndpoint", changes, now: context.now().toISOString() });
+
+export const deleteWebhookEndpoint = (context: CommandContext, endpointId: string) =>
+  run(context, endpointId, { type: "DeleteWebhookEndpoint", now: context.now().toISOString() });
+
+/** A new signing secret; the previous one keeps signing beside it for 24 hours. */
+export async function rotateWebhookSecret(context: CommandContext, secrets: SecretBox, endpointId: string) {
+  const secret = generateWebhookSecret();
+  const result = await run(context, endpointId, {
+    type: "RotateWebhookSecret",
+    secret: asEncryptedSecret(secrets.encrypt(secret, webhookSecretContext(endpointId))),
+    now: context.now().toISOString(),
+  });
+  return result.ok ? { ...result, value: { endpointId, secret } } : result;
+}

@@ -1,0 +1,17 @@
+/** What a webhook endpoint can subscribe to; `*` stands for all of them. */
+export const webhookEventTypes = [
+  "transaction.pending",
+  "transaction.approved",
+  "transaction.declined",
+  "transaction.failed",
+  "authorization.expired",
+  "settlement.closed",
+  "settlement.mismatched",
+] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+export const ALL_EVENTS = "*";
+export type EventSubscription = WebhookEventType | typeof ALL_EVENTS;
+
+export const subscribes = (events: readonly EventSubscription[], type: WebhookEventType) =>
+  events.includes(ALL_EVENTS) || events.includes(type);

@@ -1,0 +1,205 @@
+import { sql, type Transaction } from "kysely";
+import { v5 } from "uuid";
+import type { Database } from "../../db/schema.ts";
+import { evolve, initialState, type PaymentEvent, paymentEventTypes, type PaymentState } from "../../domain/payments/index.ts";
+import type { SettlementClosed, SettlementOpened } from "../../domain/settlements/events.ts";
+import { toSettlementView } from "../../domain/settlements/view.ts";
+import {
+  type WebhookEndpointEvent,
+  webhookEndpointEventTypes,
+  type WebhookEndpointSnapshot,
+} from "../../domain/webhooks/endpoint.ts";
+import { type EventSubscription, subscribes } from "../../domain/webhooks/event-types.ts";
+import { paymentMessages, settlementMessages, type WebhookMessage } from "../../domain/webhooks/messages.ts";
+import type { RecordedEvent } from "../../eventstore/port.ts";
+import type { Projection, Streams } from "../projection.ts";
+
+const MESSAGE_NAMESPACE = "6f1d3c52-9a0e-4b7d-8e21-3c5a7b9d0e14";
+
+/** The `webhook-id` of a message: the same whichever instance, replay or rebuild derives it. */
+const messageIdOf = (eventId: string, type: string) => v5(`${eventId}/${type}`, MESSAGE_NAMESPACE);
+const deliveryIdOf = (endpointId: string, messageId: string) => v5(`${endpointId}/${messageId}`, MESSAGE_NAMESPACE);
+
+const endpointEventTypes: ReadonlySet<string> = new Set(webhookEndpointEventTypes);
+const isEndpointEvent = (event: RecordedEvent) => endpointEventTypes.has(event.type);
+
+/**
+ * The webhook endpoints, and the outbox: every payment or settlement event that a subscribed
+ * endpoint wants becomes a delivery row, written in the same transaction as the checkpoint, so
+ * an event recorded is delivered even if the process dies right after recording it. Endpoint
+ * changes and the events they filter are applied in log order, so an endpoint gets exactly what
+ * was recorded while it was subscribed. Deliveries have ids derived from the event and the
+ * endpoint: applying an event again (a replay, a rebuild) finds them there and sends nothing twice.
+ */
+export const webhooksProjection: Projection = {
+  name: "webhooks",
+  tables: ["webhook_endpoints"],
+  eventTypes: [...webhookEndpointEventTypes, ...paymentEventTypes, "SettlementClosed.v1"],
+
+  async streamsToRead(db, events) {
+    const sources = events.filter((event) => !isEndpointEvent(event));
+    if (sources.length === 0) return [];
+    // With no endpoint anywhere (the common case until a client subscribes) nothing is read.
+    const anyEndpoint =
+      events.some(isEndpointEvent) ||
+      (await db.selectFrom("webhook_endpoints").select("endpoint_id").limit(1).executeTakeFirst()) !== undefined;
+    return anyEndpoint ? [...new Set(sources.map((event) => event.streamId))] : [];
+  },
+
+  async apply(trx, events, streams) {
+    const endpoints = await storedSubscribers(trx);
+    const changed = new Map<string, EndpointRow>();
+    const deliveries: DeliveryRow[] = [];
+    const folds = new StreamFolds(streams);
+    for (const event of events) {
+      if (isEndpointEvent(event)) {
+        const row = endpointRow(event);
+        endpoints.set(row.endpoint_id, row);
+        changed.set(row.endpoint_id, row);
+        continue;
+      }
+      if (streams.size === 0) continue;
+      folds.messagesOf(event).forEach((message, ordinal) => {
+        const messageId = messageIdOf(event.id, message.type);
+        const payload = JSON.stringify({ id: messageId, type: message.type, createdAt: event.data.occurredAt, data: message.data });
+        for (const endpoint of endpoints.values()) {
+          if (!wants(endpoint, message)) continue;
+          deliveries.push({
+            delivery_id: deliveryIdOf(endpoint.endpoint_id, messageId),
+            endpoint_id: endpoint.endpoint_id,
+            client_id: message.clientId,
+            message_id: messageId,
+            event_type: message.type,
+            subject_id: message.subjectId,
+            position: event.position.toString(),
+            ordinal,
+            payload,
+          });
+        }
+      });
+    }
+    await saveEndpoints(trx, [...changed.values()]);
+    await insertDeliveries(trx, deliveries);
+  },
+};
+
+type EndpointRow = {
+  endpoint_id: string;
+  client_id: string;
+  url: string;
+  events: EventSubscription[];
+  description: string | null;
+  enabled: boolean;
+  deleted: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  revision: string;
+};
+
+type DeliveryRow = {
+  delivery_id: string;
+  endpoint_id: string;
+  client_id: string;
+  message_id: string;
+  event_type: string;
+  subject_id: string;
+  position: string;
+  ordinal: number;
+  payload: string;
+};
+
+/** What deciding who gets a message needs of an endpoint. */
+type Subscriber = Pick<EndpointRow, "endpoint_id" | "client_id" | "events" | "enabled" | "deleted">;
+
+const wants = (endpoint: Subscriber, message: WebhookMessage) =>
+  endpoint.client_id === message.clientId && endpoint.enabled && !endpoint.deleted && subscribes(endpoint.events, message.type);
+
+function endpointRow(recorded: RecordedEvent): EndpointRow {
+  const event = recorded as unknown as WebhookEndpointEvent;
+  const snapshot: WebhookEndpointSnapshot = event.data;
+  return {
+    endpoint_id: snapshot.endpointId,
+    client_id: snapshot.clientId,
+    url: snapshot.url,
+    events: snapshot.events,
+    description: snapshot.description,
+    enabled: snapshot.enabled,
+    deleted: event.type === "WebhookEndpointDeleted.v1",
+    secret: snapshot.secret,
+    previous_secret: snapshot.previousSecret,
+    previous_secret_expires_at: snapshot.previousSecretExpiresAt,
+    created_at: snapshot.createdAt,
+    updated_at: snapshot.occurredAt,
+    revision: recorded.revision.toString(),
+  };
+}
+
+async function storedSubscribers(trx: Transaction<Database>): Promise<Map<string, Subscriber>> {
+  const rows = await trx
+    .selectFrom("webhook_endpoints")
+    .select(["endpoint_id", "client_id", "events", "enabled", "deleted"])
+    .where("deleted", "=", false)
+    .execute();
+  return new Map(rows.map((row) => [row.endpoint_id, { ...row, events: row.events as EventSubscription[] }]));
+}
+
+/** Each stream folded once, up to each event of the batch in turn. */
+class StreamFolds {
+  readonly #streams: Streams;
+  readonly #folded = new Map<string, { state: PaymentState; next: number }>();
+
+  constructor(streams: Streams) {
+    this.#streams = streams;
+  }
+
+  messagesOf(event: RecordedEvent): WebhookMessage[] {
+    const history = this.#streams.get(event.streamId) ?? [];
+    if (event.type === "SettlementClosed.v1") {
+      const opened = history[0] as unknown as SettlementOpened | undefined;
+      if (opened?.type !== "SettlementOpened.v1") return [];
+      return settlementMessages(toSettlementView(opened.data, (event as unknown as SettlementClosed).data));
+    }
+    const fold = this.#folded.get(event.streamId) ?? { state: initialState(), next: 0 };
+    this.#folded.set(event.streamId, fold);
+    const revision = Number(event.revision);
+    if (revision < fold.next || revision >= history.length) return [];
+    for (; fold.next < revision; fold.next += 1) fold.state = evolve(fold.state, history[fold.next] as unknown as PaymentEvent);
+    const before = fold.state;
+    fold.state = evolve(before, history[revision] as unknown as PaymentEvent);
+    fold.next = revision + 1;
+    return paymentMessages(before, fold.state);
+  }
+}
+
+async function saveEndpoints(trx: Transaction<Database>, rows: EndpointRow[]) {
+  if (rows.length === 0) return;
+  await sql`
+    insert into webhook_endpoints (endpoint_id, client_id, url, events, description, enabled, deleted, secret,
+                                   previous_secret, previous_secret_expires_at, created_at, updated_at, revision)
+    select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as row(endpoint_id uuid, client_id uuid, url text, events jsonb, description text, enabled boolean, deleted boolean,
+             secret text, previous_secret text, previous_secret_expires_at timestamptz, created_at timestamptz,
+             updated_at timestamptz, revision bigint)
+    on conflict (endpoint_id) do update
+      set url = excluded.url, events = excluded.events, description = excluded.description, enabled = excluded.enabled,
+          deleted = excluded.deleted, secret = excluded.secret, previous_secret = excluded.previous_secret,
+          previous_secret_expires_at = excluded.previous_secret_expires_at, updated_at = excluded.updated_at,
+          revision = excluded.revision
+      where webhook_endpoints.revision < excluded.revision
+  `.execute(trx);
+}
+
+async function insertDeliveries(trx: Transaction<Database>, rows: DeliveryRow[]) {
+  if (rows.length === 0) return;
+  await sql`
+    insert into webhook_deliveries (delivery_id, endpoint_id, client_id, message_id, event_type, subject_id, position,
+                                    ordinal, payload, status, next_attempt_at)
+    select *, 'pending', now() from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as row(delivery_id uuid, endpoint_id uuid, client_id uuid, message_id uuid, event_type text, subject_id uuid,
+             position bigint, ordinal int, payload text)
+    on conflict (delivery_id) do nothing
+  `.execute(trx);
+}
