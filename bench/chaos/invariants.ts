@@ -5,6 +5,7 @@ import type { EventStore } from "../../src/eventstore/port.ts";
 import type { TransactionState } from "../../src/domain/payments/state.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { APPROVED } from "../../src/processors/response-codes.ts";
+import type { ReceivedWebhook } from "./webhook-receiver.ts";
 import type { Answer } from "./workload.ts";
 
 /** One payment as the read model folded it (`payments.state`). */
@@ -29,6 +30,10 @@ export interface Evidence {
   today: string;
   /** Every settlement batch, as the read model has it. */
   settlements: { settlementId: string; status: string }[];
+  /** What the merchants' receiver got; every client subscribed to every event before the load. */
+  webhooks: ReceivedWebhook[];
+  /** Outbox rows not delivered once the queue drained (or the wait for it ended). */
+  undeliveredWebhooks: { deliveryId: string; eventType: string; subjectId: string; status: string }[];
 }
 
 export interface Violation {
@@ -50,6 +55,7 @@ export const invariantNames = [
   "limit usage equals what counts",
   "idempotency records complete",
   "settlements agree with the processor",
+  "webhooks delivered, signed, in order",
 ] as const;
 export type InvariantName = (typeof invariantNames)[number];
 
@@ -72,7 +78,7 @@ export async function readOpenReservations(
 
 export async function readLedger(
   db: Kysely<Database>,
-): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords" | "settlements">> {
+): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords" | "settlements" | "undeliveredWebhooks">> {
   const rows = await db.selectFrom("payments").select("state").execute();
   const settlements = await db.selectFrom("settlements").select(["settlement_id as settlementId", "status"]).execute();
   const incomplete = await db
@@ -80,7 +86,17 @@ export async function readLedger(
     .select(["scope", "idempotency_key as key", "transaction_id as transactionId"])
     .where("status_code", "is", null)
     .execute();
-  return { payments: rows.map((row) => row.state as unknown as LedgerPayment), incompleteIdempotencyRecords: incomplete, settlements };
+  const undeliveredWebhooks = await db
+    .selectFrom("webhook_deliveries")
+    .select(["delivery_id as deliveryId", "event_type as eventType", "subject_id as subjectId", "status"])
+    .where("status", "<>", "delivered")
+    .execute();
+  return {
+    payments: rows.map((row) => row.state as unknown as LedgerPayment),
+    incompleteIdempotencyRecords: incomplete,
+    settlements,
+    undeliveredWebhooks,
+  };
 }
 
 export function checkInvariants(evidence: Evidence): Violation[] {
@@ -101,7 +117,45 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...nothingPending(transactions),
     ...limitUsageMatches(evidence),
     ...idempotencyRecordsComplete(evidence),
+    ...webhooksDelivered(evidence, transactions),
   ];
+}
+
+/**
+ * Every transaction's outcome and every closed batch reached the merchant, signed; the final
+ * outcome of a transaction never arrived before its `transaction.pending` was accepted; the
+ * outbox holds nothing undelivered.
+ */
+function webhooksDelivered(evidence: Evidence, transactions: TransactionState[]): Violation[] {
+  const invariant = "webhooks delivered, signed, in order";
+  const violations: Violation[] = [];
+  const firstArrival = new Map<string, ReceivedWebhook>();
+  const firstAccepted = new Map<string, ReceivedWebhook>();
+  for (const message of evidence.webhooks) {
+    const key = `${message.type} ${message.subjectId}`;
+    if (!firstArrival.has(key)) firstArrival.set(key, message);
+    if (message.answered < 300 && !firstAccepted.has(key)) firstAccepted.set(key, message);
+    if (!message.signed) violations.push({ invariant, detail: `${key} (webhook-id ${message.webhookId}) arrived with a signature that does not verify` });
+  }
+  for (const transaction of transactions) {
+    const final = firstArrival.get(`transaction.${transaction.status} ${transaction.id}`);
+    if (!firstAccepted.has(`transaction.${transaction.status} ${transaction.id}`)) {
+      violations.push({ invariant, transactionId: transaction.id, detail: `transaction.${transaction.status} of ${transaction.id} never reached the merchant` });
+    }
+    const pending = firstAccepted.get(`transaction.pending ${transaction.id}`);
+    if (transaction.status !== "pending" && final && (!pending || final.at < pending.at)) {
+      violations.push({ invariant, transactionId: transaction.id, detail: `transaction.${transaction.status} of ${transaction.id} arrived before its transaction.pending was accepted` });
+    }
+  }
+  for (const { settlementId, status } of evidence.settlements) {
+    if ((status === "matched" || status === "mismatched") && !firstAccepted.has(`settlement.closed ${settlementId}`)) {
+      violations.push({ invariant, detail: `settlement.closed of batch ${settlementId} never reached the merchant` });
+    }
+  }
+  for (const row of evidence.undeliveredWebhooks) {
+    violations.push({ invariant, transactionId: row.subjectId, detail: `the outbox still holds ${row.eventType} of ${row.subjectId}, ${row.status}` });
+  }
+  return violations;
 }
 
 function processorApprovalsAreInTheLedger(records: SimulatedTransaction[], byId: Map<string, TransactionState>): Violation[] {

@@ -18,6 +18,7 @@ import { startThrowawayPostgres } from "./postgres-server.ts";
 import { ManagedProcess, ServiceInstance, freePort } from "./processes.ts";
 import { createRandom } from "./random.ts";
 import { type RunResult, printReport } from "./report.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 import { type Answer, type WorkloadClient, runWorkload, setUpClients } from "./workload.ts";
 
 const options = z
@@ -67,6 +68,11 @@ const timing = {
   DATABASE_STATEMENT_TIMEOUT_MS: "5000",
   DATABASE_LOCK_TIMEOUT_MS: "2000",
   RATE_LIMIT_PER_MINUTE: "1000000",
+  WEBHOOK_ALLOW_HTTP: "true",
+  WEBHOOK_ALLOW_PRIVATE: "true",
+  WEBHOOK_RETRY_BASE_MS: "100",
+  WEBHOOK_DISPATCH_INTERVAL_MS: "100",
+  WEBHOOK_TIMEOUT_MS: "2000",
   LOG_LEVEL: "info",
 };
 const processorTimeoutMs = Number(timing.PROCESSOR_TIMEOUT_MS);
@@ -86,7 +92,11 @@ interface Harness {
   instances: ServiceInstance[];
   targets: FaultTargets;
   /** Gathers the ledger's and the processor's side once the load stopped and the resolvers settled. */
-  evidence(clients: readonly WorkloadClient[], answers: Answer[]): Promise<{ evidence: Evidence; verify: { ok: boolean; output: string } }>;
+  evidence(
+    clients: readonly WorkloadClient[],
+    answers: Answer[],
+    webhooks: WebhookReceiver,
+  ): Promise<{ evidence: Evidence; verify: { ok: boolean; output: string } }>;
   close(): Promise<void>;
 }
 
@@ -126,7 +136,7 @@ async function distributedHarness(directory: string): Promise<Harness> {
   return {
     instances,
     targets: { instances, postgres, databaseProxy, processorProxy, processorTimeoutMs },
-    async evidence(clients, answers) {
+    async evidence(clients, answers, webhooks) {
       const [first] = instances as [ServiceInstance];
       const { today, usage } = await readLimitUsage(first.url, secrets.ADMIN_API_KEY, clients);
       const processorTransactions = z
@@ -137,7 +147,10 @@ async function distributedHarness(directory: string): Promise<Harness> {
         const ledger = await readLedger(connection.db);
         const openReservations = await readOpenReservations(openEventStore(undefined, connection.db), clientIds(clients), today);
         const verify = await ledgerVerify({ DATABASE_URL: postgres.url, DATA_DIR: join(directory, "verify"), ...secrets });
-        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today }, verify };
+        return {
+          evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today, webhooks: webhooks.received },
+          verify,
+        };
       } finally {
         await connection.close();
       }
@@ -167,7 +180,7 @@ async function embeddedHarness(directory: string): Promise<Harness> {
   return {
     instances: [instance],
     targets: { instances: [instance], processorTimeoutMs },
-    async evidence(clients, answers) {
+    async evidence(clients, answers, webhooks) {
       const { today, usage } = await readLimitUsage(instance.url, secrets.ADMIN_API_KEY, clients);
       // The embedded database opens in one process at a time: the service stops first.
       await instance.process.terminate();
@@ -179,7 +192,10 @@ async function embeddedHarness(directory: string): Promise<Harness> {
       try {
         const ledger = await readLedger(connection.db);
         const openReservations = await readOpenReservations(openEventStore(undefined, connection.db), clientIds(clients), today);
-        return { evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today }, verify };
+        return {
+          evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today, webhooks: webhooks.received },
+          verify,
+        };
       } finally {
         await connection.close();
       }
@@ -204,9 +220,11 @@ async function run(): Promise<boolean> {
   log(`replay: npm run chaos -- --seed ${options.seed} --seconds ${durationMs / 1000}${options.embedded ? " --embedded" : ""}`);
 
   const harness = await (options.embedded ? embeddedHarness(directory) : distributedHarness(directory));
+  const webhooks = await startWebhookReceiver(random.fork("webhooks"));
   try {
     const baseUrls = harness.instances.map((instance) => instance.url);
     const clients = await setUpClients({ baseUrl: baseUrls[0]!, adminKey: secrets.ADMIN_API_KEY, count: options.clients, random: random.fork("clients") });
+    for (const client of clients) await subscribe(baseUrls[0]!, client, webhooks);
     const lanes = planFaults(random.fork("faults"), durationMs, harness.targets);
     log("fault schedule:");
     for (const [lane, planned] of lanes.entries()) {
@@ -243,8 +261,10 @@ async function run(): Promise<boolean> {
     const settledInMs = await waitUntilNothingPending(baseUrls[0]!, clients, resolverWindowMs);
     // The limit sweeper judges a reservation only once it and its payment stood for its grace period.
     await sleep(sweepSettleMs);
+    const drainedInMs = await waitUntilWebhooksDrained(baseUrls[0]!, webhookDrainMs);
+    log(drainedInMs === undefined ? "webhooks: the queue did not drain" : `webhooks: ${webhooks.received.length} received; the queue drained in ${drainedInMs} ms`);
     const monitorSummary = await monitor.stop();
-    const { evidence, verify } = await harness.evidence(clients, answers);
+    const { evidence, verify } = await harness.evidence(clients, answers, webhooks);
     const violations = checkInvariants(evidence);
     const result: RunResult = {
       mode,
@@ -266,7 +286,35 @@ async function run(): Promise<boolean> {
     return failed;
   } finally {
     await harness.close();
+    await webhooks.close();
   }
+}
+
+/** Every client's endpoint, subscribed to everything before the load (and its faults) starts. */
+async function subscribe(baseUrl: string, client: WorkloadClient, receiver: WebhookReceiver): Promise<void> {
+  const url = receiver.urlFor(client.clientId);
+  const response = await fetch(`${baseUrl}/v1/webhook-endpoints`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${client.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ url, events: ["*"], description: "chaos receiver" }),
+  });
+  if (response.status !== 201) throw new Error(`POST /v1/webhook-endpoints answered ${response.status}: ${await response.text()}`);
+  const { secret } = z.object({ secret: z.string() }).parse(await response.json());
+  receiver.trust(client.clientId, secret);
+}
+
+/** The retries' window: with a 100 ms base, 8 failed attempts in a row still fit. */
+const webhookDrainMs = 60_000;
+
+/** Waits until the service owes no webhook delivery (its /metrics gauge); how long it took, or undefined. */
+async function waitUntilWebhooksDrained(baseUrl: string, timeoutMs: number): Promise<number | undefined> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const metrics = await fetch(`${baseUrl}/metrics`).then((response) => response.text(), () => "");
+    if (/^webhook_queue_depth 0$/m.test(metrics)) return Date.now() - started;
+    await sleep(500);
+  }
+  return undefined;
 }
 
 process.exit((await run()) ? 1 : 0);

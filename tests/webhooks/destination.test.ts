@@ -1,0 +1,259 @@
+import dns, { type LookupAddress } from "node:dns";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkWebhookUrl, createWebhookSender, type WebhookSender } from "../../src/webhooks/destination.ts";
+import { freePort } from "../processors/free-port.ts";
+
+const strict = { allowHttp: false, allowPrivate: false };
+const permissive = { allowHttp: true, allowPrivate: true };
+
+const privateUrls = [
+  "https://127.0.0.1/x",
+  "https://localhost/x",
+  "https://[::1]/x",
+  "https://10.1.2.3/x",
+  "https://172.16.0.1/x",
+  "https://192.168.1.1/x",
+  "https://169.254.169.254/latest/meta-data",
+  "https://[::ffff:127.0.0.1]/x",
+  "https://0.0.0.0/x",
+  "https://[fc00::1]/x",
+  "https://[fe80::1]/x",
+  "https://[::]/x",
+  "https://100.64.0.1/x",
+  "https://2130706433/x",
+];
+
+describe("checkWebhookUrl", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("accepts https to a public IP literal, also IPv4-mapped", async () => {
+    await expect(checkWebhookUrl("https://93.184.216.34/x", strict)).resolves.toEqual({ ok: true });
+    await expect(checkWebhookUrl("https://[::ffff:93.184.216.34]/x", strict)).resolves.toEqual({ ok: true });
+  });
+
+  it("refuses http unless allowHttp, and other schemes always", async () => {
+    await expect(checkWebhookUrl("http://93.184.216.34/x", strict)).resolves.toEqual({ ok: false, reason: "must use https" });
+    await expect(checkWebhookUrl("http://93.184.216.34/x", { ...strict, allowHttp: true })).resolves.toEqual({ ok: true });
+    await expect(checkWebhookUrl("ftp://93.184.216.34/x", permissive)).resolves.toEqual({
+      ok: false,
+      reason: "must use http or https",
+    });
+  });
+
+  it("refuses credentials in the URL", async () => {
+    const refused = { ok: false, reason: "must not contain a username or password" };
+    await expect(checkWebhookUrl("https://user:pass@93.184.216.34/x", permissive)).resolves.toEqual(refused);
+    await expect(checkWebhookUrl("https://user@93.184.216.34/x", permissive)).resolves.toEqual(refused);
+  });
+
+  it.each(privateUrls)("refuses %s unless allowPrivate", async (url) => {
+    const verdict = await checkWebhookUrl(url, strict);
+    expect(verdict).toEqual({
+      ok: false,
+      reason: url.includes("localhost") ? "resolves to a private address" : "is a private address",
+    });
+    await expect(checkWebhookUrl(url, { ...strict, allowPrivate: true })).resolves.toEqual({ ok: true });
+  });
+
+  it.each(["not a url", "", "https://", "//93.184.216.34/x"])("refuses the garbage URL %j", async (url) => {
+    await expect(checkWebhookUrl(url, permissive)).resolves.toEqual({ ok: false, reason: "is not a valid URL" });
+  });
+
+  // DNS is stubbed for names other than localhost (which /etc/hosts answers): no resolver may be contacted.
+  it("accepts a name that does not resolve (it is checked again at delivery)", async () => {
+    const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND hooks.example.invalid"), { code: "ENOTFOUND" });
+    const lookup = vi.spyOn(dns.promises, "lookup").mockRejectedValue(notFound);
+
+    await expect(checkWebhookUrl("https://hooks.example.invalid/x", strict)).resolves.toEqual({ ok: true });
+    expect(lookup).toHaveBeenCalledWith("hooks.example.invalid", { all: true });
+  });
+
+  it("refuses a name when any of its addresses is private", async () => {
+    const addresses: LookupAddress[] = [
+      { address: "93.184.216.34", family: 4 },
+      { address: "::ffff:10.0.0.1", family: 6 },
+    ];
+    // The stub answers the `all: true` form only, which TypeScript cannot match to lookup's overloads.
+    vi.spyOn(dns.promises, "lookup").mockImplementation((async () => addresses) as unknown as typeof dns.promises.lookup);
+
+    await expect(checkWebhookUrl("https://hooks.example.invalid/x", strict)).resolves.toEqual({
+      ok: false,
+      reason: "resolves to a private address",
+    });
+  });
+});
+
+interface Received {
+  method: string | undefined;
+  url: string | undefined;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+interface TestServer {
+  port: number;
+  requests: Received[];
+  connections: number;
+}
+
+describe("createWebhookSender", () => {
+  const servers: ReturnType<typeof createServer>[] = [];
+  const senders: WebhookSender[] = [];
+
+  afterEach(async () => {
+    await Promise.all(senders.splice(0).map((sender) => sender.close()));
+    await Promise.all(
+      servers.splice(0).map((server) => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      }),
+    );
+  });
+
+  function sender(options: { allowHttp: boolean; allowPrivate: boolean; timeoutMs: number }): WebhookSender {
+    const created = createWebhookSender(options);
+    senders.push(created);
+    return created;
+  }
+
+  /** A server on 127.0.0.1 that records each request (after reading its body) before `respond` runs. */
+  async function startServer(respond: (response: ServerResponse, request: IncomingMessage) => void): Promise<TestServer> {
+    const state: TestServer = { port: 0, requests: [], connections: 0 };
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        state.requests.push({ method: request.method, url: request.url, headers: request.headers, body });
+        respond(response, request);
+      });
+    });
+    server.on("connection", () => {
+      state.connections += 1;
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    state.port = (server.address() as AddressInfo).port;
+    return state;
+  }
+
+  const body = JSON.stringify({ id: "evt_1", type: "transaction.approved", data: { note: "café ☕" } });
+  const signed = { "webhook-id": "evt_1", "webhook-timestamp": "1700000000", "webhook-signature": "v1,abc=" };
+
+  it("POSTs the body and headers intact and reports the answer", async () => {
+    const server = await startServer((response) => response.writeHead(200).end("ok"));
+
+    const result = await sender({ ...permissive, timeoutMs: 2000 }).send(`http://127.0.0.1:${server.port}/hooks?a=1`, body, signed);
+
+    expect(result).toEqual({ kind: "answered", status: 200, durationMs: expect.any(Number) });
+    expect(Number.isInteger(result.durationMs) && result.durationMs >= 0).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    const [received] = server.requests;
+    expect(received).toMatchObject({ method: "POST", url: "/hooks?a=1", body });
+    expect(received?.headers).toMatchObject({ ...signed, "content-type": "application/json" });
+  });
+
+  it("reports a non-2xx answer and drops a large response body", async () => {
+    const server = await startServer((response) => response.writeHead(500).end("x".repeat(1024 * 1024)));
+
+    const result = await sender({ ...permissive, timeoutMs: 2000 }).send(`http://127.0.0.1:${server.port}/`, body, signed);
+
+    expect(result).toMatchObject({ kind: "answered", status: 500 });
+  });
+
+  it("does not follow a redirect", async () => {
+    const target = await startServer((response) => response.writeHead(200).end());
+    const redirecting = await startServer((response) =>
+      response.writeHead(302, { location: `http://127.0.0.1:${target.port}/elsewhere` }).end(),
+    );
+
+    const result = await sender({ ...permissive, timeoutMs: 2000 }).send(`http://127.0.0.1:${redirecting.port}/`, body, signed);
+
+    expect(result).toMatchObject({ kind: "answered", status: 302 });
+    expect(redirecting.requests).toHaveLength(1);
+    expect(target.connections).toBe(0);
+  });
+
+  it("fails with a timeout when the server never answers", async () => {
+    const server = await startServer(() => {});
+
+    const result = await sender({ ...permissive, timeoutMs: 200 }).send(`http://127.0.0.1:${server.port}/`, body, signed);
+
+    expect(result).toEqual({ kind: "failed", error: "timeout after 200 ms", durationMs: expect.any(Number) });
+    expect(result.durationMs).toBeGreaterThanOrEqual(190);
+    expect(result.durationMs).toBeLessThan(1500);
+  });
+
+  it("fails with a timeout when the response body stalls", async () => {
+    const server = await startServer((response) => {
+      response.writeHead(200, { "content-length": "100" });
+      response.write("partial");
+    });
+
+    const result = await sender({ ...permissive, timeoutMs: 200 }).send(`http://127.0.0.1:${server.port}/`, body, signed);
+
+    expect(result).toMatchObject({ kind: "failed", error: "timeout after 200 ms" });
+    expect(result.durationMs).toBeGreaterThanOrEqual(190);
+    expect(result.durationMs).toBeLessThan(1500);
+  });
+
+  it("fails with the error code when the connection is refused", async () => {
+    const port = await freePort();
+
+    const result = await sender({ ...permissive, timeoutMs: 2000 }).send(`http://127.0.0.1:${port}/`, body, signed);
+
+    expect(result).toEqual({ kind: "failed", error: "ECONNREFUSED", durationMs: expect.any(Number) });
+  });
+
+  it("resolves names when private addresses are allowed", async () => {
+    const server = await startServer((response) => response.writeHead(204).end());
+
+    const result = await sender({ ...permissive, timeoutMs: 2000 }).send(`http://localhost:${server.port}/`, body, signed);
+
+    expect(result).toMatchObject({ kind: "answered", status: 204 });
+  });
+
+  it("refuses private addresses, literal or resolved, without connecting", async () => {
+    const server = await startServer((response) => response.writeHead(200).end());
+    const strictSender = sender({ allowHttp: true, allowPrivate: false, timeoutMs: 2000 });
+
+    const results = await Promise.all(
+      [
+        `http://127.0.0.1:${server.port}/`,
+        `http://localhost:${server.port}/`,
+        `http://[::1]:${server.port}/`,
+        `http://[::ffff:127.0.0.1]:${server.port}/`,
+      ].map((url) => strictSender.send(url, body, signed)),
+    );
+
+    expect(results.map((result) => result.kind === "failed" && result.error)).toEqual([
+      "refused: is a private address",
+      "refused: resolves to a private address",
+      "refused: is a private address",
+      "refused: is a private address",
+    ]);
+    expect(server.connections).toBe(0);
+  });
+
+  it("refuses http, credentials and garbage at delivery too", async () => {
+    const server = await startServer((response) => response.writeHead(200).end());
+    const httpsOnly = sender({ allowHttp: false, allowPrivate: true, timeoutMs: 2000 });
+
+    const results = await Promise.all(
+      [`http://127.0.0.1:${server.port}/`, `https://user:secret@127.0.0.1:${server.port}/`, "nonsense"].map((url) =>
+        httpsOnly.send(url, body, signed),
+      ),
+    );
+
+    expect(results.map((result) => result.kind === "failed" && result.error)).toEqual([
+      "refused: must use https",
+      "refused: must not contain a username or password",
+      "refused: is not a valid URL",
+    ]);
+    expect(server.connections).toBe(0);
+  });
+});
