@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Kysely, sql } from "kysely";
+import { batchWhileBusy } from "../batching/batch-while-busy.ts";
 import { webhookSecretContext } from "../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Database } from "../db/schema.ts";
-import { retryDecision } from "../domain/webhooks/retry-schedule.ts";
+import { type RetryDecision, retryDecision } from "../domain/webhooks/retry-schedule.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
@@ -25,46 +26,69 @@ export interface WebhookDispatcherOptions {
   retryBaseMs: number;
   observe: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
   leaseMs?: number;
-  maxInFlight?: number;
   /** So that one slow or dead endpoint never takes every slot. */
   maxInFlightPerEndpoint?: number;
+  maxInFlight?: number;
 }
 
 const LEASE = "job:webhook-dispatcher";
 
-type Due = {
-  delivery_id: string;
-  endpoint_id: string;
-  message_id: string;
+/** Where a message stands in the log: one endpoint gets a subject's messages in this order. */
+type Order = { position: bigint; ordinal: number };
+const before = (a: Order, b: Order) => a.position < b.position || (a.position === b.position && a.ordinal < b.ordinal);
+
+type Candidate = Order & {
+  deliveryId: string;
+  endpointId: string;
+  subjectId: string;
+  messageId: string;
   payload: string;
   attempts: number;
-  round_start: number;
+  roundStart: number;
   url: string;
   secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
 };
 
+type Recorded = { candidate: Candidate; result: SendResult; decision: RetryDecision };
+
+const subjectKey = (delivery: { endpointId: string; subjectId: string }) => `${delivery.endpointId}/${delivery.subjectId}`;
+
 /**
- * Sends the outbox's due deliveries, one instance at a time (a lease like the projections'). A
- * delivery waits while an earlier message of the same transaction or batch is still pending for
- * its endpoint, so each endpoint gets a subject's messages in order. Sends run concurrently,
- * bounded overall and per endpoint; each finished send looks for more at once, and a timer looks
- * every `intervalMs` for new rows and retries that came due.
+ * Sends the outbox's deliveries, on one instance at a time (a lease like the projections').
+ *
+ * Each look at the outbox takes, per enabled endpoint, the next due deliveries (an index scan of
+ * that endpoint's pending rows), so one endpoint's backlog never hides another's. Sends run
+ * concurrently, at most `maxInFlightPerEndpoint` per endpoint and `maxInFlight` in all; a finished
+ * send starts the endpoint's next candidate at once and looks again only when it has none.
+ *
+ * Order: a message waits while an earlier one about the same transaction (or batch) is held for
+ * its endpoint, in flight or waiting for its retry. Those held deliveries are known here (this is
+ * the only sender while the lease is ours), read back from the outbox whenever the lease is taken.
  */
 export class WebhookDispatcher {
   readonly #options: Required<WebhookDispatcherOptions>;
   readonly #owner = randomUUID();
   readonly #stopping = new AbortController();
   readonly #inFlight = new Map<string, Promise<void>>();
-  readonly #perEndpoint = new Map<string, number>();
+  readonly #busy = new Map<string, number>();
+  /** Per endpoint and subject, the deliveries in flight or waiting for a retry. */
+  #held = new Map<string, Map<string, Order>>();
+  #candidates = new Map<string, Candidate[]>();
   #leaseRenewedAt = 0;
-  #filling: Promise<void> | undefined;
-  #fillAgain = false;
+  #leading = false;
+  #looking: Promise<void> | undefined;
+  #lookAgain = false;
+  /** Deliveries whose send ended while a look's query ran: its rows may predate their outcome. */
+  #endedDuringLook: Set<string> | undefined;
   #running: Promise<void> | undefined;
+  readonly #record: (recorded: Recorded) => Promise<void>;
 
   constructor(options: WebhookDispatcherOptions) {
-    this.#options = { leaseMs: 10_000, maxInFlight: 64, maxInFlightPerEndpoint: 8, ...options };
+    this.#options = { leaseMs: 10_000, maxInFlightPerEndpoint: 8, maxInFlight: 64, ...options };
+    // Attempts that end together are recorded together: one transaction, two statements.
+    this.#record = batchWhileBusy((batch: Recorded[]) => this.#recordAttempts(batch).then(() => batch.map(() => undefined)));
   }
 
   start(): void {
@@ -74,137 +98,241 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.#stopping.abort();
     await this.#running;
-    await this.#filling;
+    await this.#looking;
     await Promise.all(this.#inFlight.values());
     await releaseLease(this.#options.db, LEASE, this.#owner).catch(() => {});
   }
 
   async #loop(): Promise<void> {
-    const { intervalMs, logger } = this.#options;
+    const { intervalMs } = this.#options;
     while (!this.#stopping.signal.aborted) {
-      await this.#fill().catch((error: unknown) => logger.warn({ err: error }, "webhook dispatch failed; trying again"));
+      await this.#look();
       await sleep(intervalMs, undefined, { signal: this.#stopping.signal }).catch(() => {});
     }
   }
 
-  /** Starts what is due, up to the bounds; calls made while one runs are folded into one more run. */
-  #fill(): Promise<void> {
-    if (this.#filling) {
-      this.#fillAgain = true;
-      return this.#filling;
+  /** Looks for due deliveries and starts what may start; calls made meanwhile fold into one more look. */
+  #look(): Promise<void> {
+    if (this.#looking) {
+      this.#lookAgain = true;
+      return this.#looking;
     }
-    this.#filling = (async () => {
+    this.#looking = (async () => {
       do {
-        this.#fillAgain = false;
+        this.#lookAgain = false;
         if (this.#stopping.signal.aborted || !(await this.#holdLease())) return;
-        for (const due of await this.#due()) this.#send(due);
-      } while (this.#fillAgain);
-    })().finally(() => (this.#filling = undefined));
-    return this.#filling;
+        const ended = new Set<string>();
+        this.#endedDuringLook = ended;
+        const due = await this.#dueCandidates();
+        for (const [endpointId, list] of due) {
+          due.set(endpointId, list.filter((candidate) => !ended.has(candidate.deliveryId) && !this.#inFlight.has(candidate.deliveryId)));
+        }
+        this.#candidates = due;
+        this.#endedDuringLook = undefined;
+        for (const endpointId of due.keys()) this.#startNext(endpointId);
+      } while (this.#lookAgain);
+    })()
+      .catch((error: unknown) => this.#options.logger.warn({ err: error }, "webhook dispatch failed; trying again"))
+      .finally(() => {
+        this.#endedDuringLook = undefined;
+        this.#looking = undefined;
+      });
+    return this.#looking;
   }
 
   async #holdLease(): Promise<boolean> {
     const { db, leaseMs } = this.#options;
-    if (Date.now() - this.#leaseRenewedAt < leaseMs / 3) return true;
+    if (this.#leading && Date.now() - this.#leaseRenewedAt < leaseMs / 3) return true;
     const held = await acquireLease(db, LEASE, this.#owner, leaseMs);
+    if (held && !this.#leading) await this.#loadHeld();
+    this.#leading = held;
     this.#leaseRenewedAt = held ? Date.now() : 0;
     return held;
   }
 
-  async #due(): Promise<Due[]> {
-    const { db, maxInFlight, maxInFlightPerEndpoint } = this.#options;
-    const free = maxInFlight - this.#inFlight.size;
-    if (free <= 0) return [];
-    const { rows } = await sql<Due & { rank: string }>`
-      select d.delivery_id, d.endpoint_id, d.message_id, d.payload, d.attempts, d.round_start,
-             e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, d.rank
-      from (
-        select d.*, row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.position, d.ordinal) as rank
-        from webhook_deliveries d
-        where d.status = 'pending' and d.next_attempt_at <= now()
+  /** What another dispatcher (or this one, before it lost the lease) left waiting for a retry. */
+  async #loadHeld(): Promise<void> {
+    const { rows } = await sql<{ delivery_id: string; endpoint_id: string; subject_id: string; position: string; ordinal: number }>`
+      select delivery_id, endpoint_id, subject_id, position::text as position, ordinal
+      from webhook_deliveries where status = 'pending' and attempts > 0
+    `.execute(this.#options.db);
+    this.#held = new Map();
+    for (const row of rows) {
+      this.#hold({ deliveryId: row.delivery_id, endpointId: row.endpoint_id, subjectId: row.subject_id, position: BigInt(row.position), ordinal: row.ordinal });
+    }
+  }
+
+  #hold(delivery: Order & { deliveryId: string; endpointId: string; subjectId: string }): void {
+    const key = subjectKey(delivery);
+    const held = this.#held.get(key) ?? new Map<string, Order>();
+    held.set(delivery.deliveryId, { position: delivery.position, ordinal: delivery.ordinal });
+    this.#held.set(key, held);
+  }
+
+  #release(candidate: Candidate): void {
+    const key = subjectKey(candidate);
+    const held = this.#held.get(key);
+    held?.delete(candidate.deliveryId);
+    if (held?.size === 0) this.#held.delete(key);
+  }
+
+  /** Per enabled endpoint with room, its next due deliveries in log order. */
+  async #dueCandidates(): Promise<Map<string, Candidate[]>> {
+    const { db, maxInFlightPerEndpoint } = this.#options;
+    const { rows } = await sql<{
+      delivery_id: string;
+      endpoint_id: string;
+      subject_id: string;
+      message_id: string;
+      payload: string;
+      attempts: number;
+      round_start: number;
+      position: string;
+      ordinal: number;
+      url: string;
+      secret: string;
+      previous_secret: string | null;
+      previous_secret_expires_at: Date | null;
+    }>`
+      select d.delivery_id, d.endpoint_id, d.subject_id, d.message_id, d.payload, d.attempts, d.round_start,
+             d.position::text as position, d.ordinal, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+      from webhook_endpoints e
+      cross join lateral (
+        select * from webhook_deliveries d
+        where d.endpoint_id = e.endpoint_id and d.status = 'pending' and d.next_attempt_at <= now()
           and not (d.delivery_id = any(array(select jsonb_array_elements_text(${JSON.stringify([...this.#inFlight.keys()])}::jsonb)::uuid)))
-          and not exists (
-            select 1 from webhook_deliveries earlier
-            where earlier.status = 'pending' and earlier.endpoint_id = d.endpoint_id and earlier.subject_id = d.subject_id
-              and (earlier.position, earlier.ordinal) < (d.position, d.ordinal))
+        order by d.next_attempt_at, d.position, d.ordinal
+        limit ${maxInFlightPerEndpoint * 4}
       ) d
-      join webhook_endpoints e on e.endpoint_id = d.endpoint_id and e.enabled and not e.deleted
-      where d.rank <= ${maxInFlightPerEndpoint}
-      order by d.rank, d.next_attempt_at
-      limit ${free}
+      where e.enabled and not e.deleted
     `.execute(db);
-    return rows.filter((row) => {
-      const busy = this.#perEndpoint.get(row.endpoint_id) ?? 0;
-      if (busy >= maxInFlightPerEndpoint) return false;
-      this.#perEndpoint.set(row.endpoint_id, busy + 1);
-      return true;
-    });
-  }
-
-  #send(due: Due): void {
-    const sent = this.#attempt(due)
-      .catch((error: unknown) => this.#options.logger.error({ err: error, deliveryId: due.delivery_id }, "webhook attempt not recorded"))
-      .finally(() => {
-        this.#inFlight.delete(due.delivery_id);
-        const busy = (this.#perEndpoint.get(due.endpoint_id) ?? 1) - 1;
-        if (busy > 0) this.#perEndpoint.set(due.endpoint_id, busy);
-        else this.#perEndpoint.delete(due.endpoint_id);
-        if (!this.#stopping.signal.aborted) void this.#fill().catch(() => {});
+    const candidates = new Map<string, Candidate[]>();
+    for (const row of rows) {
+      const list = candidates.get(row.endpoint_id) ?? [];
+      list.push({
+        deliveryId: row.delivery_id,
+        endpointId: row.endpoint_id,
+        subjectId: row.subject_id,
+        messageId: row.message_id,
+        payload: row.payload,
+        attempts: row.attempts,
+        roundStart: row.round_start,
+        position: BigInt(row.position),
+        ordinal: row.ordinal,
+        url: row.url,
+        secret: row.secret,
+        previousSecret: row.previous_secret,
+        previousSecretExpiresAt: row.previous_secret_expires_at,
       });
-    this.#inFlight.set(due.delivery_id, sent);
+      candidates.set(row.endpoint_id, list);
+    }
+    for (const list of candidates.values()) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    return candidates;
   }
 
-  async #attempt(due: Due): Promise<void> {
-    const { db, retryBaseMs, observe } = this.#options;
-    const result = await this.#post(due);
-    const attempt = due.attempts + 1;
+  /** Starts the endpoint's candidates that may go now: room left, and nothing earlier held for their subject. */
+  #startNext(endpointId: string): void {
+    const { maxInFlightPerEndpoint, maxInFlight } = this.#options;
+    const list = this.#candidates.get(endpointId) ?? [];
+    const waiting = new Set<string>();
+    for (let index = 0; index < list.length; ) {
+      if ((this.#busy.get(endpointId) ?? 0) >= maxInFlightPerEndpoint || this.#inFlight.size >= maxInFlight) return;
+      const candidate = list[index]!;
+      const key = subjectKey(candidate);
+      const earlier = [...(this.#held.get(key) ?? new Map<string, Order>())].some(
+        ([deliveryId, order]) => deliveryId !== candidate.deliveryId && before(order, candidate),
+      );
+      if (waiting.has(key) || earlier) {
+        waiting.add(key);
+        index += 1;
+        continue;
+      }
+      list.splice(index, 1);
+      this.#send(candidate);
+    }
+    if (list.length === 0 && !this.#stopping.signal.aborted) void this.#look();
+  }
+
+  #send(candidate: Candidate): void {
+    this.#hold(candidate);
+    this.#busy.set(candidate.endpointId, (this.#busy.get(candidate.endpointId) ?? 0) + 1);
+    const sent = this.#attempt(candidate)
+      .catch((error: unknown) => {
+        // Unrecorded, the delivery stays pending and due: the next look finds it again.
+        this.#release(candidate);
+        this.#options.logger.error({ err: error, deliveryId: candidate.deliveryId }, "webhook attempt not recorded");
+      })
+      .finally(() => {
+        this.#inFlight.delete(candidate.deliveryId);
+        this.#endedDuringLook?.add(candidate.deliveryId);
+        const busy = (this.#busy.get(candidate.endpointId) ?? 1) - 1;
+        if (busy > 0) this.#busy.set(candidate.endpointId, busy);
+        else this.#busy.delete(candidate.endpointId);
+        if (!this.#stopping.signal.aborted) this.#startNext(candidate.endpointId);
+      });
+    this.#inFlight.set(candidate.deliveryId, sent);
+  }
+
+  async #attempt(candidate: Candidate): Promise<void> {
+    const { retryBaseMs, observe } = this.#options;
+    const result = await this.#post(candidate);
     const delivered = result.kind === "answered" && result.status >= 200 && result.status < 300;
-    const decision = retryDecision({ delivered, attemptInRound: attempt - due.round_start, baseMs: retryBaseMs });
-    const retryIn = decision.retryInMs === null ? null : sql<Date>`now() + ${decision.retryInMs} * interval '1 millisecond'`;
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("webhook_attempts")
-        .values({
-          attempt_id: newId(),
-          delivery_id: due.delivery_id,
-          endpoint_id: due.endpoint_id,
-          attempt,
-          status: decision.status,
-          response_status: result.kind === "answered" ? result.status : null,
-          duration_ms: Math.round(result.durationMs),
-          error: result.kind === "failed" ? result.error : null,
-          next_attempt_at: retryIn,
-          created_at: sql`now()`,
-        })
-        .execute();
-      await trx
-        .updateTable("webhook_deliveries")
-        .set({
-          status: decision.status,
-          attempts: attempt,
-          ...(retryIn && { next_attempt_at: retryIn }),
-          updated_at: sql`now()`,
-        })
-        .where("delivery_id", "=", due.delivery_id)
-        .execute();
-    });
+    const attemptInRound = candidate.attempts + 1 - candidate.roundStart;
+    const decision = retryDecision({ delivered, attemptInRound, baseMs: retryBaseMs });
+    await this.#record({ candidate, result, decision });
+    if (decision.status !== "pending") this.#release(candidate);
     observe(decision.status === "pending" ? "retrying" : decision.status, result.durationMs);
   }
 
   /** Signs with the current secret, and with the previous one while it is still valid, then sends. */
-  async #post(due: Due): Promise<SendResult> {
+  async #post(candidate: Candidate): Promise<SendResult> {
     const { secrets, sender, now, logger } = this.#options;
-    const context = webhookSecretContext(due.endpoint_id);
+    const context = webhookSecretContext(candidate.endpointId);
     let keys: string[];
     try {
-      keys = [secrets.decrypt(due.secret, context)];
-      if (due.previous_secret && due.previous_secret_expires_at && due.previous_secret_expires_at > now()) {
-        keys.push(secrets.decrypt(due.previous_secret, context));
+      keys = [secrets.decrypt(candidate.secret, context)];
+      if (candidate.previousSecret && candidate.previousSecretExpiresAt && candidate.previousSecretExpiresAt > now()) {
+        keys.push(secrets.decrypt(candidate.previousSecret, context));
       }
     } catch (error) {
-      logger.error({ err: error, endpointId: due.endpoint_id }, "a webhook signing secret does not decrypt");
+      logger.error({ err: error, endpointId: candidate.endpointId }, "a webhook signing secret does not decrypt");
       return { kind: "failed", error: "the signing secret could not be decrypted", durationMs: 0 };
     }
-    return sender.send(due.url, due.payload, signatureHeaders(due.message_id, new Date(), due.payload, keys));
+    return sender.send(candidate.url, candidate.payload, signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys));
+  }
+
+  /** Each attempt's row in the log, and its delivery moved on: delivered, failed, or due again later. */
+  async #recordAttempts(batch: Recorded[]): Promise<void> {
+    const rows = batch.map(({ candidate, result, decision }) => ({
+      attempt_id: newId(),
+      delivery_id: candidate.deliveryId,
+      endpoint_id: candidate.endpointId,
+      attempt: candidate.attempts + 1,
+      status: decision.status,
+      response_status: result.kind === "answered" ? result.status : null,
+      duration_ms: Math.round(result.durationMs),
+      error: result.kind === "failed" ? result.error : null,
+      retry_in_ms: decision.retryInMs,
+    }));
+    const json = JSON.stringify(rows);
+    await this.#options.db.transaction().execute(async (trx) => {
+      await sql`
+        insert into webhook_attempts (attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms,
+                                      error, next_attempt_at, created_at)
+        select attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms, error,
+               now() + retry_in_ms * interval '1 millisecond', now()
+        from jsonb_to_recordset(${json}::jsonb)
+          as row(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status text, response_status int,
+                 duration_ms int, error text, retry_in_ms bigint)
+      `.execute(trx);
+      await sql`
+        update webhook_deliveries d
+        set status = row.status, attempts = row.attempt,
+            next_attempt_at = coalesce(now() + row.retry_in_ms * interval '1 millisecond', d.next_attempt_at),
+            updated_at = now()
+        from jsonb_to_recordset(${json}::jsonb) as row(delivery_id uuid, attempt int, status text, retry_in_ms bigint)
+        where d.delivery_id = row.delivery_id
+      `.execute(trx);
+    });
   }
 }

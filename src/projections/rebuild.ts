@@ -42,7 +42,8 @@ export async function rebuildProjection(options: RebuildOptions): Promise<number
   });
 }
 
-export type SchemaRef = RawBuilder<unknown>;
+/** A schema of shadow tables: its name, and the identifier to put in SQL. */
+export type SchemaRef = { name: string; id: RawBuilder<unknown> };
 
 /** How far a replay into shadow tables got. */
 export interface Replayed {
@@ -64,16 +65,17 @@ export async function withShadowTables<T>(
   work: (schema: SchemaRef) => Promise<T>,
 ): Promise<T> {
   assertProjectionName(projection.name);
-  const schema = sql.id(`${purpose}_${projection.name}`);
-  await sql`drop schema if exists ${schema} cascade`.execute(db);
-  await sql`create schema ${schema}`.execute(db);
+  const name = `${purpose}_${projection.name}`;
+  const schema: SchemaRef = { name, id: sql.id(name) };
+  await sql`drop schema if exists ${schema.id} cascade`.execute(db);
+  await sql`create schema ${schema.id}`.execute(db);
   try {
     for (const table of projection.tables) {
-      await sql`create table ${schema}.${sql.id(table)} (like public.${sql.id(table)} including all)`.execute(db);
+      await sql`create table ${schema.id}.${sql.id(table)} (like public.${sql.id(table)} including all)`.execute(db);
     }
     return await work(schema);
   } finally {
-    await sql`drop schema if exists ${schema} cascade`.execute(db);
+    await sql`drop schema if exists ${schema.id} cascade`.execute(db);
   }
 }
 
@@ -96,9 +98,10 @@ export async function replayInto(options: ReplayOptions): Promise<Replayed> {
     const batch = await store.readAll({ after: checkpoint, batchSize, types: projection.eventTypes });
     if (batch.checkpoint === checkpoint) return { checkpoint, events, last };
     if (batch.events.length > 0) {
-      const streams = await readStreamsFor(projection, db, store, batch.events);
+      // What the projection reads to decide which streams it needs, it reads in the replay's tables.
+      const streams = await readStreamsFor(projection, db.withSchema(schema.name), store, batch.events);
       await db.transaction().execute(async (trx) => {
-        await sql`set local search_path to ${schema}, public`.execute(trx);
+        await sql`set local search_path to ${schema.id}, public`.execute(trx);
         await projection.apply(trx, batch.events, streams);
       });
       events += batch.events.length;
@@ -129,6 +132,6 @@ async function swapIn(
   `.execute(trx);
   for (const table of projection.tables) {
     await sql`drop table public.${sql.id(table)}`.execute(trx);
-    await sql`alter table ${schema}.${sql.id(table)} set schema public`.execute(trx);
+    await sql`alter table ${schema.id}.${sql.id(table)} set schema public`.execute(trx);
   }
 }

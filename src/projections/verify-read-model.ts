@@ -93,7 +93,7 @@ async function compareTables(
   for (const table of projection.tables) {
     const keys = await primaryKey(trx, table);
     const live = sql`public.${sql.id(table)}`;
-    const replayed = sql`${schema}.${sql.id(table)}`;
+    const replayed = sql`${schema.id}.${sql.id(table)}`;
     const onlyLive = await rowsOnlyIn(trx, live, replayed, keys, sampleSize);
     const onlyReplay = await rowsOnlyIn(trx, replayed, live, keys, sampleSize);
     if (onlyLive.count > 0 || onlyReplay.count > 0) differences.push({ table, onlyLive, onlyReplay });

@@ -39,9 +39,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     created_at timestamptz not null default now(),
     updated_at timestamptz not null default now()
   )`.execute(db);
-  await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(db);
-  await sql`create index webhook_deliveries_order on webhook_deliveries (endpoint_id, subject_id, position, ordinal)
+  // The dispatcher's look: per endpoint, its due rows in order.
+  await sql`create index webhook_deliveries_due on webhook_deliveries (endpoint_id, next_attempt_at, position, ordinal)
     where status = 'pending'`.execute(db);
+  // What waits for a retry: read back when a dispatcher takes the lease.
+  await sql`create index webhook_deliveries_retrying on webhook_deliveries (endpoint_id) where status = 'pending' and attempts > 0`.execute(db);
 
   await sql`create table webhook_attempts (
     attempt_id uuid primary key,

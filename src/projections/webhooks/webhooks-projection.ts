@@ -39,11 +39,18 @@ export const webhooksProjection: Projection = {
   async streamsToRead(db, events) {
     const sources = events.filter((event) => !isEndpointEvent(event));
     if (sources.length === 0) return [];
-    // With no endpoint anywhere (the common case until a client subscribes) nothing is read.
-    const anyEndpoint =
-      events.some(isEndpointEvent) ||
-      (await db.selectFrom("webhook_endpoints").select("endpoint_id").limit(1).executeTakeFirst()) !== undefined;
-    return anyEndpoint ? [...new Set(sources.map((event) => event.streamId))] : [];
+    // With no enabled endpoint (the common case until a client subscribes) nothing is read. The
+    // table is the one `apply` will read: it reflects the log up to this batch.
+    const subscriber = () =>
+      db
+        .selectFrom("webhook_endpoints")
+        .select("endpoint_id")
+        .where("enabled", "=", true)
+        .where("deleted", "=", false)
+        .limit(1)
+        .executeTakeFirst();
+    const anySubscriber = events.some(isEndpointEvent) || (await subscriber()) !== undefined;
+    return anySubscriber ? [...new Set(sources.map((event) => event.streamId))] : [];
   },
 
   async apply(trx, events, streams) {
