@@ -32,6 +32,7 @@ export interface WebhookDispatcherOptions {
 }
 
 const LEASE = "job:webhook-dispatcher";
+const MAX_CACHED_KEYS = 10_000;
 
 /** Where a message stands in the log: one endpoint gets a subject's messages in this order. */
 type Order = { position: bigint; ordinal: number };
@@ -84,6 +85,8 @@ export class WebhookDispatcher {
   #endedDuringLook: Set<string> | undefined;
   #running: Promise<void> | undefined;
   readonly #record: (recorded: Recorded) => Promise<void>;
+  /** Signing keys by endpoint and ciphertext: one envelope decryption per secret rather than per send. */
+  readonly #keys = new Map<string, string>();
 
   constructor(options: WebhookDispatcherOptions) {
     this.#options = { leaseMs: 10_000, maxInFlightPerEndpoint: 8, maxInFlight: 64, ...options };
@@ -288,11 +291,20 @@ export class WebhookDispatcher {
   async #post(candidate: Candidate): Promise<SendResult> {
     const { secrets, sender, now, logger } = this.#options;
     const context = webhookSecretContext(candidate.endpointId);
+    const key = (ciphertext: string) => {
+      const cacheKey = `${context}\n${ciphertext}`;
+      const known = this.#keys.get(cacheKey);
+      if (known !== undefined) return known;
+      if (this.#keys.size >= MAX_CACHED_KEYS) this.#keys.clear();
+      const plaintext = secrets.decrypt(ciphertext, context);
+      this.#keys.set(cacheKey, plaintext);
+      return plaintext;
+    };
     let keys: string[];
     try {
-      keys = [secrets.decrypt(candidate.secret, context)];
+      keys = [key(candidate.secret)];
       if (candidate.previousSecret && candidate.previousSecretExpiresAt && candidate.previousSecretExpiresAt > now()) {
-        keys.push(secrets.decrypt(candidate.previousSecret, context));
+        keys.push(key(candidate.previousSecret));
       }
     } catch (error) {
       logger.error({ err: error, endpointId: candidate.endpointId }, "a webhook signing secret does not decrypt");

@@ -547,6 +547,42 @@ for (const target of testDatabaseTargets()) {
     }, 90_000);
   });
 
+  describe(`a dead endpoint beside a live one, on ${target}`, () => {
+    let receiver: WebhookReceiver;
+    let api: TestService;
+
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver((request) => (request.path === "/dead" ? "never" : 200));
+      // The contract's 10 s per attempt: the dead endpoint holds its sends that long.
+      api = await startTestService(target, { ...webhookEnvironment, WEBHOOK_TIMEOUT_MS: "10000" });
+    });
+    afterAll(async () => {
+      await api?.stop();
+      await receiver?.close();
+    });
+
+    it("never delays the live endpoint's deliveries, and holds at most 8 sends open to the dead one", async () => {
+      const acme = await api.createClient("Acme");
+      expect((await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: acme.clientId } })).status).toBe(201);
+      await createEndpoint(api, acme.key, `${receiver.url}/dead`);
+      await createEndpoint(api, acme.key, `${receiver.url}/alive`);
+      const sales = 12;
+      for (let index = 0; index < sales; index++) {
+        const sale = await api.request("POST", "/v1/transactions/sale", {
+          key: acme.key,
+          body: { processor: "processor_a", amount: 100 + index, currency: "USD", card: card("4242424242424242"), userId: "u1" },
+        });
+        expect(sale.status, sale.text).toBe(201);
+      }
+      // Every message reaches the live endpoint while the dead one's first attempts still hang.
+      await receiver.waitFor((requests) => requests.length >= 2 * sales, { path: "/alive", timeoutMs: 8_000 });
+      const dead = receiver.at("/dead");
+      expect(dead.length).toBeGreaterThan(0);
+      expect(dead.length).toBeLessThanOrEqual(8);
+      expect(dead.every((request) => typeOf(request) === "transaction.pending")).toBe(true);
+    }, 30_000);
+  });
+
   describe(`undelivered messages across a restart, on ${target}`, () => {
     it("are delivered by the restarted service, in order, with the same webhook-ids", async () => {
       const receiver = await startWebhookReceiver(503);
