@@ -19,7 +19,7 @@ export const encodeIdCursor = (id: string) => Buffer.from(id, "utf8").toString("
 export function decodeIdCursor(cursor: string): string {
   const id = Buffer.from(cursor, "base64url").toString("utf8");
   if (!z.uuid().safeParse(id).success) {
-    throw new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
+    throw new ApiProblem("validation_error", "The cursor is not one this list gave out: pass the `nextCursor` of the page before.", {
       errors: [{ path: "cursor", message: "is invalid" }],
     });
   }
@@ -43,7 +43,7 @@ export const encodeTimeCursor = (at: Date, id: string) => Buffer.from(`${at.toIS
 export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
   const [at = "", id = "", ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (rest.length > 0 || !z.iso.datetime().safeParse(at).success || !z.uuid().safeParse(id).success) {
-    throw new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
+    throw new ApiProblem("validation_error", "The cursor is not one this list gave out: pass the `nextCursor` of the page before.", {
       errors: [{ path: "cursor", message: "is invalid" }],
     });
   }

@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey } from "../auth/keys.ts";
+import { generateApiKey, hashApiKey, keyPrefixOf } from "../auth/keys.ts";
 import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand } from "../domain/clients/decider.ts";
 import type { CurrencyLimit } from "../domain/limits/limits.ts";
 import { newId } from "../ids.ts";
@@ -41,7 +41,7 @@ export async function issueApiKey(
   const key = generateApiKey("client");
   const keyId = newId();
   const now = context.now().toISOString();
-  const result = await runClientCommand(context, clientId, { type: "IssueApiKey", keyId, keyHash: hashApiKey(key), now });
+  const result = await runClientCommand(context, clientId, { type: "IssueApiKey", keyId, keyHash: hashApiKey(key), prefix: keyPrefixOf(key), now });
   return result.ok ? { ok: true, value: { keyId, key, createdAt: now } } : result;
 }
 

@@ -45,6 +45,8 @@ export interface ApiKeysTable {
   key_id: string;
   client_id: string;
   key_hash: string;
+  /** The key's first characters; null for keys issued before they were kept. */
+  prefix: string | null;
   created_at: Date;
   revoked_at: Date | null;
 }

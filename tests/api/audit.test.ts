@@ -202,6 +202,8 @@ for (const target of testDatabaseTargets()) {
         expect(response.status, response.text).toBe(400);
         expect(response.body.code).toBe("validation_error");
         expect(response.body.errors.map((error: { path: string }) => error.path)).toEqual(paths);
+        // A cursor it did not give out tells the reader what to pass instead (API.md).
+        if (search.endsWith("=garbage")) expect(response.body.detail).toContain("nextCursor");
       });
     });
 

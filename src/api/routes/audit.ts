@@ -95,7 +95,7 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
         return { data: page.events, nextCursor: page.nextCursor };
       } catch (error) {
         if (!(error instanceof InvalidCursorError)) throw error;
-        throw new ApiProblem("validation_error", "The cursor is not one this list gave out.", {
+        throw new ApiProblem("validation_error", "The cursor is not one this list gave out: pass the `nextCursor` of the page before.", {
           errors: [{ path: request.query.after === undefined ? "cursor" : "after", message: "is invalid" }],
         });
       }

@@ -4,7 +4,9 @@ import { issueApiKey, registerClient, revokeApiKey, setLimits } from "../../comm
 import { usageOn } from "../../commands/limits.ts";
 import { type CurrencyLimit, limitsSchema, utcDay } from "../../domain/limits/limits.ts";
 import type { CommandContext } from "../../commands/context.ts";
+import { UNKNOWN_KEY_PREFIX } from "../../auth/keys.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, pageOf } from "../pagination.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -38,6 +40,15 @@ const apiKeySchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "ApiKey" });
+
+const listedApiKeySchema = z
+  .object({
+    id: z.uuid(),
+    prefix: z.string().describe("The key's first characters (`ldgr_sk_` and four more), to tell keys apart; never the key."),
+    createdAt: z.iso.datetime(),
+    revokedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "ListedApiKey" });
 
 export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now }) => {
   const context = (metadata: CommandContext["metadata"]): CommandContext => ({ db, store, now, metadata });
@@ -75,6 +86,78 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       const result = await registerClient(context(eventMetadataOf(request)), request.body.name);
       if (!result.ok) throw new ApiProblem("internal_error", result.detail);
       return reply.code(201).send(await loadClient(result.value.clientId));
+    },
+  );
+
+  app.get(
+    "/clients",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags: ["clients"],
+        summary: "Clients, newest first",
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(clientSchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
+      const rows = await db
+        .selectFrom("clients")
+        .select(["client_id", "created_at"])
+        .$if(after !== undefined, (q) =>
+          q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "client_id"), "<", tuple(after!.at, after!.id))),
+        )
+        .orderBy("created_at", "desc")
+        .orderBy("client_id", "desc")
+        .limit(limit + 1)
+        .execute();
+      const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.client_id));
+      return { data: await Promise.all(page.data.map((row) => loadClient(row.client_id))), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    "/clients/:clientId/api-keys",
+    {
+      config: { access: "any" },
+      schema: {
+        tags: ["clients"],
+        summary: "A client's API keys, newest first, revoked ones included (never the keys themselves)",
+        params: clientIdParams,
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(listedApiKeySchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const { clientId } = request.params;
+      if (!canSeeClient(principalOf(request), clientId)) throw notFound("client");
+      const client = await db.selectFrom("clients").select("client_id").where("client_id", "=", clientId).executeTakeFirst();
+      if (!client) throw notFound("client");
+      const { limit, cursor } = request.query;
+      const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
+      const rows = await db
+        .selectFrom("api_keys")
+        .select(["key_id", "prefix", "created_at", "revoked_at"])
+        .where("client_id", "=", clientId)
+        .$if(after !== undefined, (q) =>
+          q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "key_id"), "<", tuple(after!.at, after!.id))),
+        )
+        .orderBy("created_at", "desc")
+        .orderBy("key_id", "desc")
+        .limit(limit + 1)
+        .execute();
+      const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.key_id));
+      return {
+        data: page.data.map((row) => ({
+          id: row.key_id,
+          prefix: row.prefix ?? UNKNOWN_KEY_PREFIX,
+          createdAt: row.created_at.toISOString(),
+          revokedAt: row.revoked_at?.toISOString() ?? null,
+        })),
+        nextCursor: page.nextCursor,
+      };
     },
   );
 

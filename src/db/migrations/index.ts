@@ -9,6 +9,7 @@ import * as resolverWork from "./0008-resolver-work.ts";
 import * as idempotencyClaims from "./0009-idempotency-claims.ts";
 import * as settlementAndExpiry from "./0010-settlement-and-expiry.ts";
 import * as webhooks from "./0011-webhooks.ts";
+import * as apiKeyPrefixes from "./0012-api-key-prefixes.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0009-idempotency-claims": idempotencyClaims,
   "0010-settlement-and-expiry": settlementAndExpiry,
   "0011-webhooks": webhooks,
+  "0012-api-key-prefixes": apiKeyPrefixes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

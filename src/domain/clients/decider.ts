@@ -3,14 +3,15 @@ import type { CurrencyLimit } from "../limits/limits.ts";
 
 export type ClientEvent =
   | { type: "ClientRegistered.v1"; data: { clientId: string; name: string; occurredAt: string } }
-  | { type: "ApiKeyIssued.v1"; data: { keyId: string; keyHash: string; occurredAt: string } }
+  /** `prefix`: the key's first characters, to tell keys apart in lists; absent on keys issued before it was kept. */
+  | { type: "ApiKeyIssued.v1"; data: { keyId: string; keyHash: string; prefix?: string; occurredAt: string } }
   | { type: "ApiKeyRevoked.v1"; data: { keyId: string; occurredAt: string } }
   /** Replaces all of the client's limits. */
   | { type: "ClientLimitsSet.v1"; data: { limits: CurrencyLimit[]; occurredAt: string } };
 
 export type ClientCommand =
   | { type: "RegisterClient"; clientId: string; name: string; now: string }
-  | { type: "IssueApiKey"; keyId: string; keyHash: string; now: string }
+  | { type: "IssueApiKey"; keyId: string; keyHash: string; prefix: string; now: string }
   | { type: "RevokeApiKey"; keyId: string; now: string }
   | { type: "SetLimits"; limits: CurrencyLimit[]; now: string };
 
@@ -53,7 +54,7 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
       case "IssueApiKey":
         return accept({
           type: "ApiKeyIssued.v1",
-          data: { keyId: command.keyId, keyHash: command.keyHash, occurredAt: command.now },
+          data: { keyId: command.keyId, keyHash: command.keyHash, prefix: command.prefix, occurredAt: command.now },
         });
       case "SetLimits":
         return accept({ type: "ClientLimitsSet.v1", data: { limits: command.limits, occurredAt: command.now } });

@@ -39,7 +39,13 @@ export const clientsProjection: Projection = {
         case "ApiKeyIssued.v1":
           await trx
             .insertInto("api_keys")
-            .values({ key_id: event.data.keyId, client_id: clientId, key_hash: event.data.keyHash, created_at: occurredAt })
+            .values({
+              key_id: event.data.keyId,
+              client_id: clientId,
+              key_hash: event.data.keyHash,
+              prefix: event.data.prefix ?? null,
+              created_at: occurredAt,
+            })
             .execute();
           break;
         case "ApiKeyRevoked.v1":
