@@ -19,6 +19,7 @@ import { type Metrics, registerMetrics } from "./metrics.ts";
 import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
 import { registerStorableText } from "./storable-text.ts";
+import { registerBodyParsing } from "./body-parsing.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
 import { historyRoutes } from "./routes/history.ts";
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header("x-request-id", request.id);
   });
   registerProblemHandling(app);
+  registerBodyParsing(app);
   registerStorableText(app);
   registerMetrics(app, deps.metrics);
 

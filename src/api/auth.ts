@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { batcherPer, batchWhileBusy } from "../batching/batch-while-busy.ts";
 import { hashApiKey, sameHash } from "../auth/keys.ts";
 import type { Database } from "../db/schema.ts";
+import { withArticle } from "../domain/english.ts";
 import { ApiProblem } from "./problems.ts";
 
 export type Principal = { role: "admin" } | { role: "client"; clientId: string; keyId: string };
@@ -33,7 +34,7 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<Database
     const principal = await authenticate(request, db, adminKeyHash);
     request.principal = principal;
     if (access !== "any" && principal.role !== access) {
-      throw new ApiProblem("forbidden", `This operation needs an ${access} key.`);
+      throw new ApiProblem("forbidden", `This operation needs ${withArticle(access)} key.`);
     }
   });
 }

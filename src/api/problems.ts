@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isOverload } from "../overload.ts";
+import { trackAllowedMethods } from "./method-not-allowed.ts";
 
 /** What a 503 tells the client to wait before it retries. */
 export const RETRY_AFTER_SECONDS = 2;
@@ -79,8 +80,9 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
 
 /** Turns every failure into problem+json; a 5xx never carries internals. */
 export function registerProblemHandling(app: FastifyInstance): void {
+  const allowedMethods = trackAllowedMethods(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const problem = toProblem(error);
+    const problem = toProblem(error, request);
     // An answer the service chose (a processor's timeout or error, shedding) is no failure of its own.
     if (error instanceof ApiProblem) {
       if (problem.status >= 500) request.log.warn({ code: problem.code }, problem.title);
@@ -89,9 +91,13 @@ export function registerProblemHandling(app: FastifyInstance): void {
     }
     return sendProblem(request, reply, problem);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, new ApiProblem("not_found", `No route for ${request.method} ${request.url.split("?")[0]}.`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    const allowed = allowedMethods(request);
+    if (allowed.length === 0) return sendProblem(request, reply, new ApiProblem("not_found", `No route for ${request.method} ${path}.`));
+    reply.header("allow", allowed.join(", "));
+    return sendProblem(request, reply, new ApiProblem("method_not_allowed", `${path} answers ${allowed.join(", ")}, not ${request.method}.`));
+  });
 }
 
 /**
@@ -100,21 +106,21 @@ export function registerProblemHandling(app: FastifyInstance): void {
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   reply.header("x-request-id", request.id);
-  return sendProblem(request, reply, toProblem(error));
+  return sendProblem(request, reply, toProblem(error, request));
 }
 
-function toProblem(error: FastifyError): ApiProblem {
+function toProblem(error: FastifyError, request: FastifyRequest): ApiProblem {
   if (error instanceof ApiProblem) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors = error.validation.map((issue) => ({
       path: fieldPath(issue.instancePath, issue.params),
       message: issue.message ?? "is invalid",
     }));
-    return new ApiProblem("validation_error", `The ${error.validationContext ?? "request"} is invalid.`, { errors });
+    return new ApiProblem("validation_error", `${invalidPartOf(error.validationContext)} invalid.`, { errors });
   }
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ApiProblem("payload_too_large", "The request body is over the size limit.");
+      return new ApiProblem("payload_too_large", `The request body is over the limit of ${request.routeOptions.bodyLimit} bytes.`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiProblem("unsupported_media_type", "Send JSON with content-type application/json.");
     case "FST_ERR_BAD_URL":
@@ -134,6 +140,22 @@ function toProblem(error: FastifyError): ApiProblem {
     return new ApiProblem("service_unavailable", "The service is overloaded; retry later.");
   }
   return new ApiProblem("internal_error", "Something went wrong on our side; it was logged.");
+}
+
+/** Which part of the request failed its schema, in words. */
+function invalidPartOf(context: string | undefined): string {
+  switch (context) {
+    case "body":
+      return "The request body is";
+    case "querystring":
+      return "The query string is";
+    case "params":
+      return "The path parameters are";
+    case "headers":
+      return "The headers are";
+    default:
+      return "The request is";
+  }
 }
 
 /** `/card/number` → `card.number`; an unknown key is named by its own path. */

@@ -238,6 +238,12 @@ for (const target of testDatabaseTargets()) {
         expect((await at(capture.id, refund.updatedAt)).body).toMatchObject({ refundedAmount: 200 });
         expect((await at(capture.id, later(capture.createdAt, -1))).status).toBe(404);
         expect((await at(auth.id, auth.updatedAt, globex.key)).status).toBe(404);
+        // A date alone, as the history filters take it: the state at the end of that UTC day.
+        const onDay = (id: string, day: string) => api.request("GET", `/v1/transactions/${id}?asOf=${day}`, { key: acme.key });
+        const current = (await api.request("GET", `/v1/transactions/${capture.id}`, { key: acme.key })).body;
+        expect((await onDay(capture.id, refund.updatedAt.slice(0, 10))).body).toEqual(current);
+        const dayBefore = new Date(Date.parse(auth.createdAt) - 86_400_000).toISOString().slice(0, 10);
+        expect((await onDay(auth.id, dayBefore)).status).toBe(404);
         const bad = await api.request("GET", `/v1/transactions/${auth.id}?asOf=yesterday`, { key: acme.key });
         expect(bad.status).toBe(400);
         expect(bad.body.errors).toEqual([expect.objectContaining({ path: "asOf" })]);

@@ -56,6 +56,7 @@ for (const target of testDatabaseTargets()) {
         const response = await api.request("POST", "/v1/clients", { body: { name: "x".repeat(70 * 1024) } });
         expect(response.status).toBe(413);
         expect(response.body.code).toBe("payload_too_large");
+        expect(response.body.detail).toBe("The request body is over the limit of 65536 bytes.");
       });
 
       it("a body that is not JSON is 415 unsupported_media_type", async () => {
@@ -65,6 +66,47 @@ for (const target of testDatabaseTargets()) {
         });
         expect(response.status).toBe(415);
         expect(response.body.code).toBe("unsupported_media_type");
+        const plainText = await api.request("POST", "/v1/clients", { body: "Acme", headers: { "content-type": "text/plain" } });
+        expect(plainText.status).toBe(415);
+        expect(plainText.body.code).toBe("unsupported_media_type");
+      });
+
+      it("a known path called with another method is 405 with allow; an unknown path stays 404", async () => {
+        const clients = await api.request("DELETE", "/v1/clients");
+        expect(clients.status).toBe(405);
+        expect(clients.headers.get("allow")).toBe("GET, HEAD, POST");
+        expect(clients.body).toMatchObject({ code: "method_not_allowed", detail: "/v1/clients answers GET, HEAD, POST, not DELETE." });
+        const withId = await api.request("POST", "/v1/clients/00000000-0000-7000-8000-000000000000");
+        expect(withId.status).toBe(405);
+        expect(withId.headers.get("allow")).toBe("GET, HEAD");
+        const settle = await api.request("GET", "/v1/host-configurations/processor_a/00000000-0000-7000-8000-000000000000/settle");
+        expect(settle.headers.get("allow")).toBe("POST");
+        expect((await api.request("PUT", "/v1/nothing-here")).status).toBe(404);
+      });
+
+      it("an empty body with a JSON content type is no body: a DELETE that always sends the header succeeds", async () => {
+        const acme = await api.createClient("Acme");
+        const revoked = await api.request("DELETE", `/v1/clients/${acme.clientId}/api-keys/${acme.keyId}`, {
+          headers: { "content-type": "application/json" },
+        });
+        expect(revoked.status, revoked.text).toBe(204);
+        const issued = await api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { headers: { "content-type": "application/json" } });
+        expect(issued.status, issued.text).toBe(201);
+        const nameless = await api.request("POST", "/v1/clients", { headers: { "content-type": "application/json" } });
+        expect(nameless.status).toBe(400);
+        expect(nameless.body.errors).toEqual([expect.objectContaining({ path: "name" })]);
+      });
+
+      it("says which part of a request is invalid, and which key an operation needs, in plain English", async () => {
+        const badParam = await api.request("GET", "/v1/clients/not-a-uuid");
+        expect(badParam.body.detail).toBe("The path parameters are invalid.");
+        const badQuery = await api.request("GET", "/v1/clients?limit=0");
+        expect(badQuery.body.detail).toBe("The query string is invalid.");
+        const acme = await api.createClient("Acme");
+        const asClient = await api.request("POST", "/v1/clients", { key: acme.key, body: { name: "X" } });
+        expect(asClient.body.detail).toBe("This operation needs an admin key.");
+        const asAdmin = await api.request("POST", "/v1/transactions/sale", { body: {} });
+        expect(asAdmin.body.detail).toBe("This operation needs a client key.");
       });
     });
 

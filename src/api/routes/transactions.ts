@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
 import type { PaymentContext } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
@@ -217,7 +218,9 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
         tags,
         summary: "Get a transaction; with asOf, its state at that moment, folded from its events",
         params: z.strictObject({ id: z.uuid() }),
-        querystring: z.strictObject({ asOf: z.iso.datetime({ offset: true }).optional() }),
+        querystring: z.strictObject({
+          asOf: timestamp.optional().describe("An ISO timestamp, or a UTC date alone: the state at the end of that day."),
+        }),
         response: { 200: transactionSchema },
       },
     },
@@ -234,7 +237,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       if (!row) throw notFound("transaction");
       const { asOf } = request.query;
       if (asOf === undefined) return row.view as TransactionView;
-      const past = await transactionAsOf(deps.store, row.payment_id, request.params.id, new Date(asOf));
+      const past = await transactionAsOf(deps.store, row.payment_id, request.params.id, upperBoundOf(asOf));
       if (!past) throw notFound("transaction at that moment");
       return past;
     },

@@ -1,4 +1,5 @@
 import type { SafeCard } from "../cards.ts";
+import { withArticle } from "../english.ts";
 import { accept, type Decision, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import { isKnownCurrency, isValidAmount } from "../money.ts";
@@ -191,7 +192,7 @@ function followable(state: PaymentState, parent: TransactionState): PaymentDecis
 
 function capture(command: InitiateCapture, state: PaymentState, parent: TransactionState): PaymentDecision {
   if (parent.type !== "authorization") {
-    return reject("invalid_transaction_state", `Only an authorization can be captured, not a ${parent.type}.`);
+    return reject("invalid_transaction_state", `Only an authorization can be captured, not ${withArticle(parent.type)}.`);
   }
   const refused = followable(state, parent);
   if (refused) return refused;
@@ -209,7 +210,7 @@ function capture(command: InitiateCapture, state: PaymentState, parent: Transact
 
 function refund(command: InitiateRefund, state: PaymentState, parent: TransactionState): PaymentDecision {
   if (parent.type !== "sale" && parent.type !== "capture") {
-    return reject("invalid_transaction_state", `Only a sale or a capture can be refunded, not a ${parent.type}.`);
+    return reject("invalid_transaction_state", `Only a sale or a capture can be refunded, not ${withArticle(parent.type)}.`);
   }
   const refused = followable(state, parent);
   if (refused) return refused;
