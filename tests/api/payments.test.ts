@@ -56,16 +56,36 @@ for (const target of testDatabaseTargets()) {
     });
 
     it.each([
-      ["4000000000000002", 402, "card_declined"],
-      ["4000000000009995", 402, "insufficient_funds"],
-      ["4000000000000069", 402, "expired_card"],
-      ["4000000000000127", 402, "incorrect_cvc"],
-      ["4000000000000119", 502, "processor_error"],
-    ])("card %s is answered %i %s with the recorded transaction", async (number, status, code) => {
+      ["4000000000000002", 402, "card_declined", "05"],
+      ["4000000000009995", 402, "insufficient_funds", "51"],
+      ["4000000000000069", 402, "expired_card", "54"],
+      ["4000000000000127", 402, "incorrect_cvc", "N7"],
+      ["4000000000000119", 502, "processor_error", "96"],
+    ])("card %s is answered %i %s with the recorded transaction and the processor's reason", async (number, status, code, responseCode) => {
       const response = await pay("sale", number);
       expect(response.status).toBe(status);
       expect(response.body.code).toBe(code);
-      expect(response.body.transaction).toMatchObject({ status: status === 402 ? "declined" : "failed" });
+      const { transaction } = response.body;
+      expect(transaction).toMatchObject(
+        status === 402 ? { status: "declined", failureReason: null } : { status: "failed", failureReason: "processor_error" },
+      );
+      expect(response.body.detail).toContain(`: ${transaction.processorResponse.message} (${responseCode}).`);
+    });
+
+    it("names rejected host credentials, and how to replace them, in a 502's detail and the transaction", async () => {
+      const initech = await api.createClient("Initech");
+      const configured = await api.request("POST", "/v1/host-configurations/processor_c", {
+        body: { ...validBodies.processor_c, clientId: initech.clientId, credentials: { username: "acme", password: "invalid-password" } },
+      });
+      expect(configured.status).toBe(201);
+      const sale = await pay("sale", "4242424242424242", { processor: "processor_c" }, initech.key);
+      expect(sale.status).toBe(502);
+      expect(sale.body.code).toBe("processor_authentication_failed");
+      expect(sale.body.detail).toContain(`The processor rejected the credentials of host configuration ${configured.body.id}`);
+      expect(sale.body.detail).toContain(`PUT /v1/host-configurations/processor_c/${configured.body.id}`);
+      expect(sale.text).not.toContain("invalid-password");
+      const read = await api.request("GET", `/v1/transactions/${sale.body.transaction.id}`, { key: initech.key });
+      expect(read.body).toMatchObject({ status: "failed", failureReason: "processor_authentication_failed" });
     });
 
     it("leaves a timed-out sale pending (504) until the resolver learns it was approved", async () => {

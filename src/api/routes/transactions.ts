@@ -11,7 +11,7 @@ import { cardBrands, cardSchema } from "../../domain/cards.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
-import { declineCodes, type FailureReason, type TransactionView } from "../../domain/payments/index.ts";
+import { declineCodes, failureReasons, type TransactionView } from "../../domain/payments/index.ts";
 import type { Connectors } from "../../processors/port.ts";
 import { principalOf } from "../auth.ts";
 import { transactionAsOf } from "./audit.ts";
@@ -58,6 +58,13 @@ export const transactionSchema = z
       })
       .nullable(),
     declineCode: z.enum(declineCodes).nullable(),
+    failureReason: z
+      .enum(failureReasons)
+      .nullable()
+      .describe(
+        "Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), " +
+          "reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it).",
+      ),
     processorResponse: processorResponseSchema.nullable(),
     capturedAmount: z.number().int(),
     refundedAmount: z.number().int(),
@@ -81,7 +88,7 @@ const metadataSchema = z
 const followUpTarget = { transactionId: z.uuid() };
 
 type Result =
-  | { ok: true; transaction: TransactionView; failureReason: FailureReason | null; limitBreach?: LimitBreach }
+  | { ok: true; transaction: TransactionView; limitBreach?: LimitBreach }
   | { ok: false; error: ProblemCode | "already_exists"; detail: string };
 
 /** A transaction made by a command under a new id, or the one the request's Idempotency-Key is bound to. */
@@ -244,13 +251,28 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
   );
 };
 
+/** What the processor said, as `: Insufficient funds (51)`; nothing when it said nothing. */
+const saying = ({ processorResponse }: TransactionView) =>
+  processorResponse ? `: ${processorResponse.message} (${processorResponse.code})` : "";
+
+function failureDetail(transaction: TransactionView): string {
+  switch (transaction.failureReason) {
+    case "reversed":
+      return "The processor's answer never came in time, so the transaction was reversed at the processor: nothing was charged.";
+    case "not_found":
+      return "The processor has no trace of the transaction: nothing was charged.";
+    default:
+      return `The processor could not process the transaction${saying(transaction)}.`;
+  }
+}
+
 /** Approved: 201. Declined, failed or unknown: the error status, with the recorded transaction. */
 function answer(reply: FastifyReply, result: Result) {
   if (!result.ok) {
     if (result.error === "already_exists") throw new Error(result.detail);
     throw new ApiProblem(result.error, result.detail);
   }
-  const { transaction, failureReason, limitBreach } = result;
+  const { transaction, limitBreach } = result;
   switch (transaction.status) {
     case "approved":
       return reply.code(201).send(transaction);
@@ -268,14 +290,18 @@ function answer(reply: FastifyReply, result: Result) {
           { transaction, limit: { currency: transaction.currency, ...limitBreach } },
         );
       }
-      throw new ApiProblem(transaction.declineCode ?? "card_declined", "The transaction was declined.", { transaction });
+      throw new ApiProblem(transaction.declineCode ?? "card_declined", `The card was declined${saying(transaction)}.`, { transaction });
     case "failed":
       // A reversed transaction's outcome never came back from the processor, nor did one the
       // processor found no trace of: to the client, both are processor errors too.
-      throw new ApiProblem(
-        failureReason === "processor_authentication_failed" ? failureReason : "processor_error",
-        "The processor could not process the transaction.",
-        { transaction },
-      );
+      if (transaction.failureReason === "processor_authentication_failed") {
+        throw new ApiProblem(
+          "processor_authentication_failed",
+          `The processor rejected the credentials of host configuration ${transaction.hostConfigurationId}${saying(transaction)}: ` +
+            `replace them with PUT /v1/host-configurations/${transaction.processor}/${transaction.hostConfigurationId}.`,
+          { transaction },
+        );
+      }
+      throw new ApiProblem("processor_error", failureDetail(transaction), { transaction });
   }
 }

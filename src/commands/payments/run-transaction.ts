@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  type FailureReason,
   type InitiateTransaction,
   type Outcome,
   paymentDecider,
@@ -21,7 +20,7 @@ import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
 export type TransactionResult =
-  | { ok: true; transaction: TransactionView; failureReason: FailureReason | null }
+  | { ok: true; transaction: TransactionView }
   | { ok: false; error: PaymentFailure | "idempotency_request_in_progress"; detail: string };
 
 /** How long an answered processor call's outcome is retried against a failing store before the request answers pending. */
@@ -146,8 +145,7 @@ function settled(
   if (tip) rememberPaymentWrite(context.db, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
-  const failureReason = state.transactions.get(initiate.transactionId)?.failureReason ?? null;
-  return { ok: true, transaction, failureReason };
+  return { ok: true, transaction };
 }
 
 /** The transaction of that id as its payment's stream has it now; none while its intent is not recorded. */

@@ -107,5 +107,5 @@ async function declineForLimit(
   if (declined.tip) rememberPaymentWrite(context.db, initiate.clientId, initiate.transactionId, declined.tip.revision);
   const transaction = toTransactionView(declined.state, initiate.transactionId);
   if (!transaction) throw new Error("a declined transaction is missing from its payment");
-  return { ok: true as const, transaction, failureReason: null, limitBreach: breach };
+  return { ok: true as const, transaction, limitBreach: breach };
 }

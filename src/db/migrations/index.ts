@@ -10,6 +10,7 @@ import * as idempotencyClaims from "./0009-idempotency-claims.ts";
 import * as settlementAndExpiry from "./0010-settlement-and-expiry.ts";
 import * as webhooks from "./0011-webhooks.ts";
 import * as apiKeyPrefixes from "./0012-api-key-prefixes.ts";
+import * as failureReasons from "./0013-failure-reasons.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   "0010-settlement-and-expiry": settlementAndExpiry,
   "0011-webhooks": webhooks,
   "0012-api-key-prefixes": apiKeyPrefixes,
+  "0013-failure-reasons": failureReasons,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,6 @@
 import type { SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
-import type { DeclineCode, ProcessorResponse, TransactionType } from "./events.ts";
+import type { DeclineCode, FailureReason, ProcessorResponse, TransactionType } from "./events.ts";
 import type { PaymentState, TransactionStatus } from "./state.ts";
 
 /** The transaction object of the API, exactly. */
@@ -17,6 +17,8 @@ export type TransactionView = {
   parentTransactionId: string | null;
   card: SafeCard | null;
   declineCode: DeclineCode | null;
+  /** Why a failed transaction failed. */
+  failureReason: FailureReason | null;
   processorResponse: ProcessorResponse | null;
   capturedAmount: number;
   refundedAmount: number;
@@ -46,6 +48,7 @@ export function toTransactionView(state: PaymentState, id: string): TransactionV
     parentTransactionId: t.parentTransactionId,
     card: t.card === null ? null : { ...t.card },
     declineCode: t.declineCode,
+    failureReason: t.failureReason,
     processorResponse: t.processorResponse === null ? null : { ...t.processorResponse },
     capturedAmount: t.capturedAmount,
     refundedAmount: t.refundedAmount,
