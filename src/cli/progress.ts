@@ -40,6 +40,8 @@ export async function withProgress<T>(
         bar.update(value, { events, rate: rate() });
       },
     });
+    // The last event the work needed may lie before the head (events of other types follow): done is 100 %.
+    bar.update(bar.getTotal(), { events, rate: rate() });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     return { result, summary: `${count(events, "event")} in ${seconds} s, ${rate()} events/s` };
   } finally {

@@ -2,7 +2,7 @@ import { occurredAtOf } from "../audit/event-log.ts";
 import { evolve, initialState, type PaymentEvent, type TransactionState } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 
-const HEADER = ["rev", "occurred at", "event", "transaction", "amount", "status", "captured", "refunded"];
+const HEADER = ["rev", "occurred at", "event", "by", "transaction", "amount", "status", "captured", "refunded"];
 
 /**
  * A payment stream as a table of the states it went through: after each event, the transaction
@@ -17,10 +17,25 @@ export function paymentTimeline(events: readonly RecordedEvent[]): string[] {
     const transaction = typeof transactionId === "string" ? state.transactions.get(transactionId) : undefined;
     const parentId = transaction?.parentTransactionId;
     const parent = parentId ? state.transactions.get(parentId) : undefined;
-    rows.push([event.revision.toString(), occurredAtOf(event), event.type, ...stateColumns(transaction)]);
-    if (parent) rows.push(["", "", "", ...stateColumns(parent, "↳ ")]);
+    rows.push([event.revision.toString(), occurredAtOf(event), event.type, recordedBy(event), ...stateColumns(transaction)]);
+    if (parent) rows.push(["", "", "", "", ...stateColumns(parent, "↳ ")]);
   }
   return alignColumns(rows);
+}
+
+/** Who recorded the event, from its metadata: a client's API key, the admin, or the service itself (its jobs). */
+function recordedBy({ metadata }: RecordedEvent): string {
+  const actor = metadata.actor as { role?: string; keyId?: string } | undefined;
+  switch (actor?.role) {
+    case "client":
+      return `client key ${actor.keyId ?? "?"}`;
+    case "admin":
+      return "admin";
+    case "system":
+      return "service";
+    default:
+      return "-";
+  }
 }
 
 function stateColumns(transaction: TransactionState | undefined, prefix = ""): string[] {

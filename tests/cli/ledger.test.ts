@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { testEnvironment } from "../support/environment.ts";
 import { type RecordedPayments, recordPayments } from "../support/payments.ts";
-import { runProcess } from "../support/process.ts";
+import { runInTerminal, runProcess } from "../support/process.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 const ledger = fileURLToPath(new URL("../../src/cli/ledger.ts", import.meta.url));
@@ -52,25 +52,36 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
     expect(replayed.code, replayed.stderr).toBe(0);
     const lines = replayed.stdout.trimEnd().split("\n");
     const { authorization, capture, refund } = payments;
+    const by = `client key ${payments.keyIds[0]}`;
     const row = (...cells: string[]) => new RegExp(`^${cells.join("\\s+")}$`);
     const time = "\\S+Z";
     expect(lines[0]).toBe(`${paymentStreamId(authorization)}: 6 events`);
-    expect(lines[1]).toMatch(row("rev", "occurred at", "event", "transaction", "amount", "status", "captured", "refunded"));
+    expect(lines[1]).toMatch(row("rev", "occurred at", "event", "by", "transaction", "amount", "status", "captured", "refunded"));
     expect(lines.slice(2)).toEqual([
-      expect.stringMatching(row("0", time, "TransactionInitiated.v1", `authorization ${authorization}`, "1000 USD", "pending", "0", "0")),
-      expect.stringMatching(row("1", time, "TransactionApproved.v1", `authorization ${authorization}`, "1000 USD", "approved", "0", "0")),
-      expect.stringMatching(row("2", time, "TransactionInitiated.v1", `capture ${capture}`, "600 USD", "pending", "0", "0")),
+      expect.stringMatching(row("0", time, "TransactionInitiated.v1", by, `authorization ${authorization}`, "1000 USD", "pending", "0", "0")),
+      expect.stringMatching(row("1", time, "TransactionApproved.v1", by, `authorization ${authorization}`, "1000 USD", "approved", "0", "0")),
+      expect.stringMatching(row("2", time, "TransactionInitiated.v1", by, `capture ${capture}`, "600 USD", "pending", "0", "0")),
       expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "0", "0")),
-      expect.stringMatching(row("3", time, "TransactionApproved.v1", `capture ${capture}`, "600 USD", "approved", "600", "0")),
+      expect.stringMatching(row("3", time, "TransactionApproved.v1", by, `capture ${capture}`, "600 USD", "approved", "600", "0")),
       expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "600", "0")),
-      expect.stringMatching(row("4", time, "TransactionInitiated.v1", `refund ${refund}`, "200 USD", "pending", "0", "0")),
+      expect.stringMatching(row("4", time, "TransactionInitiated.v1", by, `refund ${refund}`, "200 USD", "pending", "0", "0")),
       expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "600", "0")),
-      expect.stringMatching(row("5", time, "TransactionApproved.v1", `refund ${refund}`, "200 USD", "approved", "0", "0")),
+      expect.stringMatching(row("5", time, "TransactionApproved.v1", by, `refund ${refund}`, "200 USD", "approved", "0", "0")),
       expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "600", "200")),
     ]);
 
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`no payment holds transaction ${unknownId}`);
+  });
+
+  it("draws its progress to 100 % on a terminal", async () => {
+    const rebuilt = await runInTerminal(ledger, ["rebuild", "clients"], {
+      DATABASE_URL: api.database.url!,
+      EVENTSTORE_URL: "",
+      DATA_DIR: "memory://",
+    });
+    expect(rebuilt.code, rebuilt.stdout).toBe(0);
+    expect(rebuilt.stdout).toMatch(/rebuild clients \[█+\] 100% \| \d+ events/);
   });
 
   it("rebuild replays a read model while the service serves it, and the rebuilt one equals the previous one", async () => {

@@ -7,6 +7,8 @@ const declinedCard = { ...approvedCard, number: "4000000000000002" };
 /** The transactions `recordPayments` made, by what they are. */
 export interface RecordedPayments {
   clientIds: string[];
+  /** Each client's API key id, in the order of `clientIds`. */
+  keyIds: string[];
   /** An authorization of 1000 USD, captured 600, of which 200 refunded. */
   authorization: string;
   capture: string;
@@ -40,5 +42,8 @@ export async function recordPayments(api: TestService): Promise<RecordedPayments
   const refund = await pay(acme.key, "refund", { transactionId: capture, amount: 200, reason: "damaged" });
   const sale = await pay(globex.key, "sale", { ...payment, amount: 500, card: approvedCard });
   const declinedSale = await pay(globex.key, "sale", { ...payment, amount: 300, card: declinedCard }, 402);
-  return { clientIds: clients.map((client) => client.clientId), authorization, capture, refund, sale, declinedSale };
+  return {
+    clientIds: clients.map((client) => client.clientId),
+    keyIds: clients.map((client) => client.keyId),
+    authorization, capture, refund, sale, declinedSale };
 }

@@ -77,7 +77,20 @@ export interface FinishedProcess {
 
 /** Runs a TypeScript entry (`src/main.ts`, `src/cli/ledger.ts`) with `args` until it exits. */
 export async function runProcess(script: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  return run(process.execPath, ["--import", "tsx", script, ...args], environment);
+}
+
+/**
+ * The same, with a terminal: util-linux `script` gives it a pseudo-terminal, so what shows only
+ * to a person (progress bars) is drawn; all it drew arrives on stdout.
+ */
+export async function runInTerminal(script: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
+  const command = [process.execPath, "--import", "tsx", script, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  return run("script", ["--quiet", "--return", "--command", command, "/dev/null"], environment);
+}
+
+async function run(file: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
+  const child = spawn(file, args, {
     env: { ...process.env, ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });
