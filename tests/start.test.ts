@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { startServiceProcess, stopProcess } from "./support/process.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { once } from "node:events";
+import { startServiceProcess, startWithNpm, stopProcess } from "./support/process.ts";
 
 const start = (dataDir: string) => startServiceProcess({ DATA_DIR: dataDir });
 const stop = stopProcess;
@@ -36,4 +37,32 @@ describe("npm start on the embedded database", () => {
     expect(again.status).toBe(200);
     expect(await stop(second.child)).toBe(0);
   }, 400_000);
+
+  it("stops the service when npm itself is signalled (no orphan keeps the port and the database)", async () => {
+    const npmDataDir = await mkdtemp(path.join(tmpdir(), "ledger-npm-start-"));
+    let servicePid: number | undefined;
+    try {
+      const started = await startWithNpm({ DATA_DIR: npmDataDir });
+      servicePid = started.servicePid;
+      expect((await fetch(`${started.url}/health/live`)).status).toBe(200);
+      const exited = once(started.child, "exit");
+      started.child.kill("SIGTERM");
+      await exited;
+      await vi.waitFor(() => expect(() => process.kill(started.servicePid, 0)).toThrow(/ESRCH/), { timeout: 60_000, interval: 200 });
+      expect(started.output()).toContain('"msg":"shutting down"');
+      await expect(fetch(`${started.url}/health/live`)).rejects.toThrow();
+    } finally {
+      // An orphan left by a failure must not outlive the test.
+      if (servicePid !== undefined) killQuietly(servicePid);
+      await rm(npmDataDir, { recursive: true, force: true });
+    }
+  }, 400_000);
 });
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already, as it should be.
+  }
+}

@@ -13,8 +13,15 @@ interface StartedProcess {
 }
 
 /** Runs a TypeScript entry as its npm script does, in a process of its own, until its output matches `ready`. */
-async function startProcess(script: string, environment: Record<string, string>, ready: RegExp): Promise<StartedProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+function startProcess(script: string, environment: Record<string, string>, ready: RegExp): Promise<StartedProcess> {
+  return startCommand([process.execPath, "--import", "tsx", script], environment, ready);
+}
+
+/** Runs a command until its output matches `ready`. */
+async function startCommand([file, ...args]: string[], environment: Record<string, string>, ready: RegExp): Promise<StartedProcess> {
+  const script = [file, ...args].join(" ");
+  const child = spawn(file!, args, {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
     env: { ...process.env, ...environment },
     // The IPC channel lets an entry that listens for "disconnect" go when this process does.
     stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -39,14 +46,19 @@ export interface ServiceProcess {
   output: () => string;
 }
 
+const serviceEnvironment = { PORT: "0", DATABASE_URL: "", ADMIN_API_KEY: "", LOG_LEVEL: "info" };
+const listening = /"pid":(\d+).*docs: (http:\S+)\/docs/;
+
 /** Runs `src/main.ts` as `npm start` does, until it says where it listens. */
 export async function startServiceProcess(environment: Record<string, string>): Promise<ServiceProcess> {
-  const { child, ready, output } = await startProcess(
-    main,
-    { PORT: "0", DATABASE_URL: "", ADMIN_API_KEY: "", LOG_LEVEL: "info", ...environment },
-    /docs: (http:\S+)\/docs/,
-  );
-  return { child, url: ready[1]!, output };
+  const { child, ready, output } = await startProcess(main, { ...serviceEnvironment, ...environment }, listening);
+  return { child, url: ready[2]!, output };
+}
+
+/** `npm start` itself (npm, the shell it runs the script in, the service), until the service listens. */
+export async function startWithNpm(environment: Record<string, string>): Promise<ServiceProcess & { servicePid: number }> {
+  const { child, ready, output } = await startCommand(["npm", "start"], { ...serviceEnvironment, ...environment }, listening);
+  return { child, url: ready[2]!, servicePid: Number(ready[1]), output };
 }
 
 export interface SimulatorProcess {
