@@ -1,4 +1,5 @@
 import { pino, type Logger } from "pino";
+import pretty from "pino-pretty";
 
 export type { Logger };
 
@@ -16,8 +17,17 @@ export const redactedPaths = [
   "*.key",
   "*.password",
   "*.secretApiKey",
+  "*.secret",
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino({ level, redact: { paths: redactedPaths, censor: "[redacted]" } }, destination);
+}
+
+/**
+ * Where the service logs: readable lines for a person at a terminal, one JSON object a line for
+ * everything else (files, containers, log shippers).
+ */
+export function logDestination(stdout: NodeJS.WriteStream): pino.DestinationStream | undefined {
+  return stdout.isTTY ? pretty({ destination: stdout, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", singleLine: true, sync: true }) : undefined;
 }

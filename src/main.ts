@@ -1,9 +1,9 @@
 import { loadConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, logDestination } from "./logger.ts";
 import { startService } from "./service.ts";
 
 const config = loadConfig(process.env);
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, logDestination(process.stdout));
 
 try {
   const service = await startService(config, logger);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { once } from "node:events";
-import { startServiceProcess, startWithNpm, stopProcess } from "./support/process.ts";
+import { startServiceInTerminal, startServiceProcess, startWithNpm, stopProcess } from "./support/process.ts";
 
 const start = (dataDir: string) => startServiceProcess({ DATA_DIR: dataDir });
 const stop = stopProcess;
@@ -36,6 +36,21 @@ describe("npm start on the embedded database", () => {
     });
     expect(again.status).toBe(200);
     expect(await stop(second.child)).toBe(0);
+  }, 400_000);
+
+  // Elsewhere, one JSON object a line: startServiceProcess finds the service's pid in its JSON line.
+  it("logs readable lines at a terminal", async () => {
+    const terminalDataDir = await mkdtemp(path.join(tmpdir(), "ledger-terminal-"));
+    try {
+      const atTerminal = await startServiceInTerminal({ DATA_DIR: terminalDataDir });
+      const exited = once(atTerminal.child, "exit");
+      atTerminal.child.kill("SIGTERM");
+      await exited;
+      expect(atTerminal.output()).toMatch(/\[\d\d:\d\d:\d\d\.\d{3}\] \S*INFO\S*: \S*payment ledger listening\S* \S*\{"database":"pglite"/);
+      expect(atTerminal.output()).not.toContain('{"level"');
+    } finally {
+      await rm(terminalDataDir, { recursive: true, force: true });
+    }
   }, 400_000);
 
   it("stops the service when npm itself is signalled (no orphan keeps the port and the database)", async () => {

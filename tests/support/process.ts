@@ -94,11 +94,22 @@ export async function runProcess(script: string, args: string[], environment: Re
 
 /**
  * The same, with a terminal: util-linux `script` gives it a pseudo-terminal, so what shows only
- * to a person (progress bars) is drawn; all it drew arrives on stdout.
+ * to a person (progress bars, readable logs) is drawn; all it drew arrives on stdout.
  */
 export async function runInTerminal(script: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
+  const [file, ...scriptArgs] = inTerminal(script, args);
+  return run(file!, scriptArgs, environment);
+}
+
+function inTerminal(script: string, args: string[]): string[] {
   const command = [process.execPath, "--import", "tsx", script, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  return run("script", ["--quiet", "--return", "--command", command, "/dev/null"], environment);
+  return ["script", "--quiet", "--return", "--command", command, "/dev/null"];
+}
+
+/** `src/main.ts` at a terminal, until it says where its API is. */
+export async function startServiceInTerminal(environment: Record<string, string>): Promise<ServiceProcess> {
+  const { child, ready, output } = await startCommand(inTerminal(main, []), { ...serviceEnvironment, ...environment }, /API: (http:\S+)\/v1/);
+  return { child, url: ready[1]!, output };
 }
 
 async function run(file: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
