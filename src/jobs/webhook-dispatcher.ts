@@ -72,7 +72,7 @@ export class WebhookDispatcher {
   readonly #options: Required<WebhookDispatcherOptions>;
   readonly #owner = randomUUID();
   readonly #stopping = new AbortController();
-  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #inFlight = new Map<string, { candidate: Candidate; sent: Promise<void> }>();
   readonly #busy = new Map<string, number>();
   /** Per endpoint and subject, the deliveries in flight or waiting for a retry. */
   #held = new Map<string, Map<string, Order>>();
@@ -102,7 +102,7 @@ export class WebhookDispatcher {
     this.#stopping.abort();
     await this.#running;
     await this.#looking;
-    await Promise.all(this.#inFlight.values());
+    await Promise.all([...this.#inFlight.values()].map(({ sent }) => sent));
     await releaseLease(this.#options.db, LEASE, this.#owner).catch(() => {});
   }
 
@@ -160,6 +160,8 @@ export class WebhookDispatcher {
       from webhook_deliveries where status = 'pending' and attempts > 0
     `.execute(this.#options.db);
     this.#held = new Map();
+    // Sends of an earlier term still running hold their subjects too.
+    for (const { candidate } of this.#inFlight.values()) this.#hold(candidate);
     for (const row of rows) {
       this.#hold({ deliveryId: row.delivery_id, endpointId: row.endpoint_id, subjectId: row.subject_id, position: BigInt(row.position), ordinal: row.ordinal });
     }
@@ -273,7 +275,7 @@ export class WebhookDispatcher {
         else this.#busy.delete(candidate.endpointId);
         if (!this.#stopping.signal.aborted) this.#startNext(candidate.endpointId);
       });
-    this.#inFlight.set(candidate.deliveryId, sent);
+    this.#inFlight.set(candidate.deliveryId, { candidate, sent });
   }
 
   async #attempt(candidate: Candidate): Promise<void> {
