@@ -6,7 +6,7 @@ import { type CurrencyLimit, limitsSchema, utcDay } from "../../domain/limits/li
 import type { CommandContext } from "../../commands/context.ts";
 import { UNKNOWN_KEY_PREFIX } from "../../auth/keys.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, pageOf } from "../pagination.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -103,16 +103,8 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     async (request) => {
       const { limit, cursor } = request.query;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const rows = await db
-        .selectFrom("clients")
-        .select(["client_id", "created_at"])
-        .$if(after !== undefined, (q) =>
-          q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "client_id"), "<", tuple(after!.at, after!.id))),
-        )
-        .orderBy("created_at", "desc")
-        .orderBy("client_id", "desc")
-        .limit(limit + 1)
-        .execute();
+      const clients = db.selectFrom("clients").select(["client_id", "created_at"]);
+      const rows = await newestFirst(clients, ["created_at", "client_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.client_id));
       return { data: await Promise.all(page.data.map((row) => loadClient(row.client_id))), nextCursor: page.nextCursor };
     },
@@ -137,17 +129,11 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       if (!client) throw notFound("client");
       const { limit, cursor } = request.query;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const rows = await db
+      const keys = db
         .selectFrom("api_keys")
         .select(["key_id", "prefix", "created_at", "revoked_at"])
-        .where("client_id", "=", clientId)
-        .$if(after !== undefined, (q) =>
-          q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "key_id"), "<", tuple(after!.at, after!.id))),
-        )
-        .orderBy("created_at", "desc")
-        .orderBy("key_id", "desc")
-        .limit(limit + 1)
-        .execute();
+        .where("client_id", "=", clientId);
+      const rows = await newestFirst(keys, ["created_at", "key_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.key_id));
       return {
         data: page.data.map((row) => ({

@@ -11,7 +11,7 @@ import {
   transactionTypes,
 } from "../../domain/payments/index.ts";
 import { principalOf } from "../auth.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { transactionSchema } from "./transactions.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
@@ -71,7 +71,7 @@ export async function listHistory(
   filter: HistoryFilter,
 ): Promise<{ data: TransactionView[]; nextCursor: string | null }> {
   const after = filter.cursor === undefined ? undefined : decodeTimeCursor(filter.cursor);
-  const rows = await db
+  const filtered = db
     .selectFrom("transactions")
     .select(["transaction_id", "created_at", "view"])
     .$if(filter.clientId !== undefined, (q) => q.where("client_id", "=", filter.clientId!))
@@ -84,16 +84,8 @@ export async function listHistory(
     .$if(filter.createdFrom !== undefined, (q) => q.where("created_at", ">=", filter.createdFrom!))
     .$if(filter.createdTo !== undefined, (q) => q.where("created_at", "<=", filter.createdTo!))
     .$if(filter.amountMin !== undefined, (q) => q.where("amount", ">=", String(filter.amountMin!)))
-    .$if(filter.amountMax !== undefined, (q) => q.where("amount", "<=", String(filter.amountMax!)))
-    .$if(after !== undefined, (q) =>
-      q.where(({ eb, refTuple, tuple }) =>
-        eb(refTuple("created_at", "transaction_id"), "<", tuple(after!.at, after!.id)),
-      ),
-    )
-    .orderBy("created_at", "desc")
-    .orderBy("transaction_id", "desc")
-    .limit(filter.limit + 1)
-    .execute();
+    .$if(filter.amountMax !== undefined, (q) => q.where("amount", "<=", String(filter.amountMax!)));
+  const rows = await newestFirst(filtered, ["created_at", "transaction_id"], after, filter.limit).execute();
 
   const page = pageOf(rows, filter.limit, (row) => encodeTimeCursor(new Date(row.created_at), row.transaction_id));
   return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };

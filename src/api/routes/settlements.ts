@@ -7,7 +7,7 @@ import { newId } from "../../ids.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { TransactionRouteDependencies } from "./transactions.ts";
 
@@ -119,7 +119,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
       if (principal.role === "client" && askedFor !== undefined && askedFor !== principal.clientId) return { data: [], nextCursor: null };
       const clientId = principal.role === "client" ? principal.clientId : askedFor;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const rows = await db
+      const filtered = db
         .selectFrom("settlements")
         .select(["settlement_id", "closed_at", "view"])
         .where("status", "in", ["matched", "mismatched"])
@@ -127,14 +127,8 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
         .$if(processor !== undefined, (q) => q.where("processor", "=", processor!))
         .$if(hostConfigurationId !== undefined, (q) => q.where("host_configuration_id", "=", hostConfigurationId!))
         .$if(from !== undefined, (q) => q.where("closed_at", ">=", lowerBoundOf(from!)))
-        .$if(to !== undefined, (q) => q.where("closed_at", "<=", upperBoundOf(to!)))
-        .$if(after !== undefined, (q) =>
-          q.where(({ eb, refTuple, tuple }) => eb(refTuple("closed_at", "settlement_id"), "<", tuple(after!.at, after!.id))),
-        )
-        .orderBy("closed_at", "desc")
-        .orderBy("settlement_id", "desc")
-        .limit(limit + 1)
-        .execute();
+        .$if(to !== undefined, (q) => q.where("closed_at", "<=", upperBoundOf(to!)));
+      const rows = await newestFirst(filtered, ["closed_at", "settlement_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(new Date(row.closed_at!), row.settlement_id));
       return { data: page.data.map((row) => row.view as SettlementView), nextCursor: page.nextCursor };
     },

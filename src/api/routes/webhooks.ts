@@ -14,7 +14,7 @@ import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../dom
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, pageOf } from "../pagination.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { assertClientExists } from "./client-exists.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -183,18 +183,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       if (askedFor !== undefined && !canSeeClient(principal, askedFor)) return { data: [], nextCursor: null };
       const clientId = principal.role === "client" ? principal.clientId : askedFor;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const rows = await db
+      const endpoints = db
         .selectFrom("webhook_endpoints")
         .select(endpointColumns)
         .where("deleted", "=", false)
-        .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!))
-        .$if(after !== undefined, (q) =>
-          q.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "endpoint_id"), "<", tuple(after!.at, after!.id))),
-        )
-        .orderBy("created_at", "desc")
-        .orderBy("endpoint_id", "desc")
-        .limit(limit + 1)
-        .execute();
+        .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!));
+      const rows = await newestFirst(endpoints, ["created_at", "endpoint_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.endpoint_id));
       return { data: page.data.map(viewOf), nextCursor: page.nextCursor };
     },
@@ -282,7 +276,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       await visible(request, request.params.id);
       const { limit, cursor } = request.query;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const rows = await db
+      const attempts = db
         .selectFrom("webhook_attempts as a")
         .innerJoin("webhook_deliveries as d", "d.delivery_id", "a.delivery_id")
         .select([
@@ -298,14 +292,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
           "a.next_attempt_at",
           "a.created_at",
         ])
-        .where("a.endpoint_id", "=", request.params.id)
-        .$if(after !== undefined, (q) =>
-          q.where(({ eb, refTuple, tuple }) => eb(refTuple("a.created_at", "a.attempt_id"), "<", tuple(after!.at, after!.id))),
-        )
-        .orderBy("a.created_at", "desc")
-        .orderBy("a.attempt_id", "desc")
-        .limit(limit + 1)
-        .execute();
+        .where("a.endpoint_id", "=", request.params.id);
+      const rows = await newestFirst(attempts, ["a.created_at", "a.attempt_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.attempt_id));
       return {
         data: page.data.map((row) => ({
