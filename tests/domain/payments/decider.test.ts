@@ -575,6 +575,8 @@ describe("state and view", () => {
     "parentTransactionId",
     "card",
     "declineCode",
+    // Why a failed transaction failed (issue 15: a failed transaction shows its failure reason).
+    "failureReason",
     "processorResponse",
     "capturedAmount",
     "refundedAmount",
@@ -605,6 +607,7 @@ describe("state and view", () => {
       parentTransactionId: null,
       card,
       declineCode: null,
+      failureReason: null,
       processorResponse: { code: "00", message: "Approved", authorizationCode: "A1B2C3", reference: "ref-1" },
       capturedAmount: 0,
       refundedAmount: 0,
