@@ -166,6 +166,8 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   /** The attempt count when the current retry schedule began (a redelivery starts a new one). */
   round_start: Generated<number>;
+  /** Redeliveries asked for: an attempt that ends after another one was asked for leaves the delivery due again. */
+  redeliveries: Generated<number>;
   next_attempt_at: Date;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

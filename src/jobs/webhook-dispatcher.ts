@@ -46,6 +46,8 @@ type Candidate = Order & {
   payload: string;
   attempts: number;
   roundStart: number;
+  /** The delivery's redeliveries when it was read: one asked for during the attempt is not lost. */
+  redeliveries: number;
   url: string;
   secret: string;
   previousSecret: string | null;
@@ -192,6 +194,7 @@ export class WebhookDispatcher {
       payload: string;
       attempts: number;
       round_start: number;
+      redeliveries: number;
       position: string;
       ordinal: number;
       url: string;
@@ -199,7 +202,7 @@ export class WebhookDispatcher {
       previous_secret: string | null;
       previous_secret_expires_at: Date | null;
     }>`
-      select d.delivery_id, d.endpoint_id, d.subject_id, d.message_id, d.payload, d.attempts, d.round_start,
+      select d.delivery_id, d.endpoint_id, d.subject_id, d.message_id, d.payload, d.attempts, d.round_start, d.redeliveries,
              d.position::text as position, d.ordinal, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
       from webhook_endpoints e
       cross join lateral (
@@ -222,6 +225,7 @@ export class WebhookDispatcher {
         payload: row.payload,
         attempts: row.attempts,
         roundStart: row.round_start,
+        redeliveries: row.redeliveries,
         position: BigInt(row.position),
         ordinal: row.ordinal,
         url: row.url,
@@ -327,6 +331,7 @@ export class WebhookDispatcher {
       duration_ms: Math.round(result.durationMs),
       error: result.kind === "failed" ? result.error : null,
       retry_in_ms: decision.retryInMs,
+      redeliveries: candidate.redeliveries,
     }));
     const json = JSON.stringify(rows);
     await this.#options.db.transaction().execute(async (trx) => {
@@ -339,12 +344,18 @@ export class WebhookDispatcher {
           as row(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status text, response_status int,
                  duration_ms int, error text, retry_in_ms bigint)
       `.execute(trx);
+      // A redelivery asked for while the attempt ran stands: the delivery is due again, on a new schedule.
       await sql`
         update webhook_deliveries d
-        set status = row.status, attempts = row.attempt,
-            next_attempt_at = coalesce(now() + row.retry_in_ms * interval '1 millisecond', d.next_attempt_at),
+        set attempts = row.attempt,
+            status = case when d.redeliveries = row.redeliveries then row.status else 'pending' end,
+            round_start = case when d.redeliveries = row.redeliveries then d.round_start else row.attempt end,
+            next_attempt_at = case when d.redeliveries = row.redeliveries
+                                   then coalesce(now() + row.retry_in_ms * interval '1 millisecond', d.next_attempt_at)
+                                   else now() end,
             updated_at = now()
-        from jsonb_to_recordset(${json}::jsonb) as row(delivery_id uuid, attempt int, status text, retry_in_ms bigint)
+        from jsonb_to_recordset(${json}::jsonb)
+          as row(delivery_id uuid, attempt int, status text, retry_in_ms bigint, redeliveries int)
         where d.delivery_id = row.delivery_id
       `.execute(trx);
     });

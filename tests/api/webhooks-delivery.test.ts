@@ -412,6 +412,32 @@ for (const target of testDatabaseTargets()) {
       }
     });
 
+    it("sends again a message whose redelivery was asked for while an attempt of it was still running", async () => {
+      const endpoint = await createEndpoint(api, acme.key, `${receiver.url}/redelivered-mid-attempt`, ["transaction.approved"]);
+      receiver.setBehaviour((request) => (request.path === "/redelivered-mid-attempt" && request.nth === 1 ? "never" : 200));
+      try {
+        const sale = await api.request("POST", "/v1/transactions/sale", {
+          key: acme.key,
+          body: { processor: "processor_a", amount: 321, currency: "USD", card: card("4242424242424242"), userId: "u1" },
+        });
+        expect(sale.status, sale.text).toBe(201);
+        const [held] = await receiver.waitFor((requests) => requests.length >= 1, { path: "/redelivered-mid-attempt" });
+        // The attempt is still waiting for its answer: no attempt is listed yet, so the delivery's own id is used.
+        const delivery = await api.database.db
+          .selectFrom("webhook_deliveries")
+          .select("delivery_id")
+          .where("endpoint_id", "=", endpoint.id)
+          .executeTakeFirstOrThrow();
+        const redelivered = await api.request("POST", `/v1/webhook-deliveries/${delivery.delivery_id}/redeliver`, { key: acme.key, body: {} });
+        expect(redelivered.status, redelivered.text).toBe(202);
+        receiver.answerHeld(200);
+        const requests = await receiver.waitFor((arrived) => arrived.length >= 2, { path: "/redelivered-mid-attempt", message: "the redelivery" });
+        expect(requests[1]!.headers["webhook-id"]).toBe(held!.headers["webhook-id"]);
+      } finally {
+        receiver.setBehaviour(200);
+      }
+    });
+
     it("redelivers a delivered message, by attempt id or delivery id, with the same webhook-id", async () => {
       const endpoint = await createEndpoint(api, acme.key, `${receiver.url}/redelivered`, ["transaction.approved"]);
       const sale = await pay("sale", "4242424242424242", 2200);

@@ -40,6 +40,8 @@ export interface WebhookReceiver {
   /** The requests at `path`, in arrival order. */
   at(path: string): ReceivedRequest[];
   setBehaviour(behaviour: Behaviour): void;
+  /** Answers every request held so far ("never") with `status`. */
+  answerHeld(status: number): void;
   /**
    * Polls until `predicate` holds for the requests at `path` (every request when `path` is
    * undefined), or throws with what arrived after `timeoutMs`.
@@ -112,6 +114,10 @@ export async function startWebhookReceiver(initial: Behaviour = 200): Promise<We
     at,
     setBehaviour(next) {
       behaviour = next;
+    },
+    answerHeld(status) {
+      for (const response of held) response.writeHead(status).end();
+      held.clear();
     },
     async waitFor(predicate, { path, timeoutMs = 15_000, message } = {}) {
       const deadline = Date.now() + timeoutMs;

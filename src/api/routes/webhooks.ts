@@ -342,7 +342,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       if (!delivery || !canSeeClient(principalOf(request), delivery.client_id)) throw notFound("webhook delivery");
       await db
         .updateTable("webhook_deliveries")
-        .set({ status: "pending", next_attempt_at: sql`now()`, round_start: sql`attempts`, updated_at: sql`now()` })
+        .set({
+          status: "pending",
+          next_attempt_at: sql`now()`,
+          round_start: sql`attempts`,
+          redeliveries: sql`redeliveries + 1`,
+          updated_at: sql`now()`,
+        })
         .where("delivery_id", "=", delivery.delivery_id)
         .execute();
       return reply.code(202).send({ deliveryId: delivery.delivery_id, status: "pending" as const });

@@ -35,6 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     status text not null,
     attempts int not null default 0,
     round_start int not null default 0,
+    redeliveries int not null default 0,
     next_attempt_at timestamptz not null,
     created_at timestamptz not null default now(),
     updated_at timestamptz not null default now()
