@@ -58,15 +58,9 @@
  * (--database-url: the server to create the bench database on; default DATABASE_URL, else the
  * other benches' default, serverArgs in bench/support.ts. --backlog: messages in part 2, 2 a sale.)
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { sql } from "kysely";
-import { Webhook } from "standardwebhooks";
-import { stopProcess } from "../tests/support/process.ts";
 import {
   type BenchService,
   createPayingClient,
@@ -92,254 +86,17 @@ import {
   type ResultRow,
   serverArgs,
 } from "./support.ts";
+import { type ApprovedArrivals, clock, type Receiver, startReceiver } from "./webhook-receiver-client.ts";
 
 const GOAL_MAX_COST = 0.1;
-/** Set in the receiver's environment: this file then runs the receiver instead of the bench. */
-const RECEIVER_ENV = "LEDGER_BENCH_WEBHOOK_RECEIVER";
 const AB_PATH = "/hooks/alternating";
 const BACKLOG_PATH = "/hooks/backlog";
 const SAMPLE_EVERY_MS = 50;
-/** Signatures checked: the first ones of each endpoint, then one in this many. */
-const VERIFY_FIRST = 100;
-const VERIFY_EVERY = 50;
 /** The dispatcher's lease (src/jobs/webhook-dispatcher.ts) and how long it trusts it unchecked (a third of 10 s). */
 const DISPATCHER_LEASE = "job:webhook-dispatcher";
 const LEASE_HOLDER = "bench:webhooks";
 const DISPATCHER_TRUSTS_ITS_LEASE_MS = 4_000;
 const DRAIN_TIMEOUT_MS = 15 * 60_000;
-
-const clock = () => performance.timeOrigin + performance.now();
-
-// ---------------------------------------------------------------------------------------------
-// The receiver (child process)
-
-/** What the receiver answers about one endpoint's path. */
-interface PathStats {
-  requests: number;
-  distinctIds: number;
-  /** Requests beyond the first for a webhook-id. */
-  duplicates: number;
-  /** When the last request arrived (ms since the epoch, fractional); 0 before any. */
-  lastArrival: number;
-  /** Bodies that were not JSON or whose `id` was not the webhook-id header. */
-  malformed: number;
-  signaturesChecked: number;
-  signaturesValid: number;
-  signatureError: string | null;
-  /** Transactions whose transaction.approved arrived before their transaction.pending, or without one. */
-  approvedBeforePending: number;
-  approvedWithoutPending: number;
-}
-
-/** Transaction id → [first arrival of its transaction.approved, its `createdAt`] (ms since the epoch). */
-type ApprovedArrivals = Record<string, [number, number]>;
-
-type ToReceiver =
-  | { kind: "secret"; path: string; secret: string }
-  | { kind: "stats"; id: number; path: string }
-  | { kind: "approved"; id: number; path: string }
-  | { kind: "arrivals"; id: number; path: string; requests: number[] };
-
-type FromReceiver = { kind: "ready"; port: number } | { kind: "answer"; id: number; value: unknown };
-
-interface Signed {
-  body: string;
-  headers: Record<string, string>;
-}
-
-interface PathState {
-  requests: number;
-  /** When each request arrived, in order. */
-  arrivals: number[];
-  timesById: Map<string, number>;
-  pendingAt: Map<string, number>;
-  approvedAt: Map<string, [number, number]>;
-  lastArrival: number;
-  malformed: number;
-  verifier: Webhook | undefined;
-  /** Samples that came before the secret did. */
-  unverified: Signed[];
-  signaturesChecked: number;
-  signaturesValid: number;
-  signatureError: string | null;
-}
-
-const headerOf = (headers: IncomingHttpHeaders, name: string) => {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(", ") : (value ?? "");
-};
-
-function verify(state: PathState, verifier: Webhook, signed: Signed): void {
-  state.signaturesChecked += 1;
-  try {
-    verifier.verify(signed.body, signed.headers);
-    state.signaturesValid += 1;
-  } catch (error) {
-    state.signatureError ??= error instanceof Error ? error.message : String(error);
-  }
-}
-
-function record(state: PathState, headers: IncomingHttpHeaders, body: string, at: number): void {
-  state.requests += 1;
-  state.arrivals.push(at);
-  state.lastArrival = at;
-  const webhookId = headerOf(headers, "webhook-id");
-  state.timesById.set(webhookId, (state.timesById.get(webhookId) ?? 0) + 1);
-  if (state.requests <= VERIFY_FIRST || state.requests % VERIFY_EVERY === 0) {
-    const signed: Signed = {
-      body,
-      headers: {
-        "webhook-id": webhookId,
-        "webhook-timestamp": headerOf(headers, "webhook-timestamp"),
-        "webhook-signature": headerOf(headers, "webhook-signature"),
-      },
-    };
-    if (state.verifier) verify(state, state.verifier, signed);
-    else if (state.unverified.length < 1_000) state.unverified.push(signed);
-  }
-  let message: { id?: unknown; type?: unknown; createdAt?: unknown; data?: { transaction?: { id?: unknown } } };
-  try {
-    message = JSON.parse(body) as typeof message;
-  } catch {
-    state.malformed += 1;
-    return;
-  }
-  if (message.id !== webhookId) state.malformed += 1;
-  const transactionId = message.data?.transaction?.id;
-  if (typeof transactionId !== "string") return;
-  if (message.type === "transaction.pending" && !state.pendingAt.has(transactionId)) state.pendingAt.set(transactionId, at);
-  if (message.type === "transaction.approved" && !state.approvedAt.has(transactionId)) {
-    state.approvedAt.set(transactionId, [at, Date.parse(String(message.createdAt))]);
-  }
-}
-
-function statsOf(state: PathState): PathStats {
-  let approvedBeforePending = 0;
-  let approvedWithoutPending = 0;
-  for (const [transactionId, [approvedAt]] of state.approvedAt) {
-    const pendingAt = state.pendingAt.get(transactionId);
-    if (pendingAt === undefined) approvedWithoutPending += 1;
-    else if (pendingAt > approvedAt) approvedBeforePending += 1;
-  }
-  return {
-    requests: state.requests,
-    distinctIds: state.timesById.size,
-    duplicates: state.requests - state.timesById.size,
-    lastArrival: state.lastArrival,
-    malformed: state.malformed,
-    signaturesChecked: state.signaturesChecked,
-    signaturesValid: state.signaturesValid,
-    signatureError: state.signatureError,
-    approvedBeforePending,
-    approvedWithoutPending,
-  };
-}
-
-async function runReceiver(): Promise<void> {
-  const paths = new Map<string, PathState>();
-  const stateOf = (path: string): PathState => {
-    let state = paths.get(path);
-    if (!state) {
-      state = {
-        requests: 0,
-        arrivals: [],
-        timesById: new Map(),
-        pendingAt: new Map(),
-        approvedAt: new Map(),
-        lastArrival: 0,
-        malformed: 0,
-        verifier: undefined,
-        unverified: [],
-        signaturesChecked: 0,
-        signaturesValid: 0,
-        signatureError: null,
-      };
-      paths.set(path, state);
-    }
-    return state;
-  };
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const at = clock();
-      response.writeHead(200, { "content-length": "0" }).end();
-      record(stateOf(request.url ?? "/"), request.headers, Buffer.concat(chunks).toString("utf8"), at);
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const send = (message: FromReceiver) => process.send?.(message);
-  process.on("message", (message: ToReceiver) => {
-    const state = stateOf(message.path);
-    if (message.kind === "secret") {
-      const verifier = new Webhook(message.secret);
-      state.verifier = verifier;
-      for (const signed of state.unverified.splice(0)) verify(state, verifier, signed);
-    } else if (message.kind === "stats") {
-      send({ kind: "answer", id: message.id, value: statsOf(state) });
-    } else if (message.kind === "approved") {
-      send({ kind: "answer", id: message.id, value: Object.fromEntries(state.approvedAt) satisfies ApprovedArrivals });
-    } else {
-      send({ kind: "answer", id: message.id, value: message.requests.map((n) => state.arrivals[n - 1] ?? null) });
-    }
-  });
-  // Goes with the bench.
-  process.on("disconnect", () => process.exit(0));
-  send({ kind: "ready", port: (server.address() as AddressInfo).port });
-}
-
-interface Receiver {
-  url: string;
-  setSecret(path: string, secret: string): void;
-  stats(path: string): Promise<PathStats>;
-  approved(path: string): Promise<ApprovedArrivals>;
-  /** When the path's n-th request arrived (1-based), for each n; null if it has not. */
-  arrivals(path: string, requests: number[]): Promise<(number | null)[]>;
-  stop(): Promise<void>;
-}
-
-/** This file again, as the receiver, in a process of its own (run as the tests run entries: node --import tsx). */
-async function startReceiver(): Promise<Receiver> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
-    env: { ...process.env, [RECEIVER_ENV]: "1" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
-  let exited: Error | undefined;
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on("exit", (code) => {
-      exited = new Error(`the webhook receiver exited (code ${code})`);
-      reject(exited);
-      for (const { reject: fail } of waiting.values()) fail(exited);
-      waiting.clear();
-    });
-    child.on("message", (message: FromReceiver) => {
-      if (message.kind === "ready") return resolve(message.port);
-      waiting.get(message.id)?.resolve(message.value);
-      waiting.delete(message.id);
-    });
-  });
-  const ask = <Answer>(question: { kind: "stats" | "approved"; path: string } | { kind: "arrivals"; path: string; requests: number[] }) =>
-    new Promise<Answer>((resolve, reject) => {
-      if (exited) return reject(exited);
-      const id = nextId++;
-      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      child.send({ ...question, id } satisfies ToReceiver);
-    });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    setSecret: (path, secret) => child.send({ kind: "secret", path, secret } satisfies ToReceiver),
-    stats: (path) => ask<PathStats>({ kind: "stats", path }),
-    approved: (path) => ask<ApprovedArrivals>({ kind: "approved", path }),
-    arrivals: (path, requests) => ask<(number | null)[]>({ kind: "arrivals", path, requests }),
-    stop: async () => {
-      await stopProcess(child);
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // The bench
 
@@ -797,5 +554,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.env[RECEIVER_ENV] === "1") await runReceiver();
-else await main();
+await main();
