@@ -13,7 +13,7 @@ import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../sup
 import { testEnvironment } from "../support/environment.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { type ServiceProcess, startServiceProcess, stopProcess } from "../support/process.ts";
-import { everyProcessorAt, startTestService, TEST_ADMIN_KEY, type TestService, testSecrets } from "../support/service.ts";
+import { apiRequest, type Json, everyProcessorAt, startTestService, TEST_ADMIN_KEY, type TestService, testSecrets } from "../support/service.ts";
 import {
   type ReceivedRequest,
   startWebhookReceiver,
@@ -69,8 +69,6 @@ function settlementFarAway() {
   return { ...(validBodies.processor_a.settings as object), settlementTime: hhmm, timeZone: "UTC" };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read any field of a JSON answer
-type Json = any;
 
 /** Every value and key of a parsed JSON body, for looking for what must not be there. */
 function everyKeyAndString(value: Json, into: string[] = []): string[] {
@@ -683,15 +681,7 @@ describe.skipIf(killSkip)("a service process killed while a webhook is in flight
     WEBHOOK_TIMEOUT_MS: "5000",
     ...testSecrets,
   });
-  const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const response = await fetch(`${service!.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
-  };
+  const call = (method: string, path: string, key: string, body?: unknown) => apiRequest(service!.url, method, path, { key, body });
 
   it("delivers the recorded events after the restart: the in-flight message again with its webhook-id, then the approval", async () => {
     service = await startServiceProcess(environment());

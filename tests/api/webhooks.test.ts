@@ -6,7 +6,7 @@ import { createLogger } from "../../src/logger.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { openTestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { startTestService, TEST_ADMIN_KEY, type TestService, testConfig } from "../support/service.ts";
+import { apiRequest, type Json, startTestService, TEST_ADMIN_KEY, type TestService, testConfig } from "../support/service.ts";
 import { type ReceivedRequest, startWebhookReceiver, subjectOf, typeOf, verified, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // Webhook endpoints through the real API, from the contract (/work/shared/API.md "Webhooks",
@@ -25,8 +25,6 @@ const webhookEnvironment = {
   WEBHOOK_DISPATCH_INTERVAL_MS: "50",
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read any field of a JSON answer
-type Json = any;
 type Client = Awaited<ReturnType<TestService["createClient"]>>;
 
 function expectValidationError(response: { status: number; headers: Headers; body: Json; text: string }, path?: string) {
@@ -429,15 +427,7 @@ for (const target of testDatabaseTargets()) {
           { ...database, close: async () => {} },
         );
       let service: Service | undefined;
-      const call = async (method: string, path: string, key: string, body?: unknown) => {
-        const response = await fetch(`${service!.url}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await response.text();
-        return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text };
-      };
+      const call = (method: string, path: string, key: string, body?: unknown) => apiRequest(service!.url, method, path, { key, body });
       try {
         service = await start({ WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true" });
         const client = await call("POST", "/v1/clients", TEST_ADMIN_KEY, { name: "Acme" });

@@ -39,6 +39,9 @@ export interface ApiResponse {
   text: string;
 }
 
+/** A parsed JSON answer or webhook body, whose any field an assertion may read. */
+export type Json = ApiResponse["body"];
+
 export interface RequestOptions {
   key?: string | null;
   body?: unknown;
@@ -70,6 +73,32 @@ export function capturedLogs(): { lines: string[]; sink: Writable } {
   return { lines, sink };
 }
 
+/** One API call to the service at `baseUrl`, as the admin unless `key` says otherwise; JSON in and out. */
+export async function apiRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  { key = TEST_ADMIN_KEY, body, headers = {} }: RequestOptions = {},
+): Promise<ApiResponse> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: the test reads `text`.
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
 /** The real service on a fresh database, listening on a free loopback port. */
 export async function startTestService(
   target: TestDatabaseTarget,
@@ -91,25 +120,7 @@ export async function startTestService(
     },
     database,
     logs: () => lines.join(""),
-    async request(method, path, { key = TEST_ADMIN_KEY, body, headers = {} } = {}) {
-      const response = await fetch(`${service.url}${path}`, {
-        method,
-        headers: {
-          ...(key === null ? {} : { authorization: `Bearer ${key}` }),
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-      });
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON: the test reads `text`.
-      }
-      return { status: response.status, headers: response.headers, body: parsed, text };
-    },
+    request: (method, path, options) => apiRequest(service.url, method, path, options),
     async createClient(name = "Acme") {
       const client = await api.request("POST", "/v1/clients", { body: { name } });
       if (client.status !== 201) throw new Error(`client creation failed: ${client.text}`);

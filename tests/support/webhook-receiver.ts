@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import type { Json } from "./service.ts";
 
 /** What the receiver does with a request: answer with that status, or never answer at all. */
 export type Answer = number | "never";
@@ -140,8 +141,7 @@ export async function startWebhookReceiver(initial: Behaviour = 200): Promise<We
 }
 
 /** The parsed body of `request`, verified by the independent standardwebhooks library with `secret` (throws when invalid). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read any field of a webhook body
-export function verified(request: ReceivedRequest, secret: string): any {
+export function verified(request: ReceivedRequest, secret: string): Json {
   return new Webhook(secret).verify(request.body, request.headers);
 }
 
