@@ -186,24 +186,11 @@ export class WebhookDispatcher {
   /** Per enabled endpoint with room, its next due deliveries in log order. */
   async #dueCandidates(): Promise<Map<string, Candidate[]>> {
     const { db, maxInFlightPerEndpoint } = this.#options;
-    const { rows } = await sql<{
-      delivery_id: string;
-      endpoint_id: string;
-      subject_id: string;
-      message_id: string;
-      payload: string;
-      attempts: number;
-      round_start: number;
-      redeliveries: number;
-      position: string;
-      ordinal: number;
-      url: string;
-      secret: string;
-      previous_secret: string | null;
-      previous_secret_expires_at: Date | null;
-    }>`
-      select d.delivery_id, d.endpoint_id, d.subject_id, d.message_id, d.payload, d.attempts, d.round_start, d.redeliveries,
-             d.position::text as position, d.ordinal, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+    const { rows } = await sql<Omit<Candidate, "position"> & { position: string }>`
+      select d.delivery_id as "deliveryId", d.endpoint_id as "endpointId", d.subject_id as "subjectId",
+             d.message_id as "messageId", d.payload, d.attempts, d.round_start as "roundStart", d.redeliveries,
+             d.position::text as position, d.ordinal, e.url, e.secret, e.previous_secret as "previousSecret",
+             e.previous_secret_expires_at as "previousSecretExpiresAt"
       from webhook_endpoints e
       cross join lateral (
         select * from webhook_deliveries d
@@ -216,24 +203,9 @@ export class WebhookDispatcher {
     `.execute(db);
     const candidates = new Map<string, Candidate[]>();
     for (const row of rows) {
-      const list = candidates.get(row.endpoint_id) ?? [];
-      list.push({
-        deliveryId: row.delivery_id,
-        endpointId: row.endpoint_id,
-        subjectId: row.subject_id,
-        messageId: row.message_id,
-        payload: row.payload,
-        attempts: row.attempts,
-        roundStart: row.round_start,
-        redeliveries: row.redeliveries,
-        position: BigInt(row.position),
-        ordinal: row.ordinal,
-        url: row.url,
-        secret: row.secret,
-        previousSecret: row.previous_secret,
-        previousSecretExpiresAt: row.previous_secret_expires_at,
-      });
-      candidates.set(row.endpoint_id, list);
+      const list = candidates.get(row.endpointId) ?? [];
+      list.push({ ...row, position: BigInt(row.position) });
+      candidates.set(row.endpointId, list);
     }
     for (const list of candidates.values()) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     return candidates;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context.ts";
 import {
@@ -10,6 +10,7 @@ import {
   updateWebhookEndpoint,
 } from "../../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
+import type { WebhookEndpointsTable } from "../../db/schema.ts";
 import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
@@ -73,17 +74,7 @@ const attemptSchema = z
 
 const idParams = z.strictObject({ id: z.uuid() });
 const tags = ["webhooks"];
-
-type EndpointRow = {
-  endpoint_id: string;
-  client_id: string;
-  url: string;
-  events: unknown;
-  description: string | null;
-  enabled: boolean;
-  created_at: Date;
-  updated_at: Date;
-};
+type EndpointRow = Pick<Selectable<WebhookEndpointsTable>, (typeof endpointColumns)[number]>;
 
 const viewOf = (row: EndpointRow) => ({
   id: row.endpoint_id,

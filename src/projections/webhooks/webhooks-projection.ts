@@ -54,7 +54,9 @@ export const webhooksProjection: Projection = {
   },
 
   async apply(trx, events, streams) {
-    const endpoints = await storedSubscribers(trx);
+    // No streams read: no message to send in this batch, so who subscribes does not matter (and a
+    // batch of payments costs no query while nobody subscribes).
+    const endpoints = streams.size > 0 ? await storedSubscribers(trx) : new Map<string, Subscriber>();
     const changed = new Map<string, EndpointRow>();
     const deliveries: DeliveryRow[] = [];
     const folds = new StreamFolds(streams);
