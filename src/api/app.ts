@@ -1,21 +1,14 @@
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "../logger.ts";
 import { registerAuthentication } from "./auth.ts";
 import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { type LoadSheddingOptions, registerLoadShedding } from "./load-shedding.ts";
 import { type Metrics, registerMetrics } from "./metrics.ts";
+import { registerApiReference } from "./openapi/reference.ts";
 import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
 import { registerStorableText } from "./storable-text.ts";
@@ -76,21 +69,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerStorableText(app);
   registerMetrics(app, deps.metrics);
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "Payment ledger API",
-        version: "1.0.0",
-        description: "Card transactions against four processors, with an auditable event log. See API.md.",
-      },
-      components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },
-      security: [{ apiKey: [] }],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  await registerApiReference(app);
 
   app.get("/health/live", { schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/health/ready", { schema: { hide: true } }, async (request, reply) => {
