@@ -55,6 +55,16 @@ export async function startServiceProcess(environment: Record<string, string>): 
   return { child, url: ready[2]!, output };
 }
 
+/** The service as built by `npm run build`: plain JavaScript in `outDir`, run by node alone. */
+export async function startBuiltService(outDir: string, environment: Record<string, string>): Promise<ServiceProcess> {
+  const { child, ready, output } = await startCommand(
+    [process.execPath, "--enable-source-maps", `${outDir}/main.js`],
+    { ...serviceEnvironment, ...environment },
+    listening,
+  );
+  return { child, url: ready[2]!, output };
+}
+
 /** `npm start` itself (npm, the shell it runs the script in, the service), until the service listens. */
 export async function startWithNpm(environment: Record<string, string>): Promise<ServiceProcess & { servicePid: number }> {
   const { child, ready, output } = await startCommand(["npm", "start"], { ...serviceEnvironment, ...environment }, listening);
