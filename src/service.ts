@@ -86,12 +86,22 @@ export async function startService(
     baseUrls = simulator.baseUrls;
   }
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
-  const connectors = createConnectors({ baseUrls, http: processorHttp });
+  const connectors = createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
   const runners = projections.map(
     (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
   );
   for (const runner of runners) runner.start();
-  const systemContext = { db: database.db, store, now, secrets, connectors, fingerprint, logger, metadata: { actor: { role: "system" } } };
+  const systemContext = {
+    db: database.db,
+    store,
+    now,
+    secrets,
+    connectors,
+    fingerprint,
+    logger,
+    metrics,
+    metadata: { actor: { role: "system" } },
+  };
   const resolver = new PendingResolver({
     context: systemContext,
     logger,

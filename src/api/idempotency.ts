@@ -43,6 +43,8 @@ export interface IdempotencyOptions {
 }
 
 const keyFormat = /^[\x20-\x7e]{1,255}$/;
+/** Marks an answer given again for a key that already had one (also what the metrics count replays by). */
+export const REPLAYED_HEADER = "idempotent-replayed";
 /** Response headers that are part of what a replay must give back. */
 const replayedHeaders = ["content-type", "etag", "location"];
 /** Answers that carry a recorded transaction: a retry answers that transaction as it stands. */
@@ -182,7 +184,7 @@ const inProgress = () =>
   new ApiProblem("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed; retry later.");
 
 function replay(reply: FastifyReply, status: number, headers: Record<string, string>, body: string) {
-  return reply.code(status).headers(headers).header("idempotent-replayed", "true").send(body);
+  return reply.code(status).headers(headers).header(REPLAYED_HEADER, "true").send(body);
 }
 
 /** The stored answer: a secret shown once (an API key) is never written down, so a replay answers it `null`. */

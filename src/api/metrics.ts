@@ -1,17 +1,37 @@
 import type { FastifyInstance } from "fastify";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { type PaymentMetrics, pendingResolutions } from "../commands/payments/dependencies.ts";
+import { type Processor, processors } from "../domain/host-configurations/schemas.ts";
+import type { LimitName } from "../domain/limits/usage.ts";
+import { type TransactionStatus, transactionTypes } from "../domain/payments/index.ts";
 import type { EventStore } from "../eventstore/port.ts";
+import type { CallOutcome } from "../processors/http.ts";
+import { REPLAYED_HEADER } from "./idempotency.ts";
+import { ApiProblem, type ProblemCode } from "./problems.ts";
 import type { ProjectionLag } from "../projections/lag.ts";
 import type { PendingAges } from "../projections/transactions/pending-ages.ts";
 import type { WebhookAttemptOutcome } from "../jobs/webhook-dispatcher.ts";
 import type { WebhookQueue } from "../projections/webhooks/queue.ts";
 
-export interface Metrics {
+export interface Metrics extends PaymentMetrics {
   registry: Registry;
   httpDuration: Histogram<"method" | "route" | "status">;
   appendDuration: Histogram<"outcome">;
   observeWebhookAttempt: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
+  observeProcessorCall: (processor: Processor, outcome: CallOutcome, seconds: number) => void;
+  countIdempotencyAnswer: (answer: IdempotencyAnswer) => void;
 }
+
+/** An answer given for an Idempotency-Key that was already used: its answer again, or a conflict. */
+const idempotencyAnswers = ["replayed", "in_progress", "key_reused"] as const;
+type IdempotencyAnswer = (typeof idempotencyAnswers)[number];
+const idempotencyConflicts: Partial<Record<ProblemCode, IdempotencyAnswer>> = {
+  idempotency_request_in_progress: "in_progress",
+  idempotency_key_reused: "key_reused",
+};
+
+const transactionOutcomes = ["approved", "declined", "failed", "pending"] as const satisfies readonly TransactionStatus[];
+const limitNames = ["maxAmountPerTransaction", "dailyAmount", "dailyCount"] as const satisfies readonly LimitName[];
 
 /** What the gauges show, asked on every scrape so that it is never stale. */
 export interface MetricSources {
@@ -114,6 +134,62 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
       webhookAttempts.inc({ outcome });
       webhookDuration.observe(durationMs / 1000);
     },
+    ...createPaymentMetrics(registry),
+  };
+}
+
+/**
+ * Counters of what payments came to and how long processors took. Every series of a fixed label
+ * set starts at 0, so that a rate over it exists before its first increment.
+ */
+function createPaymentMetrics(registry: Registry): Pick<Metrics, keyof PaymentMetrics | "observeProcessorCall" | "countIdempotencyAnswer"> {
+  const transactions = new Counter({
+    name: "transactions_total",
+    help: "Transactions by type, processor and first recorded outcome (pending: the processor did not answer in time)",
+    labelNames: ["type", "processor", "outcome"] as const,
+    registers: [registry],
+  });
+  for (const type of transactionTypes) {
+    for (const processor of processors) {
+      for (const outcome of transactionOutcomes) transactions.inc({ type, processor, outcome }, 0);
+    }
+  }
+  const processorDuration = new Histogram({
+    name: "processor_request_duration_seconds",
+    help: "Latency of each call to a processor; outcome is answered, timeout or error (no answer for another reason)",
+    labelNames: ["processor", "outcome"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const resolutions = new Counter({
+    name: "pending_resolutions_total",
+    help:
+      "What the pending resolver recorded: an outcome the processor reported (approved_late: after a failure on not found), " +
+      "a reversal's result, or still_pending (no usable answer; asked again later)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  for (const outcome of pendingResolutions) resolutions.inc({ outcome }, 0);
+  const limitDeclines = new Counter({
+    name: "limit_declines_total",
+    help: "Authorizations and sales declined as limit_exceeded, by the client limit they would have broken",
+    labelNames: ["limit"] as const,
+    registers: [registry],
+  });
+  for (const limit of limitNames) limitDeclines.inc({ limit }, 0);
+  const idempotency = new Counter({
+    name: "idempotency_replays_total",
+    help: "Requests whose Idempotency-Key was already used: replayed (its answer or transaction again), in_progress (409), key_reused (422)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  for (const outcome of idempotencyAnswers) idempotency.inc({ outcome }, 0);
+  return {
+    countTransaction: ({ type, processor, status }) => transactions.inc({ type, processor, outcome: status }),
+    countLimitDecline: (limit) => limitDeclines.inc({ limit }),
+    countPendingResolution: (outcome) => resolutions.inc({ outcome }),
+    observeProcessorCall: (processor, outcome, seconds) => processorDuration.observe({ processor, outcome }, seconds),
+    countIdempotencyAnswer: (outcome) => idempotency.inc({ outcome }),
   };
 }
 
@@ -148,13 +224,21 @@ function bindAll(store: EventStore): EventStore {
   };
 }
 
-/** Times every request by its route pattern (never the raw URL, which holds ids) and serves /metrics. */
+/**
+ * Times every request by its route pattern (never the raw URL, which holds ids), counts the answers
+ * to reused Idempotency-Keys, and serves /metrics.
+ */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook("onResponse", async (request, reply) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    if (reply.getHeader(REPLAYED_HEADER) === "true") metrics.countIdempotencyAnswer("replayed");
+  });
+  app.addHook("onError", async (_request, _reply, error) => {
+    const conflict = error instanceof ApiProblem ? idempotencyConflicts[error.code] : undefined;
+    if (conflict) metrics.countIdempotencyAnswer(conflict);
   });
   app.get("/metrics", { schema: { hide: true } }, async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),

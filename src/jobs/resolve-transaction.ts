@@ -1,6 +1,6 @@
 import { execute } from "../commands/execute.ts";
 import { releaseLimitOf } from "../commands/limits.ts";
-import type { PaymentContext } from "../commands/payments/dependencies.ts";
+import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
 import { outcomeOf } from "../commands/payments/outcome.ts";
 import { givesLimitBack } from "../domain/limits/limits.ts";
@@ -72,8 +72,14 @@ export async function resolveTransaction(
     answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, now) ? neverReceived : null) : outcomeOf(answer);
   // A watched failure changes only on an approval: recorded as late, it is then reversed.
   if (work === "watch" && outcome?.status !== "approved") return false;
-  if (outcome) return record(job, { type: "RecordOutcome", transactionId, outcome, now: now.toISOString() });
-  if (!isReversible(transaction) || !reversalIsDue(transaction, timing, now)) return false;
+  if (outcome) {
+    const command = { type: "RecordOutcome" as const, transactionId, outcome, now: now.toISOString() };
+    return recordResolution(job, command, work === "watch" ? "approved_late" : outcome.status);
+  }
+  if (!isReversible(transaction) || !reversalIsDue(transaction, timing, now)) {
+    context.metrics.countPendingResolution("still_pending");
+    return false;
+  }
   return reverse(job);
 }
 
@@ -105,14 +111,15 @@ async function reverse(job: Job): Promise<boolean> {
   }
   const result = await voidAtProcessor(job, reversalId);
   // No usable answer: the open reversal is sent again, with the same id, next time.
-  if (!result) return transaction.reversalId === null;
-  return record(job, {
-    type: "RecordReversal",
-    transactionId: transaction.id,
-    reversalId,
-    result,
-    now: context.now().toISOString(),
-  });
+  if (!result) {
+    context.metrics.countPendingResolution("still_pending");
+    return transaction.reversalId === null;
+  }
+  return recordResolution(
+    job,
+    { type: "RecordReversal", transactionId: transaction.id, reversalId, result, now: context.now().toISOString() },
+    result.status === "reversed" ? "reversed" : "reversal_refused",
+  );
 }
 
 /** The void's result; `null` while the processor gives no usable answer (sent again, same id, next time). */
@@ -134,6 +141,13 @@ async function voidAtProcessor({ transaction, hostConfiguration, connector }: Jo
   const original = await connector.inquire({ transactionId: transaction.id, hostConfiguration });
   if (original.kind === "unknown") return null;
   return { status: original.kind === "approved" ? "refused" : "reversed", processorResponse };
+}
+
+/** Appends what resolves the transaction and, once it is recorded, counts it. */
+async function recordResolution(job: Job, command: PaymentCommand, resolution: PendingResolution): Promise<boolean> {
+  const recorded = await record(job, command);
+  if (recorded) job.context.metrics.countPendingResolution(resolution);
+  return recorded;
 }
 
 /** Appends the decision; gives the limit back when it ended the payment's root. False when nothing was recorded. */

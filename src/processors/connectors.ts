@@ -1,5 +1,5 @@
 import type { Processor } from "../domain/host-configurations/schemas.ts";
-import type { HttpClient } from "./http.ts";
+import { type CallOutcome, type HttpClient, timedHttpClient } from "./http.ts";
 import type { Connectors } from "./port.ts";
 import { createProcessorA } from "./processor-a.ts";
 import { createProcessorB } from "./processor-b.ts";
@@ -11,14 +11,18 @@ export interface ConnectorsOptions {
   baseUrls: Record<Processor, string>;
   /** The connection pool all four share; its timeout is how long to wait before the outcome is `unknown`. */
   http: HttpClient;
+  /** Told the duration and outcome of every call to a processor (the service's metrics); tests and benches leave it out. */
+  observeCall?: (processor: Processor, outcome: CallOutcome, seconds: number) => void;
 }
 
-export function createConnectors({ baseUrls, http }: ConnectorsOptions): Connectors {
+export function createConnectors({ baseUrls, http, observeCall }: ConnectorsOptions): Connectors {
   const base = (processor: Processor) => baseUrls[processor].replace(/\/+$/, "");
+  const httpFor = (processor: Processor) =>
+    observeCall ? timedHttpClient(http, (outcome, seconds) => observeCall(processor, outcome, seconds)) : http;
   return {
-    processor_a: createProcessorA(http, base("processor_a")),
-    processor_b: createProcessorB(http, base("processor_b")),
-    processor_c: createProcessorC(http, base("processor_c")),
-    processor_d: createProcessorD(http, base("processor_d")),
+    processor_a: createProcessorA(httpFor("processor_a"), base("processor_a")),
+    processor_b: createProcessorB(httpFor("processor_b"), base("processor_b")),
+    processor_c: createProcessorC(httpFor("processor_c"), base("processor_c")),
+    processor_d: createProcessorD(httpFor("processor_d"), base("processor_d")),
   };
 }

@@ -30,6 +30,15 @@ const notSentCodes = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/** Codes of a call that ran out of time (ours, or one of the pool's own bounds). */
+const timeoutCodes = new Set(["TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/** How a call ended, as its latency metric names it. */
+export type CallOutcome = "answered" | "timeout" | "error";
+
+export const callOutcomeOf = (result: HttpResult): CallOutcome =>
+  result.kind === "answered" ? "answered" : timeoutCodes.has(result.code) ? "timeout" : "error";
+
 function errorCode(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
@@ -82,5 +91,20 @@ export function createHttpClient(options: { timeoutMs: number }): HttpClient {
     post: (url, body, headers = {}) => send("POST", url, body, headers),
     get: (url, headers = {}) => send("GET", url, undefined, headers),
     close: () => dispatcher.destroy(),
+  };
+}
+
+/** The same client, reporting how long each call took and how it ended. */
+export function timedHttpClient(http: HttpClient, observe: (outcome: CallOutcome, seconds: number) => void): HttpClient {
+  async function timed(call: () => Promise<HttpResult>): Promise<HttpResult> {
+    const startedAt = performance.now();
+    const result = await call();
+    observe(callOutcomeOf(result), (performance.now() - startedAt) / 1000);
+    return result;
+  }
+  return {
+    post: (url, body, headers) => timed(() => http.post(url, body, headers)),
+    get: (url, headers) => timed(() => http.get(url, headers)),
+    close: () => http.close(),
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
-import type { PaymentContext } from "../../commands/payments/dependencies.ts";
+import type { PaymentContext, PaymentMetrics } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
 import { type TransactionResult, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
@@ -20,12 +20,13 @@ import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import { newId } from "../../ids.ts";
-import { bindIdempotencyKey } from "../idempotency.ts";
+import { bindIdempotencyKey, REPLAYED_HEADER } from "../idempotency.ts";
 
 export interface TransactionRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
   connectors: Connectors;
   fingerprint: (cardNumber: string) => string;
+  metrics: PaymentMetrics;
 }
 
 const processorResponseSchema = z.object({
@@ -111,7 +112,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     const bound = request.idempotency?.bound;
     if (bound) {
       const existing: TransactionResult | undefined = await transactionAsItStands(paymentContext, bound);
-      if (existing) return answer(reply.header("idempotent-replayed", "true"), existing);
+      if (existing) return answer(reply.header(REPLAYED_HEADER, "true"), existing);
     }
     return answer(reply, await make(paymentContext, bound?.transactionId ?? newId()));
   }

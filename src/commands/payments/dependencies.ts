@@ -1,4 +1,6 @@
 import type { SecretBox } from "../../crypto/secrets.ts";
+import type { LimitName } from "../../domain/limits/usage.ts";
+import type { TransactionView } from "../../domain/payments/index.ts";
 import type { Logger } from "../../logger.ts";
 import type { Connectors } from "../../processors/port.ts";
 import type { CommandContext } from "../context.ts";
@@ -9,10 +11,35 @@ import type { CommandContext } from "../context.ts";
  */
 export type BindIdempotencyKey = (binding: { transactionId: string; paymentId: string }) => Promise<boolean>;
 
+/**
+ * What one resolver pass recorded for a transaction: the outcome an inquiry found (`approved_late`:
+ * a transaction failed on "not found" that the processor approved after all), the result of its
+ * reversal, or `still_pending` when the processor gave no usable answer and it is asked again later.
+ */
+export const pendingResolutions = [
+  "approved",
+  "declined",
+  "failed",
+  "approved_late",
+  "reversed",
+  "reversal_refused",
+  "still_pending",
+] as const;
+export type PendingResolution = (typeof pendingResolutions)[number];
+
+/** What payments report to the service's metrics: counter increments, nothing that waits. */
+export interface PaymentMetrics {
+  /** A transaction's first recorded outcome, `pending` when the processor did not answer in time. */
+  countTransaction(transaction: Pick<TransactionView, "type" | "processor" | "status">): void;
+  countLimitDecline(limit: LimitName): void;
+  countPendingResolution(resolution: PendingResolution): void;
+}
+
 export interface PaymentContext extends CommandContext {
   secrets: SecretBox;
   connectors: Connectors;
   fingerprint: (cardNumber: string) => string;
   logger: Pick<Logger, "error" | "warn" | "info">;
+  metrics: PaymentMetrics;
   bindIdempotencyKey?: BindIdempotencyKey;
 }

@@ -60,7 +60,9 @@ export async function sendAndRecord(
   const answer = await context.connectors[request.hostConfiguration.view.processor].submit(request);
   const outcome = outcomeOf(answer);
   const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, initiated) : initiated;
-  return settled(context, paymentId, transaction, recorded.state, recorded.tip);
+  const result = settled(context, paymentId, transaction, recorded.state, recorded.tip);
+  context.metrics.countTransaction(result.transaction);
+  return result;
 }
 
 /** The transaction a processor call is for, and whose it is. */
@@ -141,7 +143,7 @@ function settled(
   initiate: Pick<InitiateTransaction, "clientId" | "transactionId">,
   state: PaymentState,
   tip: StreamTip | undefined,
-): TransactionResult {
+): { ok: true; transaction: TransactionView } {
   if (tip) rememberPaymentWrite(context.db, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");

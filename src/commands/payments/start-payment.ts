@@ -107,5 +107,7 @@ async function declineForLimit(
   if (declined.tip) rememberPaymentWrite(context.db, initiate.clientId, initiate.transactionId, declined.tip.revision);
   const transaction = toTransactionView(declined.state, initiate.transactionId);
   if (!transaction) throw new Error("a declined transaction is missing from its payment");
+  context.metrics.countTransaction(transaction);
+  context.metrics.countLimitDecline(breach.limit);
   return { ok: true as const, transaction, limitBreach: breach };
 }
