@@ -13,9 +13,11 @@ import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./pro
 import { requestIdOf } from "./request-id.ts";
 import { registerStorableText } from "./storable-text.ts";
 import { registerBodyParsing } from "./body-parsing.ts";
+import { registerConsole } from "./console.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
 import { historyRoutes } from "./routes/history.ts";
+import { operationsRoutes } from "./routes/operations.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
 import { settlementRoutes } from "./routes/settlements.ts";
 import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
@@ -82,6 +84,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
   });
 
+  await registerConsole(app);
+
   await app.register(
     async (v1) => {
       await registerLoadShedding(v1, deps.loadShedding);
@@ -109,6 +113,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(auditRoutes, deps);
       await v1.register(settlementRoutes, deps);
       await v1.register(webhookRoutes, deps);
+      await v1.register(operationsRoutes, deps);
     },
     { prefix: "/v1" },
   );

@@ -1,0 +1,83 @@
+import { useEffect, useState } from "preact/hooks";
+import { type Role, roleOf, SIGNED_OUT_EVENT } from "./api.ts";
+import { linkTo, useRoute } from "./router.ts";
+import { forgetKey, readKey } from "./session.ts";
+import { HostConfigurations } from "./views/HostConfigurations.tsx";
+import { Operations } from "./views/Operations.tsx";
+import { SignIn } from "./views/SignIn.tsx";
+import { Timeline } from "./views/Timeline.tsx";
+import { Transactions } from "./views/Transactions.tsx";
+
+type Session = { state: "checking" } | { state: "signed-out" } | { state: "signed-in"; role: Role };
+
+const sections = [
+  { segment: "transactions", label: "Transactions" },
+  { segment: "operations", label: "Operations" },
+  { segment: "host-configurations", label: "Host configurations" },
+] as const;
+
+export function App() {
+  const [session, setSession] = useState<Session>(() => (readKey() ? { state: "checking" } : { state: "signed-out" }));
+
+  useEffect(() => {
+    const signOut = () => setSession({ state: "signed-out" });
+    window.addEventListener(SIGNED_OUT_EVENT, signOut);
+    const key = readKey();
+    // A reload keeps the tab's key: ask the API again what it may do.
+    if (key) roleOf(key).then((role) => setSession({ state: "signed-in", role }), signOut);
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, signOut);
+  }, []);
+
+  if (session.state === "checking") return <p class="muted">Checking the key…</p>;
+  if (session.state === "signed-out") return <SignIn onSignedIn={(role) => setSession({ state: "signed-in", role })} />;
+
+  const signOut = () => {
+    forgetKey();
+    setSession({ state: "signed-out" });
+  };
+  return <Console role={session.role} onSignOut={signOut} />;
+}
+
+function Console({ role, onSignOut }: { role: Role; onSignOut: () => void }) {
+  const route = useRoute();
+  const [section = "transactions", id] = route.segments;
+  return (
+    <>
+      <button type="button" class="skip-link" onClick={() => document.querySelector<HTMLElement>("main h1")?.focus()}>
+        Skip to content
+      </button>
+      <header class="top-bar">
+        <span class="brand">Ledger console</span>
+        <nav aria-label="Sections">
+          {sections.map(({ segment, label }) => (
+            <a key={segment} href={linkTo([segment])} aria-current={section === segment ? "page" : undefined}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <span class="role" data-testid="role">
+          {role === "admin" ? "Admin key: every client" : "Client key: own data"}
+        </span>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main">
+        <CurrentView section={section} id={id} query={route.query} role={role} />
+      </main>
+    </>
+  );
+}
+
+function CurrentView({ section, id, query, role }: { section: string; id: string | undefined; query: URLSearchParams; role: Role }) {
+  switch (section) {
+    case "transactions":
+      return id ? <Timeline key={id} id={id} /> : <Transactions query={query} role={role} />;
+    case "operations":
+      return <Operations role={role} />;
+    case "host-configurations":
+      return <HostConfigurations role={role} selected={id} />;
+    default:
+      return <p class="error">There is no such view. Choose one above.</p>;
+  }
+}

@@ -1,0 +1,119 @@
+/** The API's objects as the console reads them (API.md); only the fields it shows. */
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export type TransactionStatus = "pending" | "approved" | "declined" | "failed";
+
+export interface Transaction {
+  id: string;
+  type: string;
+  status: TransactionStatus;
+  clientId: string;
+  userId: string;
+  processor: string;
+  hostConfigurationId: string;
+  amount: number;
+  currency: string;
+  parentTransactionId: string | null;
+  card: { brand: string; last4: string; expMonth: number; expYear: number } | null;
+  declineCode: string | null;
+  failureReason?: string | null;
+  capturedAmount: number;
+  refundedAmount: number;
+  voided: boolean;
+  settledAt: string | null;
+  reference: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+export interface LoggedEvent {
+  id: string;
+  streamId: string;
+  position: string;
+  revision: number;
+  type: string;
+  occurredAt: string;
+  recordedAt: string;
+  data: JsonObject;
+  metadata: JsonObject;
+}
+
+export interface EventStream {
+  streamId: string;
+  events: LoggedEvent[];
+}
+
+export interface Client {
+  id: string;
+  name: string;
+  limits: Array<{
+    currency: string;
+    maxAmountPerTransaction?: number;
+    dailyAmount?: number;
+    dailyCount?: number;
+    today: { date: string; usedAmount: number; usedCount: number };
+  }>;
+}
+
+export interface SettlementTotals {
+  currency: string;
+  salesCount: number;
+  salesAmount: number;
+  refundsCount: number;
+  refundsAmount: number;
+  netAmount: number;
+}
+
+export interface Settlement {
+  id: string;
+  clientId: string;
+  processor: string;
+  hostConfigurationId: string;
+  closedAt: string;
+  status: "matched" | "mismatched";
+  totals: SettlementTotals[];
+  transactionIds: string[];
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  enabled: boolean;
+}
+
+export interface DeliveryAttempt {
+  id: string;
+  eventType: string;
+  attempt: number;
+  status: "pending" | "delivered" | "failed";
+  responseStatus: number | null;
+  error: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+export interface HostConfiguration extends JsonObject {
+  id: string;
+  processor: string;
+  clientId: string;
+  name: string;
+  enabled: boolean;
+  version: number;
+  updatedAt: string;
+}
+
+export interface OperationsStatus {
+  checkedAt: string;
+  projections: Array<{ projection: string; positionsBehind: string; secondsBehind: number }>;
+  pending: { byAge: Record<string, number>; oldestSeconds: number };
+  resolver: { owed: Record<string, number> };
+  jobs: Array<{ name: string; active: boolean; lastSeenAt: string; leaseExpiresAt: string | null }>;
+  webhooks: { pending: number; oldestSeconds: number };
+  settlements: { mismatched: number };
+}

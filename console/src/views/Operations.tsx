@@ -1,0 +1,256 @@
+import { apiGet, type Role } from "../api.ts";
+import { Amount, Loading, StatusBadge, TableRegion, ViewHeading } from "../components/common.tsx";
+import { formatSeconds, formatTime, shortId } from "../format.ts";
+import { useLoad } from "../load.ts";
+import { linkTo } from "../router.ts";
+import type { Client, DeliveryAttempt, OperationsStatus, Page, Settlement, WebhookEndpoint } from "../types.ts";
+
+/** Is everything flowing, and what is stuck: what the key may see of it. */
+export function Operations({ role }: { role: Role }) {
+  return (
+    <>
+      <ViewHeading>Operations</ViewHeading>
+      {role === "admin" && <ServiceStatus />}
+      <Settlements />
+      <FailingDeliveries />
+      {role === "admin" && <LimitsAndUsage />}
+    </>
+  );
+}
+
+function ServiceStatus() {
+  const status = useLoad(() => apiGet<OperationsStatus>("/operations/status"), []);
+  return (
+    <Loading loaded={status}>
+      {({ checkedAt, projections, pending, resolver, jobs, webhooks, settlements }) => (
+        <>
+          <p class="muted">As of {formatTime(checkedAt)}.</p>
+          <div class="cards">
+            <section class="card" aria-labelledby="lag-title">
+              <h2 id="lag-title">Projection lag</h2>
+              <ul class="plain">
+                {projections.map((lag) => (
+                  <li key={lag.projection}>
+                    {lag.projection}:{" "}
+                    {lag.positionsBehind === "0" ? (
+                      <StatusBadge status="caught up" />
+                    ) : (
+                      `${lag.positionsBehind} positions, ${formatSeconds(lag.secondsBehind)} behind`
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <section class="card" aria-labelledby="pending-title">
+              <h2 id="pending-title">Pending transactions by age</h2>
+              <ul class="plain">
+                {Object.entries(pending.byAge).map(([age, count]) => (
+                  <li key={age}>
+                    {age}: {count}
+                  </li>
+                ))}
+              </ul>
+              <p>
+                Oldest: {formatSeconds(pending.oldestSeconds)}.{" "}
+                <a href={linkTo(["transactions"], { status: "pending" })}>See pending transactions</a>
+              </p>
+            </section>
+            <section class="card" aria-labelledby="resolver-title">
+              <h2 id="resolver-title">Resolver and jobs</h2>
+              <p>
+                Owed: {resolver.owed.inquire} to ask about, {resolver.owed.reverse} to reverse, {resolver.owed.watch} watched.
+              </p>
+              <ul class="plain">
+                {jobs.map((job) => (
+                  <li key={job.name}>
+                    {job.name}: {job.active ? "running" : "idle"}, last seen {formatTime(job.lastSeenAt)}
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <section class="card" aria-labelledby="queues-title">
+              <h2 id="queues-title">Webhooks and reconciliation</h2>
+              <p>
+                {webhooks.pending} webhook deliveries owed; the oldest waited {formatSeconds(webhooks.oldestSeconds)}.
+              </p>
+              <p>
+                {settlements.mismatched === 0 ? "No" : settlements.mismatched} mismatched settlement batch
+                {settlements.mismatched === 1 ? "" : "es"}.
+              </p>
+            </section>
+          </div>
+        </>
+      )}
+    </Loading>
+  );
+}
+
+function Settlements() {
+  const batches = useLoad(() => apiGet<Page<Settlement>>("/settlements", { limit: 20 }), []);
+  return (
+    <section aria-labelledby="settlements-title">
+      <h2 id="settlements-title">Settlement batches</h2>
+      <Loading loaded={batches}>
+        {({ data }) =>
+          data.length === 0 ? (
+            <p class="muted">No batch closed yet.</p>
+          ) : (
+            <TableRegion label="Settlement batches">
+              <thead>
+                <tr>
+                  <th scope="col">Closed</th>
+                  <th scope="col">Processor</th>
+                  <th scope="col">Reconciliation</th>
+                  <th scope="col">Transactions</th>
+                  <th scope="col" class="number">
+                    Net
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.map((batch) => (
+                  <tr key={batch.id}>
+                    <td>{formatTime(batch.closedAt)}</td>
+                    <td>{batch.processor}</td>
+                    <td>
+                      <StatusBadge status={batch.status} />
+                    </td>
+                    <td>{batch.transactionIds.length}</td>
+                    <td class="number">
+                      {batch.totals.map((total) => (
+                        <div key={total.currency}>
+                          <Amount amount={total.netAmount} currency={total.currency} />
+                        </div>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </TableRegion>
+          )
+        }
+      </Loading>
+    </section>
+  );
+}
+
+async function loadFailingDeliveries() {
+  const endpoints = await apiGet<Page<WebhookEndpoint>>("/webhook-endpoints", { limit: 100 });
+  const attempts = await Promise.all(
+    endpoints.data.map(async (endpoint) => {
+      const page = await apiGet<Page<DeliveryAttempt>>(`/webhook-endpoints/${endpoint.id}/deliveries`, { limit: 50 });
+      return page.data.filter((attempt) => attempt.status !== "delivered").map((attempt) => ({ endpoint, attempt }));
+    }),
+  );
+  return attempts.flat();
+}
+
+function FailingDeliveries() {
+  const failing = useLoad(loadFailingDeliveries, []);
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">Webhook deliveries failing</h2>
+      <Loading loaded={failing}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p class="muted">No failed attempt among the latest of each endpoint.</p>
+          ) : (
+            <TableRegion label="Failing webhook deliveries">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Endpoint</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Next attempt</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ endpoint, attempt }) => (
+                  <tr key={attempt.id}>
+                    <td>{formatTime(attempt.createdAt)}</td>
+                    <td>{endpoint.url}</td>
+                    <td>{attempt.eventType}</td>
+                    <td>{attempt.attempt}</td>
+                    <td>
+                      <StatusBadge status={attempt.status === "failed" ? "failed" : "pending"} />{" "}
+                      {attempt.responseStatus ?? attempt.error ?? ""}
+                    </td>
+                    <td>{formatTime(attempt.nextAttemptAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </TableRegion>
+          )
+        }
+      </Loading>
+    </section>
+  );
+}
+
+/** A limit's amount; "∞" where the client has none. */
+function LimitAmount({ amount, currency }: { amount: number | undefined; currency: string }) {
+  return amount === undefined ? <span>∞</span> : <Amount amount={amount} currency={currency} />;
+}
+
+function LimitsAndUsage() {
+  const clients = useLoad(() => apiGet<Page<Client>>("/clients", { limit: 100 }), []);
+  return (
+    <section aria-labelledby="limits-title">
+      <h2 id="limits-title">Limits and today's usage</h2>
+      <Loading loaded={clients}>
+        {({ data }) => (
+          <TableRegion label="Limits and today's usage per client">
+            <thead>
+              <tr>
+                <th scope="col">Client</th>
+                <th scope="col">Currency</th>
+                <th scope="col" class="number">
+                  Per transaction
+                </th>
+                <th scope="col" class="number">
+                  Used today / daily amount
+                </th>
+                <th scope="col" class="number">
+                  Count today / daily count
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.flatMap((client) =>
+                client.limits.length === 0
+                  ? [
+                      <tr key={client.id}>
+                        <td title={client.id}>{client.name}</td>
+                        <td colSpan={4} class="muted">
+                          no limits
+                        </td>
+                      </tr>,
+                    ]
+                  : client.limits.map((limit) => (
+                      <tr key={`${client.id} ${limit.currency}`}>
+                        <td title={client.id}>
+                          {client.name} <span class="muted mono">…{shortId(client.id)}</span>
+                        </td>
+                        <td>{limit.currency}</td>
+                        <td class="number">
+                          <LimitAmount amount={limit.maxAmountPerTransaction} currency={limit.currency} />
+                        </td>
+                        <td class="number">
+                          <Amount amount={limit.today.usedAmount} currency={limit.currency} /> /{" "}
+                          <LimitAmount amount={limit.dailyAmount} currency={limit.currency} />
+                        </td>
+                        <td class="number">
+                          {limit.today.usedCount} / {limit.dailyCount ?? "∞"}
+                        </td>
+                      </tr>
+                    )),
+              )}
+            </tbody>
+          </TableRegion>
+        )}
+      </Loading>
+    </section>
+  );
+}

@@ -1,0 +1,225 @@
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { ApiError, apiGet } from "../api.ts";
+import { checkChain, type LinkCheck } from "../chain.ts";
+import { Amount, Loading, StatusBadge, ViewHeading } from "../components/common.tsx";
+import { formatAmount, formatTime, shortId } from "../format.ts";
+import { useLoad } from "../load.ts";
+import { linkTo } from "../router.ts";
+import type { EventStream, LoggedEvent, Transaction } from "../types.ts";
+
+/** The transaction as it was at `asOf`, from the API's fold of its events; null before it existed. */
+async function transactionAsOf(id: string, asOf: string): Promise<Transaction | null> {
+  try {
+    return await apiGet<Transaction>(`/transactions/${id}`, { asOf });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+async function loadTimeline(id: string) {
+  const [transaction, stream] = await Promise.all([
+    apiGet<Transaction>(`/transactions/${id}`),
+    apiGet<EventStream>(`/transactions/${id}/events`),
+  ]);
+  const [checks, states] = await Promise.all([
+    checkChain(stream.events),
+    Promise.all(stream.events.map((event) => transactionAsOf(id, event.occurredAt))),
+  ]);
+  return { transaction, stream, checks, states };
+}
+
+/** Who recorded the event, from its metadata: a client's API key, the admin, or the service's own jobs. */
+function recordedBy({ metadata }: LoggedEvent): string {
+  const actor = metadata.actor as { role?: string; keyId?: string } | undefined;
+  switch (actor?.role) {
+    case "client":
+      return `client key …${shortId(actor.keyId ?? "?")}`;
+    case "admin":
+      return "admin";
+    case "system":
+      return "the service";
+    default:
+      return "unknown";
+  }
+}
+
+export function Timeline({ id }: { id: string }) {
+  const loaded = useLoad(() => loadTimeline(id), [id]);
+  return (
+    <>
+      <ViewHeading>Payment timeline</ViewHeading>
+      <p>
+        <a href={linkTo(["transactions"])}>← All transactions</a>
+      </p>
+      <Loading loaded={loaded}>
+        {({ transaction, stream, checks, states }) => (
+          <>
+            <TransactionSummary transaction={transaction} />
+            <ChainVerdict checks={checks} events={stream.events} />
+            <AsOfSlider events={stream.events} states={states} />
+            <h2>Events of stream {stream.streamId}</h2>
+            <ol class="timeline">
+              {stream.events.map((event, index) => (
+                <TimelineEvent key={event.id} event={event} check={checks[index]!} state={states[index] ?? null} viewedId={id} />
+              ))}
+            </ol>
+          </>
+        )}
+      </Loading>
+    </>
+  );
+}
+
+function TransactionSummary({ transaction }: { transaction: Transaction }) {
+  const rows: Array<[string, ComponentChildren]> = [
+    ["Id", <span class="mono">{transaction.id}</span>],
+    ["Type", transaction.type],
+    ["Status", <StatusBadge status={transaction.status} />],
+    ["Amount", <Amount amount={transaction.amount} currency={transaction.currency} />],
+    ["Captured", <Amount amount={transaction.capturedAmount} currency={transaction.currency} />],
+    ["Refunded", <Amount amount={transaction.refundedAmount} currency={transaction.currency} />],
+    ["Processor", transaction.processor],
+    ["Card", transaction.card ? `${transaction.card.brand} •••• ${transaction.card.last4}` : "-"],
+    ["User", transaction.userId],
+    ["Reference", transaction.reference ?? "-"],
+    ["Created", formatTime(transaction.createdAt)],
+    ["Settled", formatTime(transaction.settledAt)],
+  ];
+  return (
+    <section aria-label="Transaction">
+      <dl class="summary" data-testid="summary">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+        {transaction.parentTransactionId && (
+          <div>
+            <dt>Parent</dt>
+            <dd>
+              <a href={linkTo(["transactions", transaction.parentTransactionId])} class="mono">
+                …{shortId(transaction.parentTransactionId)}
+              </a>
+            </dd>
+          </div>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function ChainVerdict({ checks, events }: { checks: LinkCheck[]; events: LoggedEvent[] }) {
+  const broken = checks.flatMap((check, index) => (check.verdict === "broken" ? [{ check, event: events[index]! }] : []));
+  const verified = checks.filter((check) => check.verdict === "verified").length;
+  const unchained = checks.length - verified - broken.length;
+  if (broken.length > 0) {
+    return (
+      <div class="verdict verdict-broken" role="alert" data-testid="chain-verdict">
+        <strong>✗ Hash chain broken</strong> at revision {broken.map(({ event }) => event.revision).join(", ")}: the record
+        was changed after it was written. {verified} of {checks.length} links hold.
+      </div>
+    );
+  }
+  return (
+    <div class="verdict verdict-intact" data-testid="chain-verdict">
+      <strong>✓ Hash chain intact</strong>: all {verified} links checked in this browser (SHA-256 over RFC 8785 JSON).
+      {unchained > 0 && ` ${unchained} events predate hash chains and carry no link.`}
+    </div>
+  );
+}
+
+/** The payment at any moment of its life: each step is the instant of one event, read with `?asOf=`. */
+function AsOfSlider({ events, states }: { events: LoggedEvent[]; states: Array<Transaction | null> }) {
+  const [index, setIndex] = useState(events.length - 1);
+  const event = events[index];
+  const state = states[index];
+  if (!event) return null;
+  return (
+    <section class="as-of" aria-label="As of">
+      <label for="as-of">
+        As of <time dateTime={event.occurredAt}>{formatTime(event.occurredAt)}</time> (after revision {event.revision})
+      </label>
+      <input
+        id="as-of"
+        type="range"
+        min={0}
+        max={events.length - 1}
+        step={1}
+        value={index}
+        aria-valuetext={`${formatTime(event.occurredAt)}, after ${event.type}`}
+        onInput={(input) => setIndex(Number(input.currentTarget.value))}
+      />
+      <p data-testid="as-of-state" aria-live="polite">
+        {state ? (
+          <>
+            <StatusBadge status={state.status} /> {formatAmount(state.amount, state.currency)}, captured{" "}
+            {formatAmount(state.capturedAmount, state.currency)}, refunded {formatAmount(state.refundedAmount, state.currency)}
+            {state.voided ? ", voided" : ""}
+          </>
+        ) : (
+          "This transaction did not exist yet."
+        )}
+      </p>
+    </section>
+  );
+}
+
+function TimelineEvent({
+  event,
+  check,
+  state,
+  viewedId,
+}: {
+  event: LoggedEvent;
+  check: LinkCheck;
+  state: Transaction | null;
+  viewedId: string;
+}) {
+  const concerns = typeof event.data.transactionId === "string" ? event.data.transactionId : null;
+  return (
+    <li class={`event event-${check.verdict}`} data-verdict={check.verdict} data-revision={event.revision}>
+      <div class="event-head">
+        <span class="revision">#{event.revision}</span>
+        <strong>{event.type}</strong>
+        <time dateTime={event.occurredAt}>{formatTime(event.occurredAt)}</time>
+      </div>
+      <p>
+        Recorded by {recordedBy(event)}
+        {concerns && concerns !== viewedId && (
+          <>
+            {" "}
+            about{" "}
+            <a href={linkTo(["transactions", concerns])} class="mono">
+              …{shortId(concerns)}
+            </a>
+          </>
+        )}
+        .{" "}
+        {state ? (
+          <>
+            Leaves this transaction <StatusBadge status={state.status} />, captured {formatAmount(state.capturedAmount, state.currency)},
+            refunded {formatAmount(state.refundedAmount, state.currency)}
+            {state.voided ? ", voided" : ""}.
+          </>
+        ) : (
+          "This transaction did not exist yet."
+        )}
+      </p>
+      <p class="link-check">{linkText(check)}</p>
+    </li>
+  );
+}
+
+function linkText(check: LinkCheck): string {
+  switch (check.verdict) {
+    case "verified":
+      return `✓ Link verified: ${check.hash.slice(0, 16)}…`;
+    case "broken":
+      return `✗ Chain breaks here: ${check.reason}.`;
+    case "unchained":
+      return "– No link: recorded before hash chains.";
+  }
+}

@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { type Kysely, sql } from "kysely";
+import { z } from "zod";
+import type { Database } from "../../db/schema.ts";
+import type { ResolverWork } from "../../domain/payments/reversal.ts";
+import { measureLag } from "../../projections/lag.ts";
+import { countMismatchedSettlements } from "../../projections/settlements/settlements-projection.ts";
+import { countPendingByAge } from "../../projections/transactions/pending-ages.ts";
+import { measureWebhookQueue } from "../../projections/webhooks/queue.ts";
+import { projections } from "../../service.ts";
+import type { RouteDependencies } from "./dependencies.ts";
+
+const operationsStatusSchema = z
+  .object({
+    checkedAt: z.iso.datetime(),
+    projections: z.array(
+      z.object({
+        projection: z.string(),
+        headPosition: z.string().nullable().describe("Global position of the newest event (a string: it may exceed 2^53)."),
+        projectedPosition: z.string().nullable().describe("Global position of the last event the projection applied."),
+        positionsBehind: z.string().describe("0 when caught up."),
+        secondsBehind: z.number(),
+      }),
+    ),
+    pending: z.object({
+      byAge: z.object({ "<1m": z.number().int(), "1m-10m": z.number().int(), "10m-1h": z.number().int(), ">=1h": z.number().int() }),
+      oldestSeconds: z.number(),
+    }),
+    resolver: z.object({
+      owed: z
+        .object({ inquire: z.number().int(), reverse: z.number().int(), watch: z.number().int() })
+        .describe("Transactions the pending resolver still has to ask about, reverse, or watch for a late approval."),
+    }),
+    jobs: z
+      .array(
+        z.object({
+          name: z.string(),
+          active: z.boolean().describe("An instance holds the job's lease now."),
+          lastSeenAt: z.iso.datetime().describe("When an instance last took the lease (the resolver does on every pass)."),
+          leaseExpiresAt: z.iso.datetime().nullable(),
+        }),
+      )
+      .describe("The leased background jobs: the pending resolver, the webhook dispatcher."),
+    webhooks: z.object({ pending: z.number().int(), oldestSeconds: z.number() }),
+    settlements: z.object({ mismatched: z.number().int() }),
+  })
+  .meta({ id: "OperationsStatus" });
+
+async function countResolverWork(db: Kysely<Database>): Promise<Record<ResolverWork, number>> {
+  const rows = await db
+    .selectFrom("transactions")
+    .select(["resolver_work", (select) => select.fn.countAll<string>().as("count")])
+    .where("resolver_work", "is not", null)
+    .groupBy("resolver_work")
+    .execute();
+  const counts: Record<ResolverWork, number> = { inquire: 0, reverse: 0, watch: 0 };
+  for (const row of rows) if (row.resolver_work) counts[row.resolver_work] = Number(row.count);
+  return counts;
+}
+
+async function listJobs(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom("projection_checkpoints")
+    .select([
+      "projection",
+      "updated_at",
+      "lease_expires_at",
+      sql<boolean>`owner is not null and lease_expires_at > now()`.as("active"),
+    ])
+    .where("projection", "like", "job:%")
+    .orderBy("projection")
+    .execute();
+  return rows.map((row) => ({
+    name: row.projection.slice("job:".length),
+    active: row.active,
+    lastSeenAt: row.updated_at.toISOString(),
+    leaseExpiresAt: row.lease_expires_at?.toISOString() ?? null,
+  }));
+}
+
+/** What an operator watches: is everything flowing, and what is stuck. */
+export const operationsRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now }) => {
+  app.get(
+    "/operations/status",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags: ["operations"],
+        summary: "Projection lag, pending transactions by age, the resolver's work, background jobs, webhook queue, reconciliation exceptions",
+        response: { 200: operationsStatusSchema },
+      },
+    },
+    async () => {
+      const checkedAt = now();
+      const [lags, pending, owed, jobs, webhooks, mismatched] = await Promise.all([
+        Promise.all(projections.map((projection) => measureLag(db, store, projection))),
+        countPendingByAge(db, checkedAt),
+        countResolverWork(db),
+        listJobs(db),
+        measureWebhookQueue(db),
+        countMismatchedSettlements(db),
+      ]);
+      return {
+        checkedAt: checkedAt.toISOString(),
+        projections: lags.map((lag) => ({
+          projection: lag.projection,
+          headPosition: lag.headPosition?.toString() ?? null,
+          projectedPosition: lag.projectedPosition?.toString() ?? null,
+          positionsBehind: lag.positionsBehind.toString(),
+          secondsBehind: lag.secondsBehind,
+        })),
+        pending,
+        resolver: { owed },
+        jobs,
+        webhooks,
+        settlements: { mismatched },
+      };
+    },
+  );
+};

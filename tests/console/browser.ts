@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { type Browser, chromium, type ConsoleMessage, type Page } from "playwright-core";
+
+/** Debian's Chromium, installed by scripts/ensure-chromium.sh (CI runs it before the tests). */
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`The console's browser tests skip: no browser at ${CHROMIUM} (run scripts/ensure-chromium.sh as root).`);
+
+export const ARTIFACTS = "test-artifacts/console";
+
+export function launchChromium(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/**
+ * A fresh tab (its own session storage) that records what the page reports: console errors
+ * (a Content-Security-Policy violation is one), uncaught exceptions, and every URL it asked for.
+ * The API's expected refusals (403 for a client key's role check, 404 for what a key may not see)
+ * show up as "Failed to load resource" errors and are counted apart.
+ */
+export async function openTab(browser: Browser, baseUrl: string, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: baseUrl });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const refusals: string[] = [];
+  const requests: string[] = [];
+  page.on("console", (message: ConsoleMessage) => {
+    if (message.type() !== "error") return;
+    const refused = /^Failed to load resource: the server responded with a status of (403|404)\b/.test(message.text());
+    (refused ? refusals : errors).push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  page.on("request", (request) => requests.push(request.url()));
+  return { page, errors, refusals, requests, close: () => context.close() };
+}
+
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.goto("/console/");
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
+}
+
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
