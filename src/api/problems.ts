@@ -35,6 +35,7 @@ const problemCatalog = {
   amount_exceeds_refundable: [422, "Amount exceeds refundable"],
   host_configuration_missing: [422, "Host configuration missing"],
   host_configuration_disabled: [422, "Host configuration disabled"],
+  host_configuration_ambiguous: [422, "Host configuration ambiguous"],
   rate_limited: [429, "Too many requests"],
   internal_error: [500, "Internal server error"],
   processor_error: [502, "Processor error"],

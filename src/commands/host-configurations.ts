@@ -1,4 +1,5 @@
 import type { SecretBox } from "../crypto/secrets.ts";
+import { type ClientCommand, clientDecider, type ClientState, clientStreamId } from "../domain/clients/decider.ts";
 import {
   asEncryptedSecret,
   type HostConfigurationFailure,
@@ -12,7 +13,7 @@ import { newId } from "../ids.ts";
 import { hostConfigurationsProjection } from "../projections/host-configurations/host-configurations-projection.ts";
 import { waitForProjection } from "../projections/read-your-writes.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
-import { execute } from "./execute.ts";
+import { execute, type KnownStream, readStream } from "./execute.ts";
 
 export interface HostConfigurationInput {
   processor: Processor;
@@ -60,15 +61,120 @@ const encrypted = (secrets: SecretBox, hostConfigurationId: string, credentials:
     ? asEncryptedSecret(secrets.encrypt(credentials, credentialsContext(hostConfigurationId)))
     : undefined;
 
-export function createHostConfiguration(context: CommandContext, secrets: SecretBox, input: HostConfigurationInput) {
+/** `isDefault`: whether the new configuration is its client's default for the processor, as the client's stream has it. */
+export async function createHostConfiguration(
+  context: CommandContext,
+  secrets: SecretBox,
+  input: HostConfigurationInput,
+): Promise<CommandResult<Written & { isDefault: boolean }, HostConfigurationFailure>> {
   const hostConfigurationId = newId();
-  return run(context, hostConfigurationId, {
+  const created = await run(context, hostConfigurationId, {
     type: "CreateHostConfiguration",
     hostConfigurationId,
     ...({ processor: input.processor, configuration: input.configuration } as ProcessorConfiguration),
     credentials: encrypted(secrets, hostConfigurationId, input.credentials) ?? null,
     now: context.now().toISOString(),
   });
+  if (!created.ok) return created;
+  const chosen = await chooseFirstDefault(context, input, hostConfigurationId);
+  return { ok: true, value: { ...created.value, isDefault: chosen === hostConfigurationId } };
+}
+
+/**
+ * Gives the client a default for the processor when it has none yet: the one configuration it
+ * had enabled before this one, so integrations that name none keep working; this one, when it
+ * had none enabled; none, when it had several (that state predates defaults: an admin chooses).
+ * "Before" is by id, which is time-ordered: of configurations created at once, the first sees
+ * none before it, so one of them always proposes, and the client stream keeps the first choice.
+ * Returns the client's default for the processor afterwards, if it has one.
+ */
+async function chooseFirstDefault(
+  context: CommandContext,
+  input: HostConfigurationInput,
+  hostConfigurationId: string,
+): Promise<string | undefined> {
+  const { clientId } = input.configuration;
+  const client = await readStream(context.store, clientDecider, clientStreamId(clientId), false);
+  const current = client.state.defaultHostConfigurations.get(input.processor);
+  if (current !== undefined) return current;
+  const enabledBefore = await context.db
+    .selectFrom("host_configurations")
+    .select("host_configuration_id")
+    .where("client_id", "=", clientId)
+    .where("processor", "=", input.processor)
+    .where("enabled", "=", true)
+    .where("host_configuration_id", "<", hostConfigurationId)
+    .limit(2)
+    .execute();
+  const candidate =
+    enabledBefore.length === 1
+      ? enabledBefore[0]!.host_configuration_id
+      : enabledBefore.length === 0 && input.configuration.enabled
+        ? hostConfigurationId
+        : undefined;
+  if (candidate === undefined) return undefined;
+  const command = { type: "ChooseDefaultHostConfigurationIfNone", processor: input.processor, hostConfigurationId: candidate } as const;
+  const state = await recordDefault(context, clientId, { ...command, now: context.now().toISOString() }, client);
+  return state.defaultHostConfigurations.get(input.processor);
+}
+
+export type DefaultChoiceFailure = "not_found" | "processor_mismatch" | "disabled";
+
+/** Makes an enabled configuration its client's default for its processor; choosing the default again changes nothing. */
+export async function chooseDefaultHostConfiguration(
+  context: CommandContext,
+  processor: Processor,
+  hostConfigurationId: string,
+): Promise<CommandResult<null, DefaultChoiceFailure>> {
+  const streamId = hostConfigurationStreamId(hostConfigurationId);
+  const { state } = await readStream(context.store, hostConfigurationDecider, streamId, false);
+  if (state.status === "absent") return { ok: false, error: "not_found", detail: "No such host configuration." };
+  const { current } = state;
+  if (current.processor !== processor) {
+    return { ok: false, error: "processor_mismatch", detail: `The host configuration belongs to ${current.processor}.` };
+  }
+  if (!current.configuration.enabled) {
+    return {
+      ok: false,
+      error: "disabled",
+      detail:
+        `Host configuration ${hostConfigurationId} is disabled: enable it first ` +
+        `(PUT /v1/host-configurations/${processor}/${hostConfigurationId} with enabled true), then make it the default.`,
+    };
+  }
+  const now = context.now().toISOString();
+  await recordDefault(context, current.configuration.clientId, { type: "ChooseDefaultHostConfiguration", processor, hostConfigurationId, now });
+  return { ok: true, value: null };
+}
+
+type DefaultChoice = Extract<ClientCommand, { type: "ChooseDefaultHostConfiguration" | "ChooseDefaultHostConfigurationIfNone" }>;
+
+/**
+ * Records the choice in the client's stream and, when it recorded one, waits until the read model
+ * shows it. Returns the client's state afterwards.
+ */
+async function recordDefault(
+  context: CommandContext,
+  clientId: string,
+  command: DefaultChoice,
+  known?: KnownStream<ClientState>,
+): Promise<ClientState> {
+  const streamId = clientStreamId(clientId);
+  const result = await execute(context.store, clientDecider, streamId, command, context.metadata, { known });
+  if (!result.ok) throw new Error(`choosing a default host configuration failed: ${result.detail}`);
+  if (result.events.length === 0 || !result.tip) return result.state;
+  const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
+  await waitForProjection(context.db, target, async () =>
+    Boolean(
+      await context.db
+        .selectFrom("host_configurations")
+        .select("host_configuration_id")
+        .where("host_configuration_id", "=", command.hostConfigurationId)
+        .where("is_default", "=", true)
+        .executeTakeFirst(),
+    ),
+  );
+  return result.state;
 }
 
 export function updateHostConfiguration(

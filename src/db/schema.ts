@@ -82,6 +82,8 @@ export interface HostConfigurationsTable {
   view: unknown;
   created_at: Date;
   updated_at: Date;
+  /** The client's default for this processor: payments that name no configuration run on it. */
+  is_default: Generated<boolean>;
 }
 
 export interface PaymentsTable {

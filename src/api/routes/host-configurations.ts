@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context.ts";
 import {
+  chooseDefaultHostConfiguration,
   createHostConfiguration,
+  type DefaultChoiceFailure,
   type HostConfigurationInput,
   updateHostConfiguration,
 } from "../../commands/host-configurations.ts";
@@ -27,7 +29,8 @@ export interface HostConfigurationRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
 }
 
-const viewSchema = z
+/** One version of a configuration, as its stream recorded it. */
+const versionSchema = z
   .looseObject({
     id: z.uuid(),
     processor: z.enum(processors),
@@ -39,7 +42,18 @@ const viewSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
+  .meta({ id: "HostConfigurationVersion" });
+
+/** The configuration as it stands: its latest version, and whether it is its client's default. */
+const viewSchema = versionSchema
+  .extend({ isDefault: z.boolean().describe("Payments of this client and processor that name no hostConfigurationId run on it.") })
   .meta({ id: "HostConfiguration" });
+
+type CurrentView = HostConfigurationView & { isDefault: boolean };
+const currentView = (row: { view: unknown; is_default: boolean }): CurrentView => ({
+  ...(row.view as HostConfigurationView),
+  isDefault: row.is_default,
+});
 
 const idParams = z.strictObject({ id: z.uuid() });
 const ifMatch = z.strictObject({ "if-match": z.string().optional() }).loose();
@@ -62,16 +76,16 @@ function registerProcessorRoutes(
   const context = (request: FastifyRequest): CommandContext => ({ db, store, now, metadata: eventMetadataOf(request) });
 
   /** The configuration as the caller may see it: another processor's or client's is 404. */
-  async function visible(request: FastifyRequest, id: string): Promise<HostConfigurationView> {
+  async function visible(request: FastifyRequest, id: string): Promise<CurrentView> {
     const row = await db
       .selectFrom("host_configurations")
-      .select(["view", "processor", "client_id"])
+      .select(["view", "processor", "client_id", "is_default"])
       .where("host_configuration_id", "=", id)
       .executeTakeFirst();
     if (!row || row.processor !== processor || !canSeeClient(principalOf(request), row.client_id)) {
       throw notFound("host configuration");
     }
-    return row.view as HostConfigurationView;
+    return currentView(row);
   }
 
   app.post(
@@ -87,7 +101,8 @@ function registerProcessorRoutes(
       const result = await createHostConfiguration(context(request), secrets, input);
       if (!result.ok) throw failure(result.error, result.detail);
       const view = await visible(request, result.value.hostConfigurationId);
-      return reply.code(201).header("etag", etagOf(view.version)).send(view);
+      // A default chosen by a concurrent creation may not be in the read model yet: the client's stream decides.
+      return reply.code(201).header("etag", etagOf(view.version)).send({ ...view, isDefault: result.value.isDefault });
     },
   );
 
@@ -111,6 +126,28 @@ function registerProcessorRoutes(
       const expected = parseIfMatch(request.headers["if-match"]);
       const result = await updateHostConfiguration(context(request), secrets, request.params.id, input, expected);
       if (!result.ok) throw failure(result.error, result.detail);
+      const view = await visible(request, request.params.id);
+      return reply.header("etag", etagOf(view.version)).send(view);
+    },
+  );
+
+  app.put(
+    `${base}/:id/default`,
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: `Make a ${processor} host configuration its client's default for ${processor}`,
+        description:
+          "Payments of the client that name no hostConfigurationId run on the default. No body. Choosing the current default " +
+          "again changes nothing. A disabled configuration cannot be chosen: 422 `host_configuration_disabled`.",
+        params: idParams,
+        response: { 200: viewSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await chooseDefaultHostConfiguration(context(request), processor, request.params.id);
+      if (!result.ok) throw defaultChoiceFailure(result.error, result.detail);
       const view = await visible(request, request.params.id);
       return reply.header("etag", etagOf(view.version)).send(view);
     },
@@ -146,14 +183,14 @@ function registerProcessorRoutes(
       const ownClient = principal.role === "client" ? principal.clientId : clientId;
       let query = db
         .selectFrom("host_configurations")
-        .select(["host_configuration_id", "view"])
+        .select(["host_configuration_id", "view", "is_default"])
         .where("processor", "=", processor)
         .orderBy("host_configuration_id", "desc")
         .limit(limit + 1);
       if (ownClient) query = query.where("client_id", "=", ownClient);
       if (cursor) query = query.where("host_configuration_id", "<", decodeIdCursor(cursor));
       const page = pageOf(await query.execute(), limit, (row) => encodeIdCursor(row.host_configuration_id));
-      return { data: page.data.map((row) => row.view as HostConfigurationView), nextCursor: page.nextCursor };
+      return { data: page.data.map(currentView), nextCursor: page.nextCursor };
     },
   );
 
@@ -164,8 +201,9 @@ function registerProcessorRoutes(
       schema: {
         tags,
         summary: `Every version of a ${processor} host configuration, oldest first`,
+        description: "Versions are the configuration's own history: whether it is the default is its client's choice, not part of a version.",
         params: idParams,
-        response: { 200: z.object({ data: z.array(viewSchema) }) },
+        response: { 200: z.object({ data: z.array(versionSchema) }) },
       },
     },
     async (request) => {
@@ -183,6 +221,10 @@ function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header.trim());
   return match ? Number(match[1]) : -1;
+}
+
+function defaultChoiceFailure(error: DefaultChoiceFailure, detail: string): ApiProblem {
+  return error === "disabled" ? new ApiProblem("host_configuration_disabled", detail) : notFound("host configuration");
 }
 
 function failure(error: HostConfigurationFailure, detail: string): ApiProblem {

@@ -16,58 +16,91 @@ import { credentialsContext } from "../host-configurations.ts";
 
 export type HostConfigurationForPayment =
   | { ok: true; view: HostConfigurationView; credentials: JsonObject | null }
-  | { ok: false; error: "host_configuration_missing" | "host_configuration_disabled"; detail: string };
+  | {
+      ok: false;
+      error: "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
+      detail: string;
+    };
+
+type Candidate = { host_configuration_id: string; processor: string; enabled: boolean; version: number; is_default: boolean };
+type Choice = { ok: true; candidate: Candidate } | Extract<HostConfigurationForPayment, { ok: false }>;
 
 /**
- * The host configuration a transaction runs on: the one named, or else the client's one enabled
- * configuration for the processor. Read from its stream, so version and credentials match.
+ * The host configuration a transaction runs on: the one named, or else the client's default for
+ * the processor, or else its one enabled configuration. Read from its stream, so version and
+ * credentials match.
  */
 export async function hostConfigurationForPayment(
   deps: { db: Kysely<Database>; store: EventStore; secrets: SecretBox },
   request: { clientId: string; processor: Processor; hostConfigurationId: string | undefined },
 ): Promise<HostConfigurationForPayment> {
   const candidates = (await hostConfigurationsOf(deps.db)(request.clientId)).filter(
-    (candidate) =>
-      candidate.processor === request.processor &&
-      (request.hostConfigurationId === undefined || candidate.host_configuration_id === request.hostConfigurationId),
+    (candidate) => candidate.processor === request.processor,
   );
-  const enabled = candidates.filter((candidate) => candidate.enabled);
-  if (candidates.length === 0) {
+  const choice =
+    request.hostConfigurationId === undefined
+      ? unnamedChoice(request.processor, candidates)
+      : namedChoice(request.processor, request.hostConfigurationId, candidates);
+  if (!choice.ok) return choice;
+  const { host_configuration_id: id, version } = choice.candidate;
+  const loaded = await loadHostConfiguration(deps, id, version);
+  if (!loaded.view.enabled) return disabled(request.processor, id);
+  return { ok: true, ...loaded };
+}
+
+function namedChoice(processor: Processor, hostConfigurationId: string, candidates: Candidate[]): Choice {
+  const candidate = candidates.find((row) => row.host_configuration_id === hostConfigurationId);
+  if (!candidate) {
+    return { ok: false, error: "host_configuration_missing", detail: `No ${processor} host configuration ${hostConfigurationId} for this client.` };
+  }
+  return candidate.enabled ? { ok: true, candidate } : disabled(processor, hostConfigurationId);
+}
+
+function unnamedChoice(processor: Processor, candidates: Candidate[]): Choice {
+  const chosen = candidates.find((candidate) => candidate.is_default);
+  if (chosen) {
+    if (chosen.enabled) return { ok: true, candidate: chosen };
+    const id = chosen.host_configuration_id;
     return {
       ok: false,
-      error: "host_configuration_missing",
-      detail: request.hostConfigurationId
-        ? `No ${request.processor} host configuration ${request.hostConfigurationId} for this client.`
-        : `This client has no ${request.processor} host configuration.`,
+      error: "host_configuration_disabled",
+      detail:
+        `The default ${processor} host configuration ${id} is disabled: enable it (PUT /v1/host-configurations/${processor}/${id}) ` +
+        `or choose another default (PUT /v1/host-configurations/${processor}/{id}/default).`,
     };
   }
-  if (enabled.length === 0) {
-    return { ok: false, error: "host_configuration_disabled", detail: `The ${request.processor} host configuration is disabled.` };
+  const enabled = candidates.filter((candidate) => candidate.enabled);
+  if (candidates.length === 0) {
+    return { ok: false, error: "host_configuration_missing", detail: `This client has no ${processor} host configuration.` };
   }
+  if (enabled.length === 0) return { ok: false, error: "host_configuration_disabled", detail: `The ${processor} host configuration is disabled.` };
   if (enabled.length > 1) {
     return {
       ok: false,
-      error: "host_configuration_missing",
-      detail: `This client has ${enabled.length} enabled ${request.processor} host configurations: pass hostConfigurationId.`,
+      error: "host_configuration_ambiguous",
+      detail:
+        `This client has ${enabled.length} enabled ${processor} host configurations and no default: pass hostConfigurationId, ` +
+        `or choose a default (PUT /v1/host-configurations/${processor}/{id}/default).`,
     };
   }
-  const { host_configuration_id: id, version } = enabled[0]!;
-  const loaded = await loadHostConfiguration(deps, id, version);
-  if (!loaded.view.enabled) {
-    return { ok: false, error: "host_configuration_disabled", detail: `The ${request.processor} host configuration is disabled.` };
-  }
-  return { ok: true, ...loaded };
+  return { ok: true, candidate: enabled[0]! };
 }
+
+const disabled = (processor: Processor, hostConfigurationId: string) => ({
+  ok: false as const,
+  error: "host_configuration_disabled" as const,
+  detail: `The ${processor} host configuration ${hostConfigurationId} is disabled.`,
+});
 
 /**
  * A client's host configurations as the read model has them. Lookups that arrive while one is in
  * flight are made together in one query.
  */
 const hostConfigurationsOf = batcherPer((db: Kysely<Database>) =>
-  batchWhileBusy(async (clientIds: string[]) => {
+  batchWhileBusy(async (clientIds: string[]): Promise<Candidate[][]> => {
     const rows = await db
       .selectFrom("host_configurations")
-      .select(["client_id", "processor", "host_configuration_id", "enabled", "version"])
+      .select(["client_id", "processor", "host_configuration_id", "enabled", "version", "is_default"])
       .where("client_id", "in", clientIds)
       .execute();
     return clientIds.map((clientId) => rows.filter((row) => row.client_id === clientId));

@@ -11,6 +11,7 @@ import * as settlementAndExpiry from "./0010-settlement-and-expiry.ts";
 import * as webhooks from "./0011-webhooks.ts";
 import * as apiKeyPrefixes from "./0012-api-key-prefixes.ts";
 import * as failureReasons from "./0013-failure-reasons.ts";
+import * as defaultHostConfigurations from "./0014-default-host-configurations.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0011-webhooks": webhooks,
   "0012-api-key-prefixes": apiKeyPrefixes,
   "0013-failure-reasons": failureReasons,
+  "0014-default-host-configurations": defaultHostConfigurations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import { accept, type Decider, reject } from "../decider.ts";
+import type { Processor } from "../host-configurations/schemas.ts";
 import type { CurrencyLimit } from "../limits/limits.ts";
 
 export type ClientEvent =
@@ -7,13 +8,27 @@ export type ClientEvent =
   | { type: "ApiKeyIssued.v1"; data: { keyId: string; keyHash: string; prefix?: string; occurredAt: string } }
   | { type: "ApiKeyRevoked.v1"; data: { keyId: string; occurredAt: string } }
   /** Replaces all of the client's limits. */
-  | { type: "ClientLimitsSet.v1"; data: { limits: CurrencyLimit[]; occurredAt: string } };
+  | { type: "ClientLimitsSet.v1"; data: { limits: CurrencyLimit[]; occurredAt: string } }
+  /** The configuration a payment of `processor` runs on when it names none. */
+  | DefaultHostConfigurationChosen;
+
+export type DefaultHostConfigurationChosen = {
+  type: "DefaultHostConfigurationChosen.v1";
+  data: { processor: Processor; hostConfigurationId: string; occurredAt: string };
+};
 
 export type ClientCommand =
   | { type: "RegisterClient"; clientId: string; name: string; now: string }
   | { type: "IssueApiKey"; keyId: string; keyHash: string; prefix: string; now: string }
   | { type: "RevokeApiKey"; keyId: string; now: string }
-  | { type: "SetLimits"; limits: CurrencyLimit[]; now: string };
+  | { type: "SetLimits"; limits: CurrencyLimit[]; now: string }
+  /** Makes the configuration the default for its processor, replacing any other. */
+  | { type: "ChooseDefaultHostConfiguration"; processor: Processor; hostConfigurationId: string; now: string }
+  /**
+   * Makes the configuration the default only while the processor has none: of concurrent
+   * first choices, the first recorded stands and the others record nothing.
+   */
+  | { type: "ChooseDefaultHostConfigurationIfNone"; processor: Processor; hostConfigurationId: string; now: string };
 
 export type ClientFailure = "already_exists" | "not_found";
 
@@ -21,12 +36,15 @@ export interface ClientState {
   registered: boolean;
   /** Issued keys, and whether each is revoked. */
   keys: Map<string, { revoked: boolean }>;
+  /** The default host configuration's id per processor, where one was chosen. */
+  defaultHostConfigurations: Map<Processor, string>;
 }
 
 export const clientStreamId = (clientId: string) => `client-${clientId}`;
+export const clientIdOfStream = (streamId: string) => streamId.replace(/^client-/, "");
 
 export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, ClientFailure> = {
-  initialState: () => ({ registered: false, keys: new Map() }),
+  initialState: () => ({ registered: false, keys: new Map(), defaultHostConfigurations: new Map() }),
 
   evolve(state, event) {
     switch (event.type) {
@@ -38,6 +56,14 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
         return { ...state, keys: new Map(state.keys).set(event.data.keyId, { revoked: true }) };
       case "ClientLimitsSet.v1":
         return state;
+      case "DefaultHostConfigurationChosen.v1":
+        return {
+          ...state,
+          defaultHostConfigurations: new Map(state.defaultHostConfigurations).set(
+            event.data.processor,
+            event.data.hostConfigurationId,
+          ),
+        };
     }
   },
 
@@ -64,6 +90,17 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
         // Revoking twice is not an error and records nothing new.
         if (key.revoked) return accept();
         return accept({ type: "ApiKeyRevoked.v1", data: { keyId: command.keyId, occurredAt: command.now } });
+      }
+      case "ChooseDefaultHostConfiguration":
+      case "ChooseDefaultHostConfigurationIfNone": {
+        const current = state.defaultHostConfigurations.get(command.processor);
+        // Choosing the current default again, or a first choice once one is made, records nothing.
+        if (current === command.hostConfigurationId) return accept();
+        if (current !== undefined && command.type === "ChooseDefaultHostConfigurationIfNone") return accept();
+        return accept({
+          type: "DefaultHostConfigurationChosen.v1",
+          data: { processor: command.processor, hostConfigurationId: command.hostConfigurationId, occurredAt: command.now },
+        });
       }
     }
   },

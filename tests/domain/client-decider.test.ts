@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { type ClientCommand, type ClientEvent, clientDecider, type ClientState } from "../../src/domain/clients/decider.ts";
+
+const clientId = "0190a8e2-7c3b-7def-8a12-3456789abcde";
+const first = "0190a8e2-0000-7000-8000-000000000001";
+const second = "0190a8e2-0000-7000-8000-000000000002";
+const now = "2025-01-01T10:00:00.000Z";
+
+const registered: ClientEvent = { type: "ClientRegistered.v1", data: { clientId, name: "Acme", occurredAt: now } };
+const chosen = (hostConfigurationId: string, processor: "processor_a" | "processor_b" = "processor_a"): ClientEvent => ({
+  type: "DefaultHostConfigurationChosen.v1",
+  data: { processor, hostConfigurationId, occurredAt: now },
+});
+
+const stateAfter = (events: ClientEvent[]): ClientState => events.reduce(clientDecider.evolve, clientDecider.initialState());
+const decide = (command: ClientCommand, events: ClientEvent[]) => clientDecider.decide(command, stateAfter(events));
+
+const choose = (hostConfigurationId: string, processor: "processor_a" | "processor_b" = "processor_a"): ClientCommand => ({
+  type: "ChooseDefaultHostConfiguration",
+  processor,
+  hostConfigurationId,
+  now,
+});
+const chooseIfNone = (hostConfigurationId: string, processor: "processor_a" | "processor_b" = "processor_a"): ClientCommand => ({
+  type: "ChooseDefaultHostConfigurationIfNone",
+  processor,
+  hostConfigurationId,
+  now,
+});
+
+describe("the client decider's default host configurations", () => {
+  it("tracks the default per processor, the latest choice replacing the one before", () => {
+    const state = stateAfter([registered, chosen(first), chosen(second, "processor_b"), chosen(second)]);
+    expect(state.defaultHostConfigurations).toEqual(new Map([["processor_a", second], ["processor_b", second]]));
+  });
+
+  describe("ChooseDefaultHostConfiguration", () => {
+    it("records the first choice and a change of default", () => {
+      expect(decide(choose(first), [registered])).toEqual({ ok: true, events: [chosen(first)] });
+      expect(decide(choose(second), [registered, chosen(first)])).toEqual({ ok: true, events: [chosen(second)] });
+    });
+
+    it("records nothing when the configuration is already the default", () => {
+      expect(decide(choose(first), [registered, chosen(first)])).toEqual({ ok: true, events: [] });
+    });
+
+    it("keeps processors apart", () => {
+      expect(decide(choose(first, "processor_b"), [registered, chosen(first)])).toEqual({
+        ok: true,
+        events: [chosen(first, "processor_b")],
+      });
+    });
+
+    it("refuses an unknown client", () => {
+      expect(decide(choose(first), [])).toMatchObject({ ok: false, error: "not_found" });
+    });
+  });
+
+  describe("ChooseDefaultHostConfigurationIfNone", () => {
+    it("records the choice while the processor has no default", () => {
+      expect(decide(chooseIfNone(first), [registered])).toEqual({ ok: true, events: [chosen(first)] });
+      expect(decide(chooseIfNone(second), [registered, chosen(first, "processor_b")])).toEqual({ ok: true, events: [chosen(second)] });
+    });
+
+    it("accepts and records nothing once a default is chosen, whichever it is", () => {
+      expect(decide(chooseIfNone(second), [registered, chosen(first)])).toEqual({ ok: true, events: [] });
+      expect(decide(chooseIfNone(first), [registered, chosen(first)])).toEqual({ ok: true, events: [] });
+    });
+
+    it("refuses an unknown client", () => {
+      expect(decide(chooseIfNone(first), [])).toMatchObject({ ok: false, error: "not_found" });
+    });
+  });
+});
