@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { ClientEvent } from "../../domain/clients/decider.ts";
+import { type ClientEvent, clientIdOfStream } from "../../domain/clients/decider.ts";
 import type { Projection } from "../projection.ts";
 
 /**
@@ -14,7 +14,7 @@ export const clientsProjection: Projection = {
   async apply(trx, events) {
     for (const recorded of events) {
       const event = recorded as unknown as ClientEvent;
-      const clientId = recorded.streamId.replace(/^client-/, "");
+      const clientId = clientIdOfStream(recorded.streamId);
       const revision = recorded.revision.toString();
       const occurredAt = new Date(event.data.occurredAt);
       if (event.type === "ClientRegistered.v1") {
