@@ -1,12 +1,17 @@
 /**
  * Single-event append throughput: 32 concurrent writers, each writing payment-shaped streams of
  * five events (the first with `no_stream`, the next four with the exact expected revision).
+ * On PostgreSQL the same workload then runs, in the same run, against Emmett's PostgreSQL event
+ * store (`@event-driven-io/emmett-postgresql`, bench/emmett-appends.ts) in a fresh database of its
+ * own on the same server with a pool of the same size, and a row "ours / Emmett" compares the two
+ * (goal >= 3×). PGlite has no Emmett row: Emmett's store needs a PostgreSQL server.
  * Usage: tsx bench/appends.ts [--target postgres|pglite|both] [--database-url URL] [--seconds 10] [--pool-size 32]
  */
 import { sql } from "kysely";
 import type { DatabaseKind } from "../src/db/connection.ts";
 import { PostgresEventStore } from "../src/eventstore/postgres/event-store.ts";
-import type { EventStore } from "../src/eventstore/port.ts";
+import type { NewEvent } from "../src/eventstore/port.ts";
+import { openEmmettTarget } from "./emmett-appends.ts";
 import {
   benchArgs,
   formatNumber,
@@ -22,31 +27,45 @@ const WRITERS = 32;
 const EVENTS_PER_STREAM = 5;
 const WARM_UP_MS = 2_000;
 const GOAL_POSTGRES = 5_000;
+const GOAL_RATIO_TO_EMMETT = 3;
 
 const { values, targets, serverUrl } = benchArgs(["seconds", "pool-size"]);
 const seconds = intOption(values.seconds, 10, "seconds");
 const poolSize = intOption(values["pool-size"], 32, "pool-size");
 
+/** An event store under the workload, in a fresh database of its own. */
+export interface AppendTarget {
+  label: string;
+  /** Appends `event` to `streamId` as its event number `revision` (0-based), expecting exactly that many before it. */
+  append(streamId: string, event: NewEvent, revision: number): Promise<void>;
+  /** How many events the store holds. */
+  countEvents(): Promise<number>;
+  /** Closes the store and drops its database. */
+  close(): Promise<void>;
+}
+
 interface Measurement {
   from: number;
   to: number;
   appends: number;
-  /** Latencies (ms) of the appends that completed inside the m. */
+  /** Latencies (ms) of the appends that completed inside the measured window. */
   latencies: number[];
 }
 
-async function writer(store: EventStore, w: number, m: Measurement): Promise<void> {
+interface Throughput {
+  perSecond: number;
+  /** Ascending. */
+  latencies: number[];
+}
+
+async function writer(target: AppendTarget, w: number, m: Measurement): Promise<void> {
   // Writers watch the clock themselves: on in-memory PGlite an append completes through
   // microtasks alone, so a timer would never get to run while they are busy.
   for (let n = 0; performance.now() < m.to; n++) {
     const streamId = `bench-${w}-${n}`;
     for (let revision = 0; revision < EVENTS_PER_STREAM && performance.now() < m.to; revision++) {
       const started = performance.now();
-      await store.append(
-        streamId,
-        [paymentEvent(w * 1_000_000 + n, revision)],
-        revision === 0 ? "no_stream" : BigInt(revision - 1),
-      );
+      await target.append(streamId, paymentEvent(w * 1_000_000 + n, revision), revision);
       const ended = performance.now();
       m.appends++;
       if (ended >= m.from && ended <= m.to) m.latencies.push(ended - started);
@@ -54,36 +73,80 @@ async function writer(store: EventStore, w: number, m: Measurement): Promise<voi
   }
 }
 
-async function run(kind: DatabaseKind): Promise<ResultRow[]> {
-  const target = await openTarget(kind, serverUrl, poolSize);
+/** Runs the writers against `target` for the warm-up and the measured seconds, then checks every append was stored. */
+async function measure(target: AppendTarget): Promise<Throughput> {
+  const from = performance.now() + WARM_UP_MS;
+  const m: Measurement = { from, to: from + seconds * 1_000, appends: 0, latencies: [] };
+  await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(target, w, m)));
+  const stored = await target.countEvents();
+  if (stored !== m.appends) throw new Error(`${target.label}: expected ${m.appends} events, found ${stored}`);
+  return { perSecond: m.latencies.length / seconds, latencies: m.latencies.sort((a, b) => a - b) };
+}
+
+/** Opens `open`'s target, measures it and closes it again. */
+async function measureIn(open: () => Promise<AppendTarget>): Promise<{ label: string; throughput: Throughput }> {
+  const target = await open();
   try {
-    const store = new PostgresEventStore(target.connection.db);
-    const start = performance.now();
-    const from = start + WARM_UP_MS;
-    const m: Measurement = { from, to: from + seconds * 1_000, appends: 0, latencies: [] };
-    await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(store, w, m)));
-
-    const { rows } = await sql<{ count: string }>`select count(*)::text as count from events`.execute(target.connection.db);
-    if (Number(rows[0]?.count) !== m.appends) throw new Error(`expected ${m.appends} events, found ${rows[0]?.count}`);
-
-    const latencies = m.latencies.sort((a, b) => a - b);
-    const perSecond = latencies.length / seconds;
-    const label = kind === "postgres" ? `postgres (pool ${poolSize})` : "pglite (memory)";
-    const goal = kind === "postgres" ? `>= ${formatNumber(GOAL_POSTGRES)}` : "-";
-    const met = kind === "postgres" ? (perSecond >= GOAL_POSTGRES ? "yes" : "no") : "-";
-    return [
-      { target: label, metric: `appends/s (${WRITERS} writers, ${seconds} s)`, value: formatNumber(perSecond), goal, met },
-      { target: label, metric: "append latency p50", value: `${formatNumber(percentile(latencies, 0.5), 2)} ms`, goal: "-", met: "-" },
-      { target: label, metric: "append latency p99", value: `${formatNumber(percentile(latencies, 0.99), 2)} ms`, goal: "-", met: "-" },
-    ];
+    console.log(`${target.label}: ${WRITERS} writers, ${WARM_UP_MS / 1_000} s warm-up, ${seconds} s measured...`);
+    return { label: target.label, throughput: await measure(target) };
   } finally {
     await target.close();
   }
 }
 
-const results: ResultRow[] = [];
-for (const kind of targets) {
-  console.log(`${kind}: ${WRITERS} writers, ${WARM_UP_MS / 1_000} s warm-up, ${seconds} s measured...`);
-  results.push(...(await run(kind)));
+async function openOurs(kind: DatabaseKind): Promise<AppendTarget> {
+  const target = await openTarget(kind, serverUrl, poolSize);
+  const store = new PostgresEventStore(target.connection.db);
+  return {
+    label: kind === "postgres" ? `postgres (pool ${poolSize})` : "pglite (memory)",
+    async append(streamId, event, revision) {
+      await store.append(streamId, [event], revision === 0 ? "no_stream" : BigInt(revision - 1));
+    },
+    async countEvents() {
+      const { rows } = await sql<{ count: string }>`select count(*)::text as count from events`.execute(target.connection.db);
+      return Number(rows[0]?.count);
+    },
+    close: () => target.close(),
+  };
 }
+
+function throughputRows(label: string, { perSecond, latencies }: Throughput, goal: number | undefined): ResultRow[] {
+  return [
+    {
+      target: label,
+      metric: `appends/s (${WRITERS} writers, ${seconds} s)`,
+      value: formatNumber(perSecond),
+      goal: goal === undefined ? "-" : `>= ${formatNumber(goal)}`,
+      met: goal === undefined ? "-" : perSecond >= goal ? "yes" : "no",
+    },
+    { target: label, metric: "append latency p50", value: `${formatNumber(percentile(latencies, 0.5), 2)} ms`, goal: "-", met: "-" },
+    { target: label, metric: "append latency p99", value: `${formatNumber(percentile(latencies, 0.99), 2)} ms`, goal: "-", met: "-" },
+  ];
+}
+
+function ratioRow(ours: Throughput, emmett: Throughput): ResultRow {
+  const ratio = ours.perSecond / emmett.perSecond;
+  return {
+    target: "ours / Emmett",
+    metric: "appends/s ratio (same run, same server)",
+    value: `${formatNumber(ratio, 2)}×`,
+    goal: `>= ${GOAL_RATIO_TO_EMMETT}×`,
+    met: ratio >= GOAL_RATIO_TO_EMMETT ? "yes" : "no",
+  };
+}
+
+async function run(kind: DatabaseKind): Promise<ResultRow[]> {
+  const ours = await measureIn(() => openOurs(kind));
+  if (kind === "pglite") return throughputRows(ours.label, ours.throughput, undefined);
+  // Emmett runs after ours: its driver (dumbo) replaces pg's global json/jsonb parsers when it opens.
+  const emmett = await measureIn(() => openEmmettTarget(serverUrl, poolSize));
+  return [
+    ...throughputRows(ours.label, ours.throughput, GOAL_POSTGRES),
+    ...throughputRows(emmett.label, emmett.throughput, undefined),
+    ratioRow(ours.throughput, emmett.throughput),
+  ];
+}
+
+const results: ResultRow[] = [];
+for (const kind of targets) results.push(...(await run(kind)));
 printResults(results);
