@@ -95,7 +95,7 @@ function Settlements() {
           data.length === 0 ? (
             <p class="muted">No batch closed yet.</p>
           ) : (
-            <TableRegion label="Settlement batches">
+            <TableRegion label="Settlement batches, newest first">
               <thead>
                 <tr>
                   <th scope="col">Closed</th>

@@ -27,7 +27,8 @@ const choices = {
   type: ["authorization", "capture", "sale", "refund", "void"],
   status: ["pending", "approved", "declined", "failed"],
   processor: ["processor_a", "processor_b", "processor_c", "processor_d"],
-  limit: ["20", "50", "100"],
+  // The empty choice is the API's default page size, 20.
+  limit: ["10", "50", "100"],
 };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -154,7 +155,7 @@ function FilterForm({ filters, clients, showClients }: { filters: Filters; clien
     <div class="field">
       <label for={`filter-${name}`}>{label}</label>
       <select id={`filter-${name}`} name={name} defaultValue={filters[name] ?? ""}>
-        {name !== "limit" && <option value="">any</option>}
+        <option value="">{name === "limit" ? "20" : "any"}</option>
         {choices[name].map((choice) => (
           <option key={choice} value={choice}>
             {choice}

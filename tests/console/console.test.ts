@@ -1,0 +1,404 @@
+import { sql } from "kysely";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureConsoleBuilt } from "../../console/build.ts";
+import { paymentStreamId } from "../../src/domain/payments/index.ts";
+import { testDatabaseTargets } from "../support/database.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { approvedCard } from "../support/payments.ts";
+import { type Json, startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
+import { hasChromium, launchChromium, openTab, screenshot, signIn } from "./browser.ts";
+
+/** What the browser flows look at, made through the API. */
+interface Fixture {
+  acme: { clientId: string; key: string };
+  globex: { clientId: string; key: string };
+  authorization: string;
+  capture: string;
+  jpySale: string;
+  kwdSale: string;
+  orderSales: string[];
+  globexSales: string[];
+  /** A sale whose stored approval event the test alters with SQL afterwards. */
+  tamperedSale: string;
+  cConfigurationId: string;
+  all: string[];
+}
+
+async function recordFixture(api: TestService): Promise<Fixture> {
+  const acme = await api.createClient("Acme");
+  const globex = await api.createClient("Globex");
+  const limits = await api.request("PUT", `/v1/clients/${acme.clientId}/limits`, {
+    body: { limits: [{ currency: "USD", dailyAmount: 1_000_000, dailyCount: 100 }] },
+  });
+  expect(limits.status, limits.text).toBe(200);
+  for (const { clientId } of [acme, globex]) {
+    const created = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId } });
+    expect(created.status, created.text).toBe(201);
+  }
+  const cConfiguration = await api.request("POST", "/v1/host-configurations/processor_c", {
+    body: { ...validBodies.processor_c, clientId: acme.clientId, enabled: false, name: "Back office" },
+  });
+  expect(cConfiguration.status, cConfiguration.text).toBe(201);
+  const endpoint = await api.request("POST", "/v1/webhook-endpoints", {
+    key: globex.key,
+    body: { url: "http://127.0.0.1:9/hooks", events: ["*"], description: "nobody listens" },
+  });
+  expect(endpoint.status, endpoint.text).toBe(201);
+
+  const pay = async (key: string, path: string, body: Record<string, unknown>, status = 201): Promise<string> => {
+    const response = await api.request("POST", `/v1/transactions/${path}`, { key, body });
+    expect(response.status, response.text).toBe(status);
+    return status === 201 ? response.body.id : response.body.transaction.id;
+  };
+  const payment = { processor: "processor_a", userId: "user_1", card: approvedCard };
+  const authorization = await pay(acme.key, "authorization", { ...payment, amount: 1000, currency: "USD", reference: "order-1000" });
+  const capture = await pay(acme.key, "capture", { transactionId: authorization, amount: 600 });
+  const refund = await pay(acme.key, "refund", { transactionId: capture, amount: 200 });
+  const jpySale = await pay(acme.key, "sale", { ...payment, amount: 500, currency: "JPY" });
+  const kwdSale = await pay(acme.key, "sale", { ...payment, amount: 1234, currency: "KWD" });
+  const orderSales = [];
+  for (const order of [1, 2, 3, 4]) {
+    orderSales.push(await pay(acme.key, "sale", { ...payment, amount: 1990 + order * 100, currency: "USD", reference: `order-${order}` }));
+  }
+  const globexPayment = { ...payment, userId: "user_9", currency: "USD" };
+  const globexSales = [
+    await pay(globex.key, "sale", { ...globexPayment, amount: 500 }),
+    await pay(globex.key, "sale", { ...globexPayment, amount: 300, card: { ...approvedCard, number: "4000000000000002" } }, 402),
+  ];
+  const tamperedSale = await pay(globex.key, "sale", { ...globexPayment, amount: 700, reference: "tamper-me" });
+  return {
+    acme,
+    globex,
+    authorization,
+    capture,
+    jpySale,
+    kwdSale,
+    orderSales,
+    globexSales,
+    tamperedSale,
+    cConfigurationId: cConfiguration.body.id,
+    all: [authorization, capture, refund, jpySale, kwdSale, ...orderSales, ...globexSales, tamperedSale],
+  };
+}
+
+const rowIds = (page: Page) =>
+  page.locator("tbody tr[data-transaction-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-transaction-id")!));
+
+interface Focused {
+  text: string;
+  id: string;
+  type: string | null;
+}
+// Page-side expressions are strings: the tests' TypeScript knows Node's globals, not the DOM's.
+const focused = (page: Page) =>
+  page.evaluate<Focused>(`({
+    text: document.activeElement?.textContent?.trim() ?? "",
+    id: document.activeElement?.id ?? "",
+    type: document.activeElement?.getAttribute("type") ?? null,
+  })`);
+const focusedHeading = (page: Page) =>
+  page.evaluate<string | null>(`document.activeElement?.tagName === "H1" ? document.activeElement.textContent : null`);
+
+/** Presses Tab until the focused element is the one wanted (a keyboard user's way there), at most 80 times. */
+async function tabTo(page: Page, wanted: (element: Focused) => boolean, what: string): Promise<void> {
+  for (let presses = 0; presses < 80; presses++) {
+    await page.keyboard.press("Tab");
+    if (wanted(await focused(page))) return;
+  }
+  throw new Error(`Tab never reached ${what}`);
+}
+const withText = (text: string) => (element: Focused) => element.text === text;
+
+// One database is enough for what the browser shows (the API's own suites run on both): the real
+// server when there is one.
+const target = testDatabaseTargets().at(-1)!;
+
+describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout: 60_000 }, () => {
+  let api: TestService;
+  let browser: Browser;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    await ensureConsoleBuilt();
+    api = await startTestService(target, {
+      WEBHOOK_ALLOW_HTTP: "true",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_RETRY_BASE_MS: "20",
+      WEBHOOK_DISPATCH_INTERVAL_MS: "50",
+    });
+    browser = await launchChromium();
+    fixture = await recordFixture(api);
+    // The stored approval of one sale is altered behind the ledger's back.
+    const altered = await sql`
+      update events set data = data || '{"amount": 7}'::jsonb
+      where stream_id = ${paymentStreamId(fixture.tamperedSale)} and revision = 1
+    `.execute(api.database.db);
+    expect(altered.numAffectedRows).toBe(1n);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  /** A tab for one test; at its end, the page reported no error (no CSP violation, no exception). */
+  async function withTab(work: (page: Page, tab: Awaited<ReturnType<typeof openTab>>) => Promise<void>, width = 1280) {
+    const tab = await openTab(browser, api.url, width);
+    try {
+      await work(tab.page, tab);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  }
+
+  it("signs an admin in with the key kept in session storage only, and lists every client's transactions by currency exponent", async () => {
+    await withTab(async (page, tab) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await expect.poll(() => page.getByTestId("role").textContent()).toBe("Admin key: every client");
+      await page.locator("tbody tr").first().waitFor();
+      expect((await rowIds(page)).sort()).toEqual([...fixture.all].sort());
+      const amountOf = (id: string) => page.locator(`tr[data-transaction-id="${id}"] .amount`).textContent();
+      expect(await amountOf(fixture.jpySale)).toBe("500 JPY");
+      expect(await amountOf(fixture.kwdSale)).toBe("1.234 KWD");
+      expect(await amountOf(fixture.authorization)).toBe("10.00 USD");
+      expect(await page.locator(`tr[data-transaction-id="${fixture.globexSales[1]}"] .badge`).textContent()).toBe("declined");
+
+      const storage = await page.evaluate(`({
+        session: Object.values(sessionStorage),
+        local: localStorage.length,
+        cookies: document.cookie,
+      })`);
+      expect(storage).toEqual({ session: [TEST_ADMIN_KEY], local: 0, cookies: "" });
+      // Nothing from outside the service, and never the key in an address or a log line.
+      expect(tab.requests.every((url) => url.startsWith(api.url))).toBe(true);
+      expect(tab.requests.some((url) => url.includes(TEST_ADMIN_KEY))).toBe(false);
+      expect(page.url()).not.toContain(TEST_ADMIN_KEY);
+      expect(api.logs()).not.toContain(TEST_ADMIN_KEY);
+      await screenshot(page, "transactions");
+    });
+  });
+
+  it("filters the history with the API's filters and finds a transaction by reference or id", async () => {
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      const apply = async (fill: () => Promise<unknown>) => {
+        await page.getByRole("link", { name: "Clear" }).click();
+        await fill();
+        await page.getByRole("button", { name: "Apply filters" }).click();
+        await page.getByText(/^Page 1:/).waitFor();
+      };
+      await apply(() => page.getByLabel("Status").selectOption("declined"));
+      await expect.poll(() => rowIds(page)).toEqual([fixture.globexSales[1]]);
+      expect(page.url()).toContain("status=declined");
+
+      await apply(() => page.getByLabel("Currency").fill("JPY"));
+      await expect.poll(() => rowIds(page)).toEqual([fixture.jpySale]);
+
+      await apply(() => page.getByLabel("Client").selectOption({ label: "Globex" }));
+      await expect.poll(async () => (await rowIds(page)).sort()).toEqual([...fixture.globexSales, fixture.tamperedSale].sort());
+
+      await apply(async () => {
+        await page.getByLabel("Amount at least").fill("1000");
+        await page.getByLabel("Amount at most").fill("1234");
+        await page.getByLabel("Type").selectOption("sale");
+      });
+      await expect.poll(() => rowIds(page)).toEqual([fixture.kwdSale]);
+
+      await page.getByLabel("Find a transaction by id or reference").fill("order-2");
+      await page.getByRole("button", { name: "Find" }).click();
+      await expect.poll(() => rowIds(page)).toEqual([fixture.orderSales[1]]);
+
+      await page.getByLabel("Find a transaction by id or reference").fill(fixture.capture.toUpperCase());
+      await page.getByRole("button", { name: "Find" }).click();
+      await page.getByRole("heading", { name: "Payment timeline" }).waitFor();
+      await expect.poll(() => page.getByTestId("summary").textContent()).toContain(fixture.capture);
+    });
+  });
+
+  it("pages through the history with the cursor, never repeating or skipping a transaction", async () => {
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.getByLabel("Per page").selectOption("10");
+      await page.getByRole("button", { name: "Apply filters" }).click();
+      await expect.poll(async () => (await rowIds(page)).length).toBe(10);
+      const first = await rowIds(page);
+      await page.getByRole("link", { name: "Next page" }).click();
+      await page.getByText(/^Page 2:/).waitFor();
+      const second = await rowIds(page);
+      expect(second).toHaveLength(fixture.all.length - 10);
+      expect([...first, ...second].sort()).toEqual([...fixture.all].sort());
+      await expect(page.getByRole("link", { name: "Next page" }).count()).resolves.toBe(0);
+      await page.getByRole("button", { name: "Previous page" }).click();
+      await page.getByText(/^Page 1:/).waitFor();
+      await expect.poll(() => rowIds(page)).toEqual(first);
+    });
+  });
+
+  it("opens a payment's timeline: each event in order, who recorded it, the state it leaves, every link checked", async () => {
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.locator(`tr[data-transaction-id="${fixture.authorization}"] a`).click();
+      await page.getByRole("heading", { name: "Payment timeline" }).waitFor();
+      const stream = (await api.request("GET", `/v1/transactions/${fixture.authorization}/events`)).body;
+      const events = page.locator("ol.timeline > li");
+      await expect.poll(() => events.count()).toBe(stream.events.length);
+      expect(stream.events.length).toBeGreaterThanOrEqual(4);
+      expect(await events.evaluateAll((items) => items.map((item) => item.getAttribute("data-revision")))).toEqual(
+        stream.events.map((event: Json) => String(event.revision)),
+      );
+      expect(await events.evaluateAll((items) => items.map((item) => item.getAttribute("data-verdict")))).toEqual(
+        stream.events.map(() => "verified"),
+      );
+      expect(await page.getByTestId("chain-verdict").textContent()).toContain("Hash chain intact");
+      expect(await events.first().textContent()).toContain("Recorded by client key");
+      // The last event leaves the authorization captured 600, and the slider's last step shows the same.
+      const current = (await api.request("GET", `/v1/transactions/${fixture.authorization}`)).body;
+      expect(await events.last().textContent()).toContain(`captured 6.00 USD`);
+      expect(await page.getByTestId("as-of-state").textContent()).toContain(`${current.status} 10.00 USD, captured 6.00 USD`);
+
+      // The slider's first step is the moment of the first event, as the API folds it with ?asOf=.
+      await page.getByRole("slider").focus();
+      await page.keyboard.press("Home");
+      const asOf = await api.request("GET", `/v1/transactions/${fixture.authorization}?asOf=${stream.events[0].occurredAt}`);
+      await expect.poll(() => page.getByTestId("as-of-state").textContent()).toContain(`${asOf.body.status} 10.00 USD, captured 0.00 USD`);
+      await page.keyboard.press("End");
+      await screenshot(page, "timeline");
+    });
+  });
+
+  it("marks the event whose stored record was altered, and only that one, as breaking the chain", async () => {
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.goto(`/console/#/transactions/${fixture.tamperedSale}`);
+      const verdict = page.getByTestId("chain-verdict");
+      await verdict.waitFor();
+      expect(await verdict.textContent()).toContain("Hash chain broken at revision 1");
+      const broken = page.locator('ol.timeline > li[data-revision="1"]');
+      expect(await broken.getAttribute("data-verdict")).toBe("broken");
+      expect(await broken.isVisible()).toBe(true);
+      expect(await broken.textContent()).toContain("Chain breaks here: its content does not match its hash");
+      const others = await page.locator('ol.timeline > li:not([data-revision="1"])').evaluateAll((items) =>
+        items.map((item) => item.getAttribute("data-verdict")),
+      );
+      expect(others.length).toBeGreaterThan(0);
+      expect(others.every((verdictOf) => verdictOf === "verified")).toBe(true);
+      await screenshot(page, "broken-chain");
+    });
+  });
+
+  it("shows a client key its own transactions only, and another client's as not found", async () => {
+    await withTab(async (page, tab) => {
+      await signIn(page, fixture.globex.key);
+      await expect.poll(() => page.getByTestId("role").textContent()).toBe("Client key: own data");
+      await expect.poll(async () => (await rowIds(page)).sort()).toEqual([...fixture.globexSales, fixture.tamperedSale].sort());
+      expect(await page.getByLabel("Client", { exact: true }).count()).toBe(0);
+
+      await page.goto(`/console/#/transactions/${fixture.authorization}`);
+      await expect.poll(() => page.getByRole("alert").textContent()).toContain("Not found");
+      expect(await page.locator("ol.timeline").count()).toBe(0);
+      expect(await page.content()).not.toContain("order-1000");
+      expect(tab.refusals.length).toBeGreaterThan(0);
+    });
+  });
+
+  it("fits a 390 px wide screen: the page never scrolls sideways, wide tables scroll in their own region", async () => {
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.locator("tbody tr").first().waitFor();
+      const overflow = () => page.evaluate<number>(`document.documentElement.scrollWidth - window.innerWidth`);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      const region = page.getByRole("region", { name: "Transactions" });
+      expect(await region.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+      await screenshot(page, "transactions-390");
+      await page.goto(`/console/#/transactions/${fixture.tamperedSale}`);
+      await page.getByTestId("chain-verdict").waitFor();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await screenshot(page, "timeline-390");
+    }, 390);
+  });
+
+  it("is usable by keyboard alone: sign in, move between views, open a payment, move the slider", async () => {
+    await withTab(async (page) => {
+      await page.goto("/console/");
+      await tabTo(page, (element) => element.id === "api-key", "the key field");
+      await page.keyboard.type(TEST_ADMIN_KEY);
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Sign out" }).waitFor();
+      await expect.poll(() => focusedHeading(page)).toBe("Transactions");
+
+      await tabTo(page, withText("Operations"), "Operations");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => focusedHeading(page)).toBe("Operations");
+      await tabTo(page, withText("Transactions"), "Transactions");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => focusedHeading(page)).toBe("Transactions");
+      await page.locator("tbody tr").first().waitFor();
+
+      await tabTo(page, withText(`…${fixture.authorization.slice(-12)}`), "the authorization's link");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => focusedHeading(page)).toBe("Payment timeline");
+      await page.getByTestId("as-of-state").waitFor();
+      const before = await page.getByTestId("as-of-state").textContent();
+      await tabTo(page, (element) => element.type === "range", "the as-of slider");
+      await page.keyboard.press("Home");
+      await expect.poll(() => page.getByTestId("as-of-state").textContent()).not.toBe(before);
+    });
+  });
+
+  it("shows operators the flow: lag, pending, jobs, settlement batches, failing webhooks, limits and today's usage", async () => {
+    const settled = await api.request("POST", `/v1/host-configurations/processor_a/${await aConfigurationOf(api, fixture.acme.clientId)}/settle`);
+    expect(settled.status, settled.text).toBe(201);
+    // The dead endpoint's first attempt has failed before the page looks.
+    await expect
+      .poll(async () => {
+        const endpoints = (await api.request("GET", "/v1/webhook-endpoints", { key: fixture.globex.key })).body.data;
+        const attempts = await api.request("GET", `/v1/webhook-endpoints/${endpoints[0].id}/deliveries`, { key: fixture.globex.key });
+        return attempts.body.data.length;
+      }, { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.getByRole("link", { name: "Operations" }).click();
+      await page.getByRole("heading", { name: "Projection lag" }).waitFor();
+      expect(await page.getByRole("heading", { name: "Projection lag" }).locator("..").textContent()).toContain("transactions");
+      expect(await page.getByRole("heading", { name: "Pending transactions by age" }).isVisible()).toBe(true);
+      expect(await page.getByRole("heading", { name: "Resolver and jobs" }).locator("..").textContent()).toContain("pending-resolver");
+      const batches = page.getByRole("region", { name: "Settlement batches, newest first" });
+      await expect.poll(() => batches.textContent()).toContain("matched");
+      const failing = page.getByRole("region", { name: "Failing webhook deliveries" });
+      await expect.poll(() => failing.textContent()).toContain("http://127.0.0.1:9/hooks");
+      const usage = page.getByRole("region", { name: "Limits and today's usage per client" });
+      const acmeRow = usage.locator("tr", { hasText: "Acme" });
+      // Today's USD: the authorization (10.00) and the four order sales (20.90 + 21.90 + 22.90 + 23.90).
+      await expect.poll(() => acmeRow.textContent()).toContain("99.60 USD / 10,000.00 USD");
+      await screenshot(page, "operations");
+    });
+  });
+
+  it("shows two versions of a host configuration side by side, secrets only as configured", async () => {
+    const path = `/v1/host-configurations/processor_c/${fixture.cConfigurationId}`;
+    const replaced = await api.request("PUT", path, {
+      body: { ...validBodies.processor_c, clientId: fixture.acme.clientId, enabled: false, name: "Back office (north)" },
+    });
+    expect(replaced.status, replaced.text).toBe(200);
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.getByRole("link", { name: "Host configurations" }).click();
+      await page.getByRole("link", { name: "Back office (north)" }).click();
+      const diff = page.getByRole("region", { name: "Version 1 and version 2 side by side" });
+      await diff.waitFor();
+      const changed = await diff.locator("tr[data-changed]").evaluateAll((rows) => rows.map((row) => row.querySelector("th")!.textContent));
+      expect(changed).toEqual(expect.arrayContaining(["≠ name", "≠ version"]));
+      expect(changed).not.toContain("≠ merchant.merchantId");
+      expect(await diff.locator("tr", { hasText: "credentials" }).textContent()).toBe("credentialsconfiguredconfigured");
+      expect(await page.content()).not.toContain("s3cret pass!");
+      await screenshot(page, "host-configuration-diff");
+    });
+  });
+});
+
+async function aConfigurationOf(api: TestService, clientId: string): Promise<string> {
+  const listed = await api.request("GET", `/v1/host-configurations/processor_a?clientId=${clientId}`);
+  return listed.body.data[0].id;
+}
