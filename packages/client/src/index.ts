@@ -1,0 +1,30 @@
+import createClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "./schema.ts";
+
+export type { components, operations, paths } from "./schema.ts";
+
+export type LedgerClient = Client<paths>;
+
+/** Every error answer of the API (RFC 9457); branch on `code`. */
+export type Problem = components["schemas"]["Problem"];
+export type Transaction = components["schemas"]["Transaction"];
+
+export interface LedgerClientOptions {
+  /** Where the service answers, without `/v1`: `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /** An admin key or a client key, sent as `Authorization: Bearer <key>` on every call. */
+  apiKey: string;
+  /** A fetch of your own (tests, proxies); the global one by default. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/**
+ * A client of the payment ledger whose paths, parameters, bodies and answers, errors included,
+ * are typed from the service's OpenAPI document:
+ *
+ *     const ledger = createLedgerClient({ baseUrl, apiKey });
+ *     const { data, error } = await ledger.POST("/v1/transactions/sale", { body, params: { header: { "Idempotency-Key": "order-1001" } } });
+ */
+export function createLedgerClient({ baseUrl, apiKey, fetch }: LedgerClientOptions): LedgerClient {
+  return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` }, ...(fetch ? { fetch } : {}) });
+}

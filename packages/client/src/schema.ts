@@ -1,0 +1,9508 @@
+// Generated from the service's OpenAPI document by `npm run client:generate`: do not edit.
+
+export interface paths {
+    "/v1/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clients, newest first
+         * @description **Who may call:** the admin key.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Client"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a client
+         * @description **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Client"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{clientId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's API keys, newest first, revoked ones included (never the keys themselves)
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ListedApiKey"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an API key for a client
+         * @description The key is shown only in this answer: store it now. A replay of this request answers `key: null`.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a client
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Client"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{clientId}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a client's transaction limits (per currency; absent fields are unlimited; UTC days)
+         * @description Authorizations and sales count toward the limits; a declined, failed or voided one gives its amount back. Limits hold exactly under concurrency: of many simultaneous requests, those that fit are approved and the rest get 402 `limit_exceeded`.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limits: {
+                            currency: string;
+                            maxAmountPerTransaction?: number;
+                            dailyAmount?: number;
+                            dailyCount?: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Client"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{clientId}/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key at once
+         * @description The key stops working at once, on every instance.
+         *
+         *     **Who may call:** the admin key.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    keyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_a": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List processor_a host configurations, newest first
+         * @description Client keys see their own; admin keys may name a client with `clientId`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    clientId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfiguration"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a processor_a host configuration
+         * @description | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            merchantNumber: string;
+                            acquirerBin: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            agentBank: string;
+                            agentChain: string;
+                            storeNumber: string;
+                            terminalNumber: string;
+                            terminalId: string;
+                            mcc: string;
+                            /** @default null */
+                            mvv?: string | null;
+                            /** @default null */
+                            industryCode?: ("D" | "F" | "G" | "R") | null;
+                        };
+                        credentials?: Record<string, never>;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_a/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a processor_a host configuration
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a processor_a host configuration (credentials left out are kept)
+         * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
+         *     to refuse the change (412 `version_conflict`) when someone changed the configuration since.
+         *
+         *     | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            merchantNumber: string;
+                            acquirerBin: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            agentBank: string;
+                            agentChain: string;
+                            storeNumber: string;
+                            terminalNumber: string;
+                            terminalId: string;
+                            mcc: string;
+                            /** @default null */
+                            mvv?: string | null;
+                            /** @default null */
+                            industryCode?: ("D" | "F" | "G" | "R") | null;
+                        };
+                        credentials?: Record<string, never>;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `version_conflict`: version conflict */
+                412: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "version_conflict";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_a/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a processor_a host configuration its client's default for processor_a
+         * @description Payments of the client that name no hostConfigurationId run on the default. No body. Choosing the current default again changes nothing. A disabled configuration cannot be chosen: 422 `host_configuration_disabled`.
+         *
+         *     With one enabled configuration for a processor, payments that name no `hostConfigurationId` use it; with several, they use the default, and answer 422 `host_configuration_ambiguous` while none is chosen.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `host_configuration_disabled`: host configuration disabled */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "host_configuration_disabled";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_a/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of a processor_a host configuration, oldest first
+         * @description Versions are the configuration's own history: whether it is the default is its client's choice, not part of a version.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfigurationVersion"][];
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_b": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List processor_b host configurations, newest first
+         * @description Client keys see their own; admin keys may name a client with `clientId`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    clientId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfiguration"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a processor_b host configuration
+         * @description | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            merchantId: string;
+                            groupId: string;
+                            tppId: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            terminalId: string;
+                            mcc: string;
+                            /** @default null */
+                            mvv?: string | null;
+                        };
+                        credentials: {
+                            datawireId: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_b/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a processor_b host configuration
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a processor_b host configuration (credentials left out are kept)
+         * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
+         *     to refuse the change (412 `version_conflict`) when someone changed the configuration since.
+         *
+         *     | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            merchantId: string;
+                            groupId: string;
+                            tppId: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            terminalId: string;
+                            mcc: string;
+                            /** @default null */
+                            mvv?: string | null;
+                        };
+                        credentials?: {
+                            datawireId: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `version_conflict`: version conflict */
+                412: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "version_conflict";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_b/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a processor_b host configuration its client's default for processor_b
+         * @description Payments of the client that name no hostConfigurationId run on the default. No body. Choosing the current default again changes nothing. A disabled configuration cannot be chosen: 422 `host_configuration_disabled`.
+         *
+         *     With one enabled configuration for a processor, payments that name no `hostConfigurationId` use it; with several, they use the default, and answer 422 `host_configuration_ambiguous` while none is chosen.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `host_configuration_disabled`: host configuration disabled */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "host_configuration_disabled";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_b/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of a processor_b host configuration, oldest first
+         * @description Versions are the configuration's own history: whether it is the default is its client's choice, not part of a version.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfigurationVersion"][];
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_c": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List processor_c host configurations, newest first
+         * @description Client keys see their own; admin keys may name a client with `clientId`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    clientId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfiguration"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a processor_c host configuration
+         * @description | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            /** @enum {string} */
+                            platformBin: "000001";
+                            merchantId: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        } | {
+                            /** @enum {string} */
+                            platformBin: "000002";
+                            merchantId: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            /** @default 001 */
+                            terminalId?: string;
+                            /** @default null */
+                            clientNumber?: string | null;
+                            /** @default null */
+                            storeNumber?: string | null;
+                        };
+                        credentials: {
+                            username: string;
+                            password: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_c/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a processor_c host configuration
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a processor_c host configuration (credentials left out are kept)
+         * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
+         *     to refuse the change (412 `version_conflict`) when someone changed the configuration since.
+         *
+         *     | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            /** @enum {string} */
+                            platformBin: "000001";
+                            merchantId: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        } | {
+                            /** @enum {string} */
+                            platformBin: "000002";
+                            merchantId: string;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            /** @default 001 */
+                            terminalId?: string;
+                            /** @default null */
+                            clientNumber?: string | null;
+                            /** @default null */
+                            storeNumber?: string | null;
+                        };
+                        credentials?: {
+                            username: string;
+                            password: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `version_conflict`: version conflict */
+                412: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "version_conflict";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_c/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a processor_c host configuration its client's default for processor_c
+         * @description Payments of the client that name no hostConfigurationId run on the default. No body. Choosing the current default again changes nothing. A disabled configuration cannot be chosen: 422 `host_configuration_disabled`.
+         *
+         *     With one enabled configuration for a processor, payments that name no `hostConfigurationId` use it; with several, they use the default, and answer 422 `host_configuration_ambiguous` while none is chosen.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `host_configuration_disabled`: host configuration disabled */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "host_configuration_disabled";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_c/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of a processor_c host configuration, oldest first
+         * @description Versions are the configuration's own history: whether it is the default is its client's choice, not part of a version.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfigurationVersion"][];
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_d": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List processor_d host configurations, newest first
+         * @description Client keys see their own; admin keys may name a client with `clientId`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    clientId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfiguration"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a processor_d host configuration
+         * @description | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            acquirerBin: string;
+                            merchantId: string;
+                            /** @default null */
+                            acquiringInstitutionId?: string | null;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            terminalId: string;
+                            /** @default null */
+                            terminalNumber?: string | null;
+                            /** @default null */
+                            mcc?: string | null;
+                            /** @default null */
+                            mvv?: string | null;
+                        };
+                        credentials: {
+                            secretApiKey: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_d/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a processor_d host configuration
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a processor_d host configuration (credentials left out are kept)
+         * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
+         *     to refuse the change (412 `version_conflict`) when someone changed the configuration since.
+         *
+         *     | processor | merchant (? optional) | settings (besides settlementTime, timeZone) | credentials |
+         *     |---|---|---|---|
+         *     | processor_a | `merchantNumber` 12 digits; `acquirerBin` 6 digits; `amexSeNumber`? 10 digits | `agentBank` 6 digits; `agentChain` 6 digits; `storeNumber` 4 digits; `terminalNumber` 4 digits; `terminalId` 8 digits; `mcc` 4 digits; `mvv`? 10 hex (0-9A-F); `industryCode`? one of D F G R | none |
+         *     | processor_b | `merchantId` 1-16 alphanumeric; `groupId` 5-13 alphanumeric; `tppId` 6 alphanumeric; `amexSeNumber`? 1-15 alphanumeric | `terminalId` 1-8 alphanumeric; `mcc` 4 digits; `mvv`? 1-10 digits | `datawireId` 20 digits |
+         *     | processor_c | `platformBin` `000001` or `000002`; `merchantId` 6 digits when the BIN is `000001`, 12 when `000002`; `amexSeNumber`? 10 digits | `terminalId` 3 digits (default `001`); `clientNumber`? 4 digits; `storeNumber`? 4 digits | `username`, `password` |
+         *     | processor_d | `acquirerBin` 6 digits; `merchantId` 1-15 alphanumeric; `acquiringInstitutionId`? 1-11 digits; `amexSeNumber`? 10 digits | `terminalId` 8-16 alphanumeric; `terminalNumber`? 4 digits; `mcc`? 4 digits; `mvv`? 10 hex | `secretApiKey` |
+         *
+         *     `settlementTime` is `HH:MM` (24 h) in the IANA `timeZone`: the configuration's settlement batch closes then, every day.
+         *     `customProperties`: at most 50 string pairs, keys `^[a-z][a-z0-9_]{0,63}$`, values up to 500 characters. Identifiers are
+         *     strings (leading zeros matter). Credentials are write-only: encrypted at rest, never returned (`credentials: { "configured": true }`
+         *     stands in their place) and never logged.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        clientId: string;
+                        name: string;
+                        enabled: boolean;
+                        company: {
+                            name: string;
+                            phone: string;
+                            address: {
+                                line1: string;
+                                /** @default null */
+                                line2?: string | null;
+                                city: string;
+                                state: string;
+                                postalCode: string;
+                                country: string;
+                            };
+                            location: {
+                                latitude: number;
+                                longitude: number;
+                            };
+                        };
+                        /** @default {} */
+                        customProperties?: {
+                            [key: string]: string;
+                        };
+                        merchant: {
+                            acquirerBin: string;
+                            merchantId: string;
+                            /** @default null */
+                            acquiringInstitutionId?: string | null;
+                            /** @default null */
+                            amexSeNumber?: string | null;
+                        };
+                        settings: {
+                            settlementTime: string;
+                            timeZone: string;
+                            terminalId: string;
+                            /** @default null */
+                            terminalNumber?: string | null;
+                            /** @default null */
+                            mcc?: string | null;
+                            /** @default null */
+                            mvv?: string | null;
+                        };
+                        credentials?: {
+                            secretApiKey: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `version_conflict`: version conflict */
+                412: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "version_conflict";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_d/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a processor_d host configuration its client's default for processor_d
+         * @description Payments of the client that name no hostConfigurationId run on the default. No body. Choosing the current default again changes nothing. A disabled configuration cannot be chosen: 422 `host_configuration_disabled`.
+         *
+         *     With one enabled configuration for a processor, payments that name no `hostConfigurationId` use it; with several, they use the default, and answer 422 `host_configuration_ambiguous` while none is chosen.
+         *
+         *     **Who may call:** the admin key.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        etag: components["headers"]["ETag"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostConfiguration"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `host_configuration_disabled`: host configuration disabled */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "host_configuration_disabled";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_d/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of a processor_d host configuration, oldest first
+         * @description Versions are the configuration's own history: whether it is the default is its client's choice, not part of a version.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["HostConfigurationVersion"][];
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an authorization
+         * @description Charges the card through the processor named, on `hostConfigurationId` or else the client's default enabled host configuration for
+         *     that processor (its only enabled one, or the one made default with `PUT /v1/host-configurations/{processor}/{id}/default`).
+         *     Holds the amount: capture it (in parts if you like) with `POST /v1/transactions/capture` within the authorization's lifetime
+         *     (7 days by default), or release it with `POST /v1/transactions/void`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
+         *     transaction in `transaction`. Counts toward the client's limits (402 `limit_exceeded`, recorded as declined).
+         *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
+         *     expiry and a keyed fingerprint.
+         *
+         *     Test cards of the processor simulator (the default processors, and those of the test suite); any future expiry, any CVC:
+         *
+         *     | card number | outcome |
+         *     |---|---|
+         *     | 4242424242424242, 5555555555554444, 378282246310005 | approved |
+         *     | 4000000000000002 | declined: 402 `card_declined` (05) |
+         *     | 4000000000009995 | declined: 402 `insufficient_funds` (51) |
+         *     | 4000000000000069 | declined: 402 `expired_card` (54) |
+         *     | 4000000000000127 | declined: 402 `incorrect_cvc` (N7) |
+         *     | 4000000000000119 | processor error (96): 502 `processor_error`, transaction `failed` |
+         *     | 4000000000000408 | no answer in time: 504 `processor_timeout`, transaction `pending`; asked later, the processor reports it approved |
+         *     | 4000000000000424 | no answer in time; the first two inquiries answer "not found", later ones approved (the transaction ends `approved`) |
+         *
+         *     A `processor_c` host configuration whose password is `invalid-password`, or a `processor_d` one whose
+         *     `secretApiKey` is `invalid-key`, is rejected by the simulator: 502 `processor_authentication_failed`.
+         *
+         *     **Who may call:** client keys (the admin key gets 403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                        amount: number;
+                        currency: string;
+                        card: {
+                            number: string;
+                            expMonth: number;
+                            expYear: number;
+                            cvc?: string;
+                            holderName?: string;
+                        };
+                        userId: string;
+                        reference?: string;
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** Format: uuid */
+                        hostConfigurationId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Transaction"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `card_declined`: card declined; `insufficient_funds`: insufficient funds; `expired_card`: expired card; `incorrect_cvc`: incorrect cvc; `limit_exceeded`: limit exceeded */
+                402: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled; `host_configuration_ambiguous`: host configuration ambiguous */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error" | "processor_authentication_failed";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/sale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sale
+         * @description Charges the card through the processor named, on `hostConfigurationId` or else the client's default enabled host configuration for
+         *     that processor (its only enabled one, or the one made default with `PUT /v1/host-configurations/{processor}/{id}/default`).
+         *     Authorizes and captures in one step. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
+         *     transaction in `transaction`. Counts toward the client's limits (402 `limit_exceeded`, recorded as declined).
+         *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
+         *     expiry and a keyed fingerprint.
+         *
+         *     Test cards of the processor simulator (the default processors, and those of the test suite); any future expiry, any CVC:
+         *
+         *     | card number | outcome |
+         *     |---|---|
+         *     | 4242424242424242, 5555555555554444, 378282246310005 | approved |
+         *     | 4000000000000002 | declined: 402 `card_declined` (05) |
+         *     | 4000000000009995 | declined: 402 `insufficient_funds` (51) |
+         *     | 4000000000000069 | declined: 402 `expired_card` (54) |
+         *     | 4000000000000127 | declined: 402 `incorrect_cvc` (N7) |
+         *     | 4000000000000119 | processor error (96): 502 `processor_error`, transaction `failed` |
+         *     | 4000000000000408 | no answer in time: 504 `processor_timeout`, transaction `pending`; asked later, the processor reports it approved |
+         *     | 4000000000000424 | no answer in time; the first two inquiries answer "not found", later ones approved (the transaction ends `approved`) |
+         *
+         *     A `processor_c` host configuration whose password is `invalid-password`, or a `processor_d` one whose
+         *     `secretApiKey` is `invalid-key`, is rejected by the simulator: 502 `processor_authentication_failed`.
+         *
+         *     **Who may call:** client keys (the admin key gets 403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                        amount: number;
+                        currency: string;
+                        card: {
+                            number: string;
+                            expMonth: number;
+                            expYear: number;
+                            cvc?: string;
+                            holderName?: string;
+                        };
+                        userId: string;
+                        reference?: string;
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** Format: uuid */
+                        hostConfigurationId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Transaction"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `card_declined`: card declined; `insufficient_funds`: insufficient funds; `expired_card`: expired card; `incorrect_cvc`: incorrect cvc; `limit_exceeded`: limit exceeded */
+                402: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled; `host_configuration_ambiguous`: host configuration ambiguous */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error" | "processor_authentication_failed";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorization, in full or in part
+         * @description `amount` left out captures all that is still capturable. Several partial captures may follow one another; their sum never exceeds the authorized amount.
+         *
+         *     **Who may call:** client keys (the admin key gets 403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                        amount?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Transaction"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `card_declined`: card declined */
+                402: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "card_declined";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_transaction_state" | "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused; `amount_exceeds_capturable`: amount exceeds capturable; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused" | "amount_exceeds_capturable" | "host_configuration_missing" | "host_configuration_disabled";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error" | "processor_authentication_failed";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a sale or capture, in full or in part
+         * @description Refunds a sale or a capture. `amount` left out refunds all that is still refundable; the sum of refunds that did not fail never exceeds what was captured or sold, even under concurrency.
+         *
+         *     **Who may call:** client keys (the admin key gets 403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                        amount?: number;
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Transaction"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `card_declined`: card declined */
+                402: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "card_declined";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_transaction_state" | "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused; `amount_exceeds_refundable`: amount exceeds refundable; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused" | "amount_exceeds_refundable" | "host_configuration_missing" | "host_configuration_disabled";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error" | "processor_authentication_failed";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an authorization, or an unsettled sale or capture
+         * @description Voids an authorization with nothing captured, or a sale or capture that is neither settled nor refunded; anything else is 409 `invalid_transaction_state`.
+         *
+         *     **Who may call:** client keys (the admin key gets 403).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Transaction"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `card_declined`: card declined */
+                402: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "card_declined";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_transaction_state" | "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error" | "processor_authentication_failed";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transaction; with asOf, its state at that moment, folded from its events
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description An ISO timestamp, or a UTC date alone: the state at the end of that day. */
+                    asOf?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Transaction"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transaction history, newest first, filtered
+         * @description Client keys see their own transactions; admin keys see every client's, or one client's with `clientId`. `createdFrom` and `createdTo` are inclusive; a date alone means that whole UTC day.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    clientId?: string;
+                    userId?: string;
+                    type?: "authorization" | "sale" | "capture" | "refund" | "void";
+                    status?: "pending" | "approved" | "declined" | "failed";
+                    processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                    currency?: string;
+                    reference?: string;
+                    createdFrom?: string;
+                    createdTo?: string;
+                    amountMin?: string;
+                    amountMax?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Transaction"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event stream a transaction lives in (its payment's), oldest first
+         * @description Each event carries who caused it, in which request, and its link in the stream's hash chain.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            streamId: string;
+                            events: components["schemas"]["Event"][];
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole event log in global order, for exports and auditors
+         * @description Pass `nextCursor` as `after` (or `cursor`) to resume right after the last event of a page. `nextCursor` is null once nothing new was read: keep the last cursor and ask again later for newer events.
+         *
+         *     **Who may call:** the admin key.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    after?: string;
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Event"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_a/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a processor_a host configuration's settlement batch now
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settlement"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_b/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a processor_b host configuration's settlement batch now
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settlement"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_c/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a processor_c host configuration's settlement batch now
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settlement"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/host-configurations/processor_d/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a processor_d host configuration's settlement batch now
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         *
+         *     **Who may call:** the admin key.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settlement"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `processor_error`: processor error */
+                502: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+                /** @description `processor_timeout`: processor timeout */
+                504: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "processor_timeout";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Settlement batches, newest first, filtered
+         * @description Client keys see their own batches; admin keys see every client's, or one client's with `clientId`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    clientId?: string;
+                    processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                    hostConfigurationId?: string;
+                    /** @description Closed at or after; a date alone means from the start of that UTC day. */
+                    from?: string;
+                    /** @description Closed at or before; a date alone means to the end of that UTC day. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Settlement"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settlements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A settlement batch
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settlement"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook endpoints, newest first
+         * @description Client keys see their own; admin keys see every client's, or one client's with `clientId`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    clientId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookEndpoint"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description Client keys subscribe their own client; admin keys name the client with `clientId`.
+         *
+         *     Deliveries follow the Standard Webhooks specification (standardwebhooks.com): `POST <url>` with the headers
+         *     `webhook-id` (the same on every retry), `webhook-timestamp` (Unix seconds) and `webhook-signature`
+         *     (`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded secret after `whsec_`),
+         *     and the body `{ "id", "type", "createdAt", "data": { "transaction" } }` (`data.settlement` for settlement events).
+         *     A 2xx within 10 s is delivered; anything else is retried with exponential backoff for up to 3 days. The events of one
+         *     transaction reach an endpoint in the order they happened. `secret` is shown only in this answer (a replay answers `null`).
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
+                        url: string;
+                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched. */
+                        events: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "*")[];
+                        description?: string | null;
+                        enabled?: boolean;
+                        /** Format: uuid */
+                        clientId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint (never its secret)
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint: nothing more is sent to it
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint's url, events, description or enabled
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
+                        url?: string;
+                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched. */
+                        events?: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "*")[];
+                        description?: string | null;
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the previous one keeps signing beside it for 24 hours
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery attempts, newest first
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDeliveryAttempt"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message again (same webhook-id), with a fresh retry schedule
+         * @description Takes an attempt's `id` or its `deliveryId` from the deliveries list.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            deliveryId: string;
+                            /** @enum {string} */
+                            status: "pending";
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Projection lag, pending transactions by age, the resolver's work, background jobs, webhook queue, reconciliation exceptions
+         * @description **Who may call:** the admin key.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OperationsStatus"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `forbidden`: forbidden */
+                403: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "forbidden";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Event: {
+            id: string;
+            streamId: string;
+            position: string;
+            revision: number;
+            type: string;
+            occurredAt: string;
+            recordedAt: string;
+            data: {
+                [key: string]: unknown;
+            };
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        Client: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            limits: {
+                currency: string;
+                maxAmountPerTransaction?: number;
+                dailyAmount?: number;
+                dailyCount?: number;
+                today: {
+                    date: string;
+                    usedAmount: number;
+                    usedCount: number;
+                };
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description Shown only in this response; only its hash is stored. A replay of the creation answers null. */
+            key: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ListedApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** @description The key's first characters (`ldgr_sk_` and four more), to tell keys apart; never the key. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+        };
+        Transaction: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "authorization" | "capture" | "sale" | "refund" | "void";
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined" | "failed";
+            /** Format: uuid */
+            clientId: string;
+            userId: string;
+            /** @enum {string} */
+            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            /** Format: uuid */
+            hostConfigurationId: string;
+            amount: number;
+            currency: string;
+            parentTransactionId: string | null;
+            card: {
+                /** @enum {string} */
+                brand: "visa" | "mastercard" | "amex" | "discover" | "unknown";
+                bin: string;
+                last4: string;
+                expMonth: number;
+                expYear: number;
+                fingerprint: string;
+            } | null;
+            declineCode: ("card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded") | null;
+            /** @description Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it). */
+            failureReason: ("processor_error" | "processor_authentication_failed" | "reversed" | "not_found") | null;
+            processorResponse: {
+                code: string;
+                message: string;
+                authorizationCode: string | null;
+                reference: string | null;
+            } | null;
+            capturedAmount: number;
+            refundedAmount: number;
+            voided: boolean;
+            /** @description When its settlement batch took it to the processor; after that a sale or capture can no longer be voided. */
+            settledAt: string | null;
+            /** @description The settlement batch it went in (`GET /v1/settlements/{id}`). */
+            settlementId: string | null;
+            /** @description An authorization whose time to be captured ran out; what was left of it was voided. */
+            expiredAt: string | null;
+            reference: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        OperationsStatus: {
+            /** Format: date-time */
+            checkedAt: string;
+            projections: {
+                projection: string;
+                /** @description Global position of the newest event (a string: it may exceed 2^53). */
+                headPosition: string | null;
+                /** @description Global position of the last event the projection applied. */
+                projectedPosition: string | null;
+                /** @description 0 when caught up. */
+                positionsBehind: string;
+                secondsBehind: number;
+            }[];
+            pending: {
+                byAge: {
+                    "<1m": number;
+                    "1m-10m": number;
+                    "10m-1h": number;
+                    ">=1h": number;
+                };
+                oldestSeconds: number;
+            };
+            resolver: {
+                /** @description Transactions the pending resolver still has to ask about, reverse, or watch for a late approval. */
+                owed: {
+                    inquire: number;
+                    reverse: number;
+                    watch: number;
+                };
+            };
+            /** @description The leased background jobs: the pending resolver, the webhook dispatcher. */
+            jobs: {
+                name: string;
+                /** @description An instance holds the job's lease now. */
+                active: boolean;
+                /**
+                 * Format: date-time
+                 * @description When an instance last took the lease (the resolver does on every pass).
+                 */
+                lastSeenAt: string;
+                leaseExpiresAt: string | null;
+            }[];
+            webhooks: {
+                pending: number;
+                oldestSeconds: number;
+            };
+            settlements: {
+                mismatched: number;
+            };
+        };
+        HostConfigurationVersion: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            /** Format: uuid */
+            clientId: string;
+            name: string;
+            enabled: boolean;
+            credentials: {
+                configured: boolean;
+            };
+            version: number;
+            createdAt: string;
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        HostConfiguration: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            /** Format: uuid */
+            clientId: string;
+            name: string;
+            enabled: boolean;
+            credentials: {
+                configured: boolean;
+            };
+            version: number;
+            createdAt: string;
+            updatedAt: string;
+            /** @description Payments of this client and processor that name no hostConfigurationId run on it. */
+            isDefault: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        Settlement: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clientId: string;
+            /** @enum {string} */
+            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            /** Format: uuid */
+            hostConfigurationId: string;
+            closedAt: string;
+            /** @description The batch took what was made up to this moment. */
+            cutoff: string;
+            /**
+             * @description `mismatched`: the processor's totals differ from the ledger's.
+             * @enum {string}
+             */
+            status: "matched" | "mismatched";
+            /** @description The ledger's, per currency; `salesCount`/`salesAmount` count sales and captures. */
+            totals: {
+                currency: string;
+                salesCount: number;
+                salesAmount: number;
+                refundsCount: number;
+                refundsAmount: number;
+                netAmount: number;
+            }[];
+            /** @description The processor's own count of the same batch. */
+            processorTotals: {
+                currency: string;
+                salesCount: number;
+                salesAmount: number;
+                refundsCount: number;
+                refundsAmount: number;
+                netAmount: number;
+            }[];
+            transactionIds: string[];
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clientId: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clientId: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description `whsec_` + base64 of 32 random bytes: shown only in this response, stored encrypted. A replay answers null. */
+            secret: string | null;
+        };
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: uuid
+             * @description The attempt; `POST /v1/webhook-deliveries/{id}/redeliver` takes it.
+             */
+            id: string;
+            /** Format: uuid */
+            deliveryId: string;
+            /**
+             * Format: uuid
+             * @description The message's `webhook-id`: the same on every attempt.
+             */
+            eventId: string;
+            eventType: string;
+            attempt: number;
+            /**
+             * @description `pending`: it failed and a retry is due at `nextAttemptAt`.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            responseStatus: number | null;
+            durationMs: number;
+            /** @description Why no answer came (timeout, refused address...). */
+            error: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description An error answer (RFC 9457 problem details), sent as `application/problem+json`. */
+        Problem: {
+            /**
+             * @description `/problems/<code>`.
+             * @example /problems/card_declined
+             */
+            type: string;
+            /** @description A short, fixed summary of the code. */
+            title: string;
+            /** @description The HTTP status, repeated. */
+            status: number;
+            /**
+             * @description What went wrong, for programs to branch on.
+             * @enum {string}
+             */
+            code: "validation_error" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded" | "invalid_transaction_state" | "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress" | "version_conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "amount_exceeds_capturable" | "amount_exceeds_refundable" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous" | "rate_limited" | "internal_error" | "processor_error" | "processor_authentication_failed" | "service_unavailable" | "processor_timeout";
+            /** @description What went wrong this time, for people. */
+            detail: string;
+            /** @description The request's id, as in the `x-request-id` header: quote it when asking for help. */
+            requestId: string;
+            /** @description With `validation_error`: every field that failed, by its path in the body, query or path. */
+            errors?: {
+                /** @example card.number */
+                path: string;
+                /** @example fails the Luhn check */
+                message: string;
+            }[];
+            /** @description When a transaction was recorded (a decline, a failure, an unknown outcome): the transaction as it stands. A `processor_timeout` transaction is `pending` and is resolved later; read it with `GET /v1/transactions/{id}`. */
+            transaction?: components["schemas"]["Transaction"];
+            /** @description With `limit_exceeded`: which of the client's limits the transaction would exceed. */
+            limit?: {
+                currency: string;
+                /** @enum {string} */
+                limit: "maxAmountPerTransaction" | "dailyAmount" | "dailyCount";
+                /** @description The limit as set. */
+                value: number;
+                /** @description What is left of it today (UTC). */
+                remaining: number;
+            };
+        };
+    };
+    responses: {
+        /** @description `method_not_allowed`: the path exists, but not with this method. Any path may answer it. */
+        MethodNotAllowed: {
+            headers: {
+                allow: components["headers"]["Allow"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+        IdempotencyKey: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description The request's id: the `x-request-id` the request sent, or a new one. Problems repeat it as `requestId`. */
+        RequestId: string;
+        /** @description `true` when this answer is the replay of the first answer to the same Idempotency-Key; absent otherwise. */
+        IdempotentReplayed: "true";
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description The host configuration's version, quoted (`"3"`): send it back as `If-Match` to update only that version. */
+        ETag: string;
+        /** @description The methods the path answers, comma-separated. */
+        Allow: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
