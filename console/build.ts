@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "vite";
 
 /**
  * Builds the console into console/dist (`tsx console/build.ts`), or only when the build is missing
@@ -41,6 +40,8 @@ export function isBuildFresh(): boolean {
 export async function buildConsole(): Promise<void> {
   const staging = join(consoleDir, `.dist-${randomBytes(4).toString("hex")}`);
   const retired = `${staging}-old`;
+  // Loaded only to build: a fresh build costs no bundler start.
+  const { build } = await import("vite");
   try {
     await build({ configFile: join(consoleDir, "vite.config.ts"), build: { outDir: staging } });
     try {
