@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { testDatabaseTargets } from "../support/database.ts";
+import { type FakeAnswer, type FakeProcessor, startFakeProcessor } from "../support/fake-processor.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
-import { startTestService, type TestService } from "../support/service.ts";
+import { everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
 import { nonZero, scrape } from "../ops/prometheus-text.ts";
 
 const eventually = { timeout: 30_000, interval: 50 };
@@ -12,29 +13,54 @@ const cards = {
   timeout: "4000000000000408",
 };
 
+/** A client with a key and a host configuration on each of `processors`. */
+async function clientOn(api: TestService, processors: readonly ("processor_a" | "processor_b")[]) {
+  const client = await api.createClient();
+  for (const processor of processors) {
+    const configured = await api.request("POST", `/v1/host-configurations/${processor}`, {
+      body: { ...validBodies[processor], clientId: client.clientId },
+    });
+    expect(configured.status).toBe(201);
+  }
+  return client;
+}
+
 for (const target of testDatabaseTargets()) {
   describe(`payment metrics (${target})`, { timeout: 90_000 }, () => {
-    let api: TestService;
-    beforeAll(async () => {
-      // Long enough for a duplicate request to arrive while the timeout card's call still waits.
-      api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "4000" });
+    let api: TestService | undefined;
+    let processor: FakeProcessor | undefined;
+    afterEach(async () => {
+      await api?.stop();
+      await processor?.close();
+      api = processor = undefined;
     });
-    afterAll(() => api.stop());
+
+    /** The service on a fake processor_a scripted by the test, after one sale the processor left unknown (504). */
+    async function startOnFakeProcessor(
+      script: { submit: (operation: string) => FakeAnswer; inquiry: (nth: number) => FakeAnswer },
+      environment: Record<string, string>,
+    ) {
+      const fake = (processor = await startFakeProcessor(script));
+      const service = (api = await startTestService(target, { ...everyProcessorAt(fake.url), ...environment }));
+      const client = await clientOn(service, ["processor_a"]);
+      const sale = await service.request("POST", "/v1/transactions/sale", {
+        key: client.key,
+        body: { processor: "processor_a", amount: 1200, currency: "USD", userId: "user_1", card: approvedCard },
+      });
+      expect(sale.status).toBe(504);
+      return { service, processor: fake };
+    }
 
     it("counts each transaction's first outcome, processor calls, resolutions, limit declines and idempotent replays", async () => {
-      const client = await api.createClient();
-      for (const processor of ["processor_a", "processor_b"] as const) {
-        const configured = await api.request("POST", `/v1/host-configurations/${processor}`, {
-          body: { ...validBodies[processor], clientId: client.clientId },
-        });
-        expect(configured.status).toBe(201);
-      }
-      const limited = await api.request("PUT", `/v1/clients/${client.clientId}/limits`, {
+      // Long enough for a duplicate request to arrive while the timeout card's call still waits.
+      const service = (api = await startTestService(target, { PROCESSOR_TIMEOUT_MS: "4000" }));
+      const client = await clientOn(service, ["processor_a", "processor_b"]);
+      const limited = await service.request("PUT", `/v1/clients/${client.clientId}/limits`, {
         body: { limits: [{ currency: "USD", maxAmountPerTransaction: 5000 }] },
       });
       expect(limited.status).toBe(200);
       const pay = (path: string, body: Record<string, unknown>, idempotencyKey?: string) =>
-        api.request("POST", `/v1/transactions/${path}`, {
+        service.request("POST", `/v1/transactions/${path}`, {
           key: client.key,
           body,
           headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {},
@@ -53,8 +79,8 @@ for (const target of testDatabaseTargets()) {
       expect(replayed.status).toBe(201);
       expect(replayed.headers.get("idempotent-replayed")).toBe("true");
       expect((await pay("sale", { ...approved, amount: 999 }, "order-1")).status).toBe(422);
-      const firstClient = await api.request("POST", "/v1/clients", { body: { name: "Initech" }, headers: { "idempotency-key": "initech" } });
-      const storedReplay = await api.request("POST", "/v1/clients", { body: { name: "Initech" }, headers: { "idempotency-key": "initech" } });
+      const firstClient = await service.request("POST", "/v1/clients", { body: { name: "Initech" }, headers: { "idempotency-key": "initech" } });
+      const storedReplay = await service.request("POST", "/v1/clients", { body: { name: "Initech" }, headers: { "idempotency-key": "initech" } });
       expect([firstClient.status, storedReplay.status, storedReplay.headers.get("idempotent-replayed")]).toEqual([201, 201, "true"]);
 
       expect((await pay("sale", sale("processor_b", cards.declined))).status).toBe(402);
@@ -68,14 +94,14 @@ for (const target of testDatabaseTargets()) {
       // While the timeout card's call waits for the processor, the same request again is 409.
       const timingOut = pay("sale", sale("processor_a", cards.timeout), "order-2");
       await vi.waitFor(async () => {
-        const pending = await api.request("GET", "/v1/transactions?status=pending", { key: client.key });
+        const pending = await service.request("GET", "/v1/transactions?status=pending", { key: client.key });
         expect(pending.body.data).toHaveLength(1);
       }, eventually);
       expect((await pay("sale", sale("processor_a", cards.timeout), "order-2")).status).toBe(409);
       expect((await timingOut).status).toBe(504);
-      await vi.waitFor(async () => expect(nonZero(await scrape(api), "pending_resolutions_total", ["outcome"])).toEqual({ approved: 1 }), eventually);
+      await vi.waitFor(async () => expect(nonZero(await scrape(service), "pending_resolutions_total", ["outcome"])).toEqual({ approved: 1 }), eventually);
 
-      const scraped = await scrape(api);
+      const scraped = await scrape(service);
       expect(nonZero(scraped, "transactions_total", ["type", "processor", "outcome"])).toEqual({
         "sale/processor_a/approved": 1,
         "sale/processor_a/failed": 1,
@@ -97,6 +123,33 @@ for (const target of testDatabaseTargets()) {
         (sample) => sample.name === "processor_request_duration_seconds_sum" && sample.labels.outcome === "timeout",
       );
       expect(timedOut?.value).toBeGreaterThanOrEqual(3.9);
+    });
+
+    it("counts every ask the processor leaves unanswered, then the reversal of what stayed unknown", async () => {
+      const { service, processor } = await startOnFakeProcessor(
+        { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry: () => "unknown" },
+        { PENDING_REVERSAL_AFTER_SECONDS: "3" },
+      );
+      await vi.waitFor(async () => expect(nonZero(await scrape(service), "pending_resolutions_total", ["outcome"])).toHaveProperty("reversed", 1), eventually);
+      const scraped = await scrape(service);
+      // Every inquiry but the last, after which the reversal was due, left it pending.
+      const inquiries = processor.calls.filter((call) => call.kind === "inquiry").length;
+      expect(inquiries).toBeGreaterThan(1);
+      expect(nonZero(scraped, "pending_resolutions_total", ["outcome"])).toEqual({ still_pending: inquiries - 1, reversed: 1 });
+      expect(nonZero(scraped, "transactions_total", ["type", "processor", "outcome"])).toEqual({ "sale/processor_a/pending": 1 });
+      // A gateway's 504 is an answer: every call, the sale, the inquiries and the void, was timed.
+      expect(nonZero(scraped, "processor_request_duration_seconds_count", ["processor", "outcome"])).toEqual({
+        "processor_a/answered": processor.calls.length,
+      });
+    });
+
+    it("counts a failure on not found, the processor's late approval, and its reversal", async () => {
+      const { service } = await startOnFakeProcessor(
+        { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry: (nth) => (nth === 1 ? "not_found" : "approved") },
+        { PROCESSOR_OWN_TIMEOUT_SECONDS: "0", PENDING_REVERSAL_AFTER_SECONDS: "60" },
+      );
+      await vi.waitFor(async () => expect(nonZero(await scrape(service), "pending_resolutions_total", ["outcome"])).toHaveProperty("reversed", 1), eventually);
+      expect(nonZero(await scrape(service), "pending_resolutions_total", ["outcome"])).toEqual({ failed: 1, approved_late: 1, reversed: 1 });
     });
   });
 }
