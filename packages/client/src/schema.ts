@@ -5022,7 +5022,8 @@ export interface paths {
          *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
          *     expiry and a keyed fingerprint.
          *
-         *     Test cards of the processor simulator (the default processors, and those of the test suite); any future expiry, any CVC:
+         *     Test cards of the processor simulator (the processors used when none is configured): any future expiry; a CVC, when sent,
+         *     of 3 digits (4 for American Express):
          *
          *     | card number | outcome |
          *     |---|---|
@@ -5290,7 +5291,8 @@ export interface paths {
          *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
          *     expiry and a keyed fingerprint.
          *
-         *     Test cards of the processor simulator (the default processors, and those of the test suite); any future expiry, any CVC:
+         *     Test cards of the processor simulator (the processors used when none is configured): any future expiry; a CVC, when sent,
+         *     of 3 digits (4 for American Express):
          *
          *     | card number | outcome |
          *     |---|---|

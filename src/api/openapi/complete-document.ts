@@ -111,8 +111,17 @@ const outcomeOf: Partial<Record<ProblemCode, "declined" | "failed" | "pending">>
   processor_timeout: "pending",
 };
 
+/** What a 403 says, by who may call the operation. */
+const forbiddenDetails: Record<Access, string> = {
+  admin: "This operation needs an admin key.",
+  client: "Transactions are made with client keys.",
+  any: "A client key subscribes its own client only: leave out clientId.",
+};
+
 /** A problem answer as this operation sends it: a transaction route's decline carries its transaction. */
 function exampleOf(code: ProblemCode, documented: DocumentedOperation) {
+  const access = documented.operation["x-access"];
+  if (code === "forbidden" && access) return { ...problemExample(code), detail: forbiddenDetails[access] };
   if (code === "validation_error") {
     return problemExample(code, { errors: [{ path: firstFieldOf(documented.operation), message: "Invalid input" }] });
   }
@@ -122,7 +131,7 @@ function exampleOf(code: ProblemCode, documented: DocumentedOperation) {
   const transaction = recordedTransaction(outcome);
   if (code !== "limit_exceeded") return problemExample(code, { transaction });
   return problemExample(code, {
-    transaction: { ...transaction, declineCode: null, processorResponse: null },
+    transaction: { ...transaction, declineCode: "limit_exceeded", processorResponse: null },
     limit: { currency: "USD", limit: "dailyAmount", value: 500000, remaining: 400 },
   });
 }

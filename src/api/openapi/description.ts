@@ -13,7 +13,8 @@ history, settlement and audit questions from those events.
   alphabetic codes.
 - Ids are UUIDs (time-ordered UUIDv7). Timestamps are ISO 8601 UTC. Date filters also take a date alone (\`2025-06-12\`),
   which means that whole UTC day.
-- Every answer carries \`x-request-id\`: the request's own \`x-request-id\` when it sent one, else a new id.
+- Every answer carries \`x-request-id\`: the request's own \`x-request-id\` when it sent one (1 to 128 printable
+  characters), else a new id. Problems repeat it as \`requestId\`.
 
 ## Authentication
 

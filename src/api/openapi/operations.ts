@@ -32,7 +32,8 @@ const followUpErrors: ProblemCode[] = [
 ];
 
 const testCards = `
-Test cards of the processor simulator (the default processors, and those of the test suite); any future expiry, any CVC:
+Test cards of the processor simulator (the processors used when none is configured): any future expiry; a CVC, when sent,
+of 3 digits (4 for American Express):
 
 | card number | outcome |
 |---|---|
