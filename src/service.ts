@@ -12,31 +12,19 @@ import { createSecretBox } from "./crypto/secrets.ts";
 import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import type { Logger } from "./logger.ts";
-import { clientsProjection } from "./projections/clients/clients-projection.ts";
-import { hostConfigurationsProjection } from "./projections/host-configurations/host-configurations-projection.ts";
 import { measureLag } from "./projections/lag.ts";
+import { projections } from "./projections/all.ts";
 import { ProjectionRunner } from "./projections/runner.ts";
 import { createConnectors } from "./processors/connectors.ts";
 import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
-import { transactionsProjection } from "./projections/transactions/transactions-projection.ts";
 import { awaitOwnWrites } from "./projections/read-your-writes.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 import { Lifecycle } from "./jobs/lifecycle.ts";
-import { countMismatchedSettlements, settlementsProjection } from "./projections/settlements/settlements-projection.ts";
-import { webhooksProjection } from "./projections/webhooks/webhooks-projection.ts";
+import { countMismatchedSettlements } from "./projections/settlements/settlements-projection.ts";
 import { measureWebhookQueue } from "./projections/webhooks/queue.ts";
 import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
 import { createWebhookSender } from "./webhooks/destination.ts";
-
-/** Every read model the service keeps up to date. */
-export const projections = [
-  clientsProjection,
-  hostConfigurationsProjection,
-  transactionsProjection,
-  settlementsProjection,
-  webhooksProjection,
-];
 
 /**
  * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait

@@ -95,7 +95,10 @@ export function registerProblemHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
     const allowed = allowedMethods(request);
-    if (allowed.length === 0) return sendProblem(request, reply, new ApiProblem("not_found", `No route for ${request.method} ${path}.`));
+    // A route that answers this method and still found nothing (a file under a static prefix) is a 404 too.
+    if (allowed.length === 0 || allowed.includes(request.method)) {
+      return sendProblem(request, reply, new ApiProblem("not_found", `No route for ${request.method} ${path}.`));
+    }
     reply.header("allow", allowed.join(", "));
     return sendProblem(request, reply, new ApiProblem("method_not_allowed", `${path} answers ${allowed.join(", ")}, not ${request.method}.`));
   });

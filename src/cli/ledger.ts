@@ -2,7 +2,7 @@ import { Argument, Command, CommanderError, InvalidArgumentError } from "command
 import { z } from "zod";
 import { InvalidCursorError } from "../audit/event-log.ts";
 import { loadConfig } from "../config.ts";
-import { projections } from "../service.ts";
+import { projections } from "../projections/all.ts";
 import { type Ledger, withLedger } from "./connection.ts";
 import { exportLog } from "./export.ts";
 import { writeErr } from "./output.ts";

@@ -94,9 +94,18 @@ export interface ReplayOptions {
 export async function replayInto(options: ReplayOptions): Promise<Replayed> {
   const { db, store, projection, schema, batchSize, onProgress } = options;
   let { checkpoint, events, last } = options.from;
+  const readAfter = (after: Checkpoint | null) => {
+    const read = store.readAll({ after, batchSize, types: projection.eventTypes });
+    // Awaited on the next turn; a failure of this batch's apply must not leave it unhandled.
+    read.catch(() => {});
+    return read;
+  };
+  let next = readAfter(checkpoint);
   for (;;) {
-    const batch = await store.readAll({ after: checkpoint, batchSize, types: projection.eventTypes });
+    const batch = await next;
     if (batch.checkpoint === checkpoint) return { checkpoint, events, last };
+    // The log's next page is read while this one is applied: the read depends on no applied row.
+    next = readAfter(batch.checkpoint);
     if (batch.events.length > 0) {
       // What the projection reads to decide which streams it needs, it reads in the replay's tables.
       const streams = await readStreamsFor(projection, db.withSchema(schema.name), store, batch.events);

@@ -6,7 +6,7 @@ import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { chainHash, readChainLink } from "../../src/eventstore/hash-chain.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { verifyReadModel } from "../../src/projections/verify-read-model.ts";
-import { projections } from "../../src/service.ts";
+import { projections } from "../../src/projections/all.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { type RecordedPayments, recordPayments } from "../support/payments.ts";
 import { startTestService, type TestService } from "../support/service.ts";

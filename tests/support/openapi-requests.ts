@@ -3,11 +3,11 @@ import fc from "fast-check";
 /**
  * Requests derived from the app's own OpenAPI document: for every operation, values that fit its
  * schemas, then mutated towards what a hostile or careless caller sends. Covers the JSON Schema
- * that fastify-type-provider-zod writes for our zod schemas (OpenAPI 3.0).
+ * that fastify-type-provider-zod writes for our zod schemas (OpenAPI 3.1: JSON Schema 2020-12).
  */
 
 export interface JsonSchema {
-  type?: "object" | "array" | "string" | "integer" | "number" | "boolean";
+  type?: "object" | "array" | "string" | "integer" | "number" | "boolean" | "null";
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -23,7 +23,9 @@ export interface JsonSchema {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
-  exclusiveMinimum?: boolean;
+  /** A bound of its own in JSON Schema 2020-12; a flag on `minimum` in OpenAPI 3.0. */
+  exclusiveMinimum?: number | boolean;
+  exclusiveMaximum?: number;
 }
 
 interface Parameter {
@@ -138,13 +140,17 @@ function valueOfType(schema: JsonSchema): fc.Arbitrary<unknown> {
     case "string":
       return stringFor(schema);
     case "integer": {
-      const min = (schema.minimum ?? -1e12) + (schema.exclusiveMinimum ? 1 : 0);
-      return fc.integer({ min, max: schema.maximum ?? 1e12 });
+      const exclusive = schema.exclusiveMinimum;
+      const min = typeof exclusive === "number" ? Math.max(exclusive + 1, schema.minimum ?? -1e12) : (schema.minimum ?? -1e12) + (exclusive ? 1 : 0);
+      const max = Math.min(schema.maximum ?? 1e12, schema.exclusiveMaximum === undefined ? 1e12 : schema.exclusiveMaximum - 1);
+      return fc.integer({ min, max });
     }
     case "number":
       return fc.double({ min: schema.minimum ?? -1e12, max: schema.maximum ?? 1e12, noNaN: true });
     case "boolean":
       return fc.boolean();
+    case "null":
+      return fc.constant(null);
     case "array":
       return fc.array(valueFor(schema.items ?? {}), {
         minLength: schema.minItems ?? 0,

@@ -7,7 +7,7 @@ import { measureLag } from "../../projections/lag.ts";
 import { countMismatchedSettlements } from "../../projections/settlements/settlements-projection.ts";
 import { countPendingByAge } from "../../projections/transactions/pending-ages.ts";
 import { measureWebhookQueue } from "../../projections/webhooks/queue.ts";
-import { projections } from "../../service.ts";
+import { projections } from "../../projections/all.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 
 const operationsStatusSchema = z
