@@ -16,7 +16,7 @@ const EVENTS_PER_STREAM = 5;
 const FIRST_WAVE = 2;
 const LOADERS = 16;
 const DEFAULT_EVENTS: Record<DatabaseKind, number> = { postgres: 200_000, pglite: 50_000 };
-const GOAL_POSTGRES = 20_000;
+const GOAL_POSTGRES = 50_000;
 
 const { values, targets, serverUrl } = benchArgs(["events", "batch-size"]);
 const batchSize = intOption(values["batch-size"], 2_000, "batch-size");
