@@ -43,7 +43,12 @@ export async function openTab(browser: Browser, baseUrl: string, width = 1280) {
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
   page.on("request", (request) => requests.push(request.url()));
-  return { page, errors, refusals, requests, close: () => context.close() };
+  /** The API's answers to this tab, for the message of a failing test. */
+  const answers: string[] = [];
+  page.on("response", (response) => {
+    if (response.url().includes("/v1/")) answers.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+  });
+  return { page, errors, refusals, requests, answers, close: () => context.close() };
 }
 
 export async function signIn(page: Page, key: string): Promise<void> {

@@ -145,7 +145,11 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
   async function withTab(work: (page: Page, tab: Awaited<ReturnType<typeof openTab>>) => Promise<void>, width = 1280) {
     const tab = await openTab(browser, api.url, width);
     try {
-      await work(tab.page, tab);
+      await work(tab.page, tab).catch(async (error: unknown) => {
+        // What the page said and what the API answered it, so that a failure explains itself.
+        const alerts = await tab.page.getByRole("alert").allTextContents().catch(() => []);
+        throw new Error(`${String(error)}\npage alerts: ${JSON.stringify(alerts)}\nAPI answers: ${tab.answers.join(", ")}`, { cause: error });
+      });
       expect(tab.errors).toEqual([]);
     } finally {
       await tab.close();
