@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { type Role, roleOf, SIGNED_OUT_EVENT } from "./api.ts";
+import { type Caller, callerOf, type Role, SIGNED_OUT_EVENT } from "./api.ts";
 import { linkTo, useRoute } from "./router.ts";
 import { forgetKey, readKey } from "./session.ts";
 import { HostConfigurations } from "./views/HostConfigurations.tsx";
@@ -8,7 +8,7 @@ import { SignIn } from "./views/SignIn.tsx";
 import { Timeline } from "./views/Timeline.tsx";
 import { Transactions } from "./views/Transactions.tsx";
 
-type Session = { state: "checking" } | { state: "signed-out" } | { state: "signed-in"; role: Role };
+type Session = { state: "checking" } | { state: "signed-out" } | { state: "signed-in"; caller: Caller };
 
 const sections = [
   { segment: "transactions", label: "Transactions" },
@@ -24,21 +24,22 @@ export function App() {
     window.addEventListener(SIGNED_OUT_EVENT, signOut);
     const key = readKey();
     // A reload keeps the tab's key: ask the API again what it may do.
-    if (key) roleOf(key).then((role) => setSession({ state: "signed-in", role }), signOut);
+    if (key) callerOf(key).then((caller) => setSession({ state: "signed-in", caller }), signOut);
     return () => window.removeEventListener(SIGNED_OUT_EVENT, signOut);
   }, []);
 
   if (session.state === "checking") return <p class="muted">Checking the key…</p>;
-  if (session.state === "signed-out") return <SignIn onSignedIn={(role) => setSession({ state: "signed-in", role })} />;
+  if (session.state === "signed-out") return <SignIn onSignedIn={(caller) => setSession({ state: "signed-in", caller })} />;
 
   const signOut = () => {
     forgetKey();
     setSession({ state: "signed-out" });
   };
-  return <Console role={session.role} onSignOut={signOut} />;
+  return <Console caller={session.caller} onSignOut={signOut} />;
 }
 
-function Console({ role, onSignOut }: { role: Role; onSignOut: () => void }) {
+function Console({ caller, onSignOut }: { caller: Caller; onSignOut: () => void }) {
+  const role = caller.role;
   const route = useRoute();
   const [section = "transactions", id] = route.segments;
   return (
@@ -63,18 +64,19 @@ function Console({ role, onSignOut }: { role: Role; onSignOut: () => void }) {
         </button>
       </header>
       <main id="main">
-        <CurrentView section={section} id={id} query={route.query} role={role} />
+        <CurrentView section={section} id={id} query={route.query} caller={caller} />
       </main>
     </>
   );
 }
 
-function CurrentView({ section, id, query, role }: { section: string; id: string | undefined; query: URLSearchParams; role: Role }) {
+function CurrentView({ section, id, query, caller }: { section: string; id: string | undefined; query: URLSearchParams; caller: Caller }) {
+  const role: Role = caller.role;
   switch (section) {
     case "transactions":
       return id ? <Timeline key={id} id={id} /> : <Transactions query={query} role={role} />;
     case "operations":
-      return <Operations role={role} />;
+      return <Operations caller={caller} />;
     case "host-configurations":
       return <HostConfigurations role={role} selected={id} />;
     default:

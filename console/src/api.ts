@@ -37,15 +37,8 @@ export async function apiGet<T>(path: string, query: Query = {}, key = readKey()
   throw error;
 }
 
-export type Role = "admin" | "client";
+/** Who a key is, as the API says (`GET /v1/me`). */
+export type Caller = { role: "admin" } | { role: "client"; clientId: string; keyId: string };
+export type Role = Caller["role"];
 
-/** Which kind of key this is, as the API decides: only the admin may list clients. */
-export async function roleOf(key: string): Promise<Role> {
-  try {
-    await apiGet("/clients", { limit: 1 }, key);
-    return "admin";
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return "client";
-    throw error;
-  }
-}
+export const callerOf = (key: string): Promise<Caller> => apiGet<Caller>("/me", {}, key);

@@ -30,6 +30,18 @@ for (const target of testDatabaseTargets()) {
       expect((await api.request("GET", "/v1/clients?cursor=not-a-cursor")).status).toBe(400);
     });
 
+    it("tells a key who it is: the admin, or its client and key id, with which the client reads its own limits", async () => {
+      expect((await api.request("GET", "/v1/me")).body).toEqual({ role: "admin" });
+      const acme = await api.createClient("Acme");
+      const me = await api.request("GET", "/v1/me", { key: acme.key });
+      expect(me.status).toBe(200);
+      expect(me.body).toEqual({ role: "client", clientId: acme.clientId, keyId: acme.keyId });
+      expect((await api.request("GET", `/v1/clients/${me.body.clientId}`, { key: acme.key })).body.name).toBe("Acme");
+      expect((await api.request("GET", "/v1/me", { key: null })).status).toBe(401);
+      await api.request("DELETE", `/v1/clients/${acme.clientId}/api-keys/${acme.keyId}`);
+      expect((await api.request("GET", "/v1/me", { key: acme.key })).status).toBe(401);
+    });
+
     it("lists a client's keys with their prefixes and revocations, never the keys; an unsaved key id can be revoked", async () => {
       const acme = await api.createClient("Acme");
       const second = await api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { body: {} });

@@ -380,6 +380,18 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
     });
   });
 
+  it("shows a client key its own limits and today's usage, and no other client's", async () => {
+    await withTab(async (page) => {
+      await signIn(page, fixture.acme.key);
+      await page.getByRole("link", { name: "Operations" }).click();
+      const usage = page.getByRole("region", { name: "Limits and today's usage per client" });
+      await expect.poll(() => usage.locator("tbody tr").count()).toBe(1);
+      expect(await usage.locator("tbody tr").textContent()).toContain("Acme");
+      expect(await usage.textContent()).toContain("99.60 USD / 10,000.00 USD");
+      expect(await usage.textContent()).not.toContain("Globex");
+    });
+  });
+
   it("shows two versions of a host configuration side by side, secrets only as configured", async () => {
     const path = `/v1/host-configurations/processor_c/${fixture.cConfigurationId}`;
     const replaced = await api.request("PUT", path, {

@@ -1,4 +1,4 @@
-import { apiGet, type Role } from "../api.ts";
+import { apiGet, type Caller } from "../api.ts";
 import { Amount, Loading, StatusBadge, TableRegion, ViewHeading } from "../components/common.tsx";
 import { formatSeconds, formatTime, shortId } from "../format.ts";
 import { useLoad } from "../load.ts";
@@ -6,14 +6,14 @@ import { linkTo } from "../router.ts";
 import type { Client, DeliveryAttempt, OperationsStatus, Page, Settlement, WebhookEndpoint } from "../types.ts";
 
 /** Is everything flowing, and what is stuck: what the key may see of it. */
-export function Operations({ role }: { role: Role }) {
+export function Operations({ caller }: { caller: Caller }) {
   return (
     <>
       <ViewHeading>Operations</ViewHeading>
-      {role === "admin" && <ServiceStatus />}
+      {caller.role === "admin" && <ServiceStatus />}
       <Settlements />
       <FailingDeliveries />
-      {role === "admin" && <LimitsAndUsage />}
+      <LimitsAndUsage caller={caller} />
     </>
   );
 }
@@ -194,8 +194,15 @@ function LimitAmount({ amount, currency }: { amount: number | undefined; currenc
   return amount === undefined ? <span>∞</span> : <Amount amount={amount} currency={currency} />;
 }
 
-function LimitsAndUsage() {
-  const clients = useLoad(() => apiGet<Page<Client>>("/clients", { limit: 100 }), []);
+/** Every client's limits for the admin; a client key's own. */
+function LimitsAndUsage({ caller }: { caller: Caller }) {
+  const clients = useLoad(
+    async () =>
+      caller.role === "admin"
+        ? apiGet<Page<Client>>("/clients", { limit: 100 })
+        : { data: [await apiGet<Client>(`/clients/${caller.clientId}`)], nextCursor: null },
+    [caller],
+  );
   return (
     <section aria-labelledby="limits-title">
       <h2 id="limits-title">Limits and today's usage</h2>

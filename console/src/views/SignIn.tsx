@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { ApiError, type Role, roleOf } from "../api.ts";
+import { ApiError, type Caller, callerOf } from "../api.ts";
 import { ViewHeading } from "../components/common.tsx";
 import { storeKey } from "../session.ts";
 
-export function SignIn({ onSignedIn }: { onSignedIn: (role: Role) => void }) {
+export function SignIn({ onSignedIn }: { onSignedIn: (caller: Caller) => void }) {
   const [key, setKey] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -13,9 +13,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (role: Role) => void }) {
     setBusy(true);
     setProblem(null);
     try {
-      const role = await roleOf(key.trim());
+      const caller = await callerOf(key.trim());
       storeKey(key.trim());
-      onSignedIn(role);
+      onSignedIn(caller);
     } catch (error) {
       setProblem(error instanceof ApiError && error.status === 401 ? "The API does not know this key, or it was revoked." : String(error));
     } finally {

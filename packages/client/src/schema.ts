@@ -1,6 +1,115 @@
 // Generated from the service's OpenAPI document by `npm run client:generate`: do not edit.
 
 export interface paths {
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the calling key is: the admin, or a client and which of its keys
+         * @description A client key learns its client id here, to read its own client (`GET /v1/clients/{clientId}`: limits and today's usage).
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Caller"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients": {
         parameters: {
             query?: never;
@@ -9198,6 +9307,17 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
+        };
+        Caller: {
+            /** @constant */
+            role: "admin";
+        } | {
+            /** @constant */
+            role: "client";
+            /** Format: uuid */
+            clientId: string;
+            /** Format: uuid */
+            keyId: string;
         };
         Transaction: {
             /** Format: uuid */

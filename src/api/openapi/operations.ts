@@ -109,6 +109,10 @@ const transactionDocs: Record<string, OperationDoc> = {
 
 const clientDocs: Record<string, OperationDoc> = {
   "POST /v1/clients": { request: { name: "Acme" }, response: example.client },
+  "GET /v1/me": {
+    response: { role: "client", clientId: example.ids.client, keyId: example.ids.apiKey },
+    description: "A client key learns its client id here, to read its own client (`GET /v1/clients/{clientId}`: limits and today's usage).",
+  },
   "GET /v1/clients": { response: example.page([example.clientWithLimits]) },
   "GET /v1/clients/{clientId}": { response: example.clientWithLimits },
   "PUT /v1/clients/{clientId}/limits": {

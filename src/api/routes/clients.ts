@@ -50,8 +50,28 @@ const listedApiKeySchema = z
   })
   .meta({ id: "ListedApiKey" });
 
+const callerSchema = z
+  .discriminatedUnion("role", [
+    z.object({ role: z.literal("admin") }),
+    z.object({ role: z.literal("client"), clientId: z.uuid(), keyId: z.uuid() }),
+  ])
+  .meta({ id: "Caller" });
+
 export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now }) => {
   const context = (metadata: CommandContext["metadata"]): CommandContext => ({ db, store, now, metadata });
+
+  app.get(
+    "/me",
+    {
+      config: { access: "any" },
+      schema: {
+        tags: ["clients"],
+        summary: "Who the calling key is: the admin, or a client and which of its keys",
+        response: { 200: callerSchema },
+      },
+    },
+    async (request) => principalOf(request),
+  );
 
   /** The client with its limits and how much of each it has used today (UTC). */
   async function loadClient(clientId: string) {
