@@ -327,6 +327,8 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       await page.goto("/console/");
       await tabTo(page, (element) => element.id === "api-key", "the key field");
       await page.keyboard.type(TEST_ADMIN_KEY);
+      expect(await page.locator("#api-key").inputValue()).toBe(TEST_ADMIN_KEY);
+      expect((await focused(page)).id).toBe("api-key");
       await page.keyboard.press("Enter");
       await page.getByRole("button", { name: "Sign out" }).waitFor();
       await expect.poll(() => focusedHeading(page)).toBe("Transactions");

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { formatAmount } from "../format.ts";
 import type { Loaded } from "../load.ts";
@@ -7,7 +7,9 @@ import type { Loaded } from "../load.ts";
 /** The view's title; it takes the focus when the view opens, so keyboard and screen reader users land on it. */
 export function ViewHeading({ children }: { children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // Focused as the view appears, before anything can be typed: an effect that ran after paint
+  // could take the focus back from a field the person had already tabbed to.
+  useLayoutEffect(() => heading.current?.focus(), []);
   return (
     <h1 ref={heading} tabIndex={-1}>
       {children}
