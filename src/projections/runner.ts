@@ -89,6 +89,8 @@ export class ProjectionRunner {
     const term = new AbortController();
     const stop = () => term.abort();
     this.#stopping.signal.addEventListener("abort", stop);
+    // A stop that came while the lease was being taken has already fired its abort event.
+    if (this.#stopping.signal.aborted) stop();
     const renewal = setInterval(() => {
       renewLease(db, name, this.owner, leaseMs).then(
         (renewed) => renewed || term.abort(),

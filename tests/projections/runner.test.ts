@@ -127,6 +127,29 @@ for (const target of testDatabaseTargets()) {
       expect(replayed.rows).toEqual(snapshot.rows);
     });
 
+    it("stops, and hands the lease back, when stopped while it was taking the lease", async () => {
+      await sql`insert into projection_checkpoints (projection) values (${testProjection().name})`.execute(database.db);
+      let stopped: Promise<void> | undefined;
+      // The checkpoint row locked (on PGlite, the one connection taken): the runner's lease query waits.
+      await database.db.transaction().execute(async (trx) => {
+        await sql`select * from projection_checkpoints where projection = ${testProjection().name} for update`.execute(trx);
+        const runner = startRunner({ owner: "stopped-while-acquiring" });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(runner.active).toBe(false);
+        stopped = runner.stop();
+      });
+      // Then the lease is free and the query takes it, after the stop.
+      const outcome = await Promise.race([
+        stopped!.then(() => "stopped"),
+        new Promise((resolve) => setTimeout(() => resolve("still running after 10 s"), 10_000)),
+      ]);
+      expect(outcome).toBe("stopped");
+      const { rows } = await sql<{ owner: string | null }>`
+        select owner from projection_checkpoints where projection = ${testProjection().name}
+      `.execute(database.db);
+      expect(rows).toEqual([{ owner: null }]);
+    });
+
     it("lets only one runner apply events; another takes over when it stops", async () => {
       await appendEvents(100);
       const first = startRunner({ owner: "first", projection: testProjection({ appliedBy: "first" }) });
