@@ -228,6 +228,38 @@ for (const target of testDatabaseTargets()) {
         expect(rows).toHaveLength(1);
       });
 
+      it("keeps 30 keys apart when their claims, binds and answers are written together: each executes once", async () => {
+        const run = Math.random().toString(36).slice(2);
+        const names = Array.from({ length: 30 }, (_, index) => `Grouped ${run} ${index}`);
+        // Each key sent twice in one wave: the claims share statements, duplicates among them.
+        const responses = await Promise.all(
+          [...names, ...names].map((name) =>
+            api.request("POST", "/v1/clients", { body: { name }, headers: { "idempotency-key": name } }),
+          ),
+        );
+        for (const [index, name] of names.entries()) {
+          const pair = [responses[index]!, responses[index + names.length]!];
+          const executed = pair.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
+          expect(executed, name).toHaveLength(1);
+          const other = pair.find((r) => r !== executed[0])!;
+          if (other.status === 201) expect(other.body).toEqual(executed[0]!.body);
+          else expect(other.body.code).toBe("idempotency_request_in_progress");
+          expect(executed[0]!.body.name).toBe(name);
+        }
+        const created = await api.database.db.selectFrom("clients").select("name").where("name", "in", names).execute();
+        expect(created.map((row) => row.name).sort()).toEqual([...names].sort());
+        const records = await api.database.db
+          .selectFrom("idempotency_records")
+          .select(["idempotency_key", "status_code", "response_body"])
+          .where("idempotency_key", "in", names)
+          .execute();
+        expect(records).toHaveLength(names.length);
+        for (const record of records) {
+          expect(record.status_code).toBe(201);
+          expect(JSON.parse(record.response_body ?? "null").name).toBe(record.idempotency_key);
+        }
+      });
+
       it("holds across a restart", async () => {
         const headers = { "idempotency-key": `restart-${Math.random()}` };
         const first = await api.request("POST", "/v1/clients", { body: { name: "Durable" }, headers });
