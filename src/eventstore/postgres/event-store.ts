@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { EventEmitter } from "node:events";
 import { type Kysely, sql } from "kysely";
 import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
@@ -23,6 +24,11 @@ import { decodeCheckpoint, encodeCheckpoint, type PostgresCheckpoint } from "./c
 export interface PostgresEventStoreOptions {
   /** How often a live subscription polls for events written by other processes. */
   pollIntervalMs?: number;
+  /**
+   * How long a live subscription woken by an append in this process waits before reading, so
+   * the appends of that moment are read and applied as one batch (one read, one transaction).
+   */
+  coalesceMs?: number;
 }
 
 interface EventRow {
@@ -50,12 +56,14 @@ const DEFAULT_BATCH_SIZE = 500;
 export class PostgresEventStore implements EventStore {
   readonly #db: Kysely<Database>;
   readonly #pollIntervalMs: number;
+  readonly #coalesceMs: number;
   readonly #appended = new EventEmitter().setMaxListeners(0);
   readonly #groupCommit = batchWhileBusy((appends: ValidAppend[]) => this.#appendGroup(appends));
 
   constructor(db: Kysely<Database>, options: PostgresEventStoreOptions = {}) {
     this.#db = db;
     this.#pollIntervalMs = options.pollIntervalMs ?? 200;
+    this.#coalesceMs = options.coalesceMs ?? 5;
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -295,7 +303,9 @@ export class PostgresEventStore implements EventStore {
         after = batch.checkpoint;
         yield batch;
       }
-      if (batch.checkpoint === after && batch.events.length < batchSize) await woken;
+      if (batch.checkpoint === after && batch.events.length < batchSize && (await woken) === "append") {
+        await sleep(this.#coalesceMs, undefined, { signal: options.signal }).catch(() => {});
+      }
     }
   }
 
@@ -317,23 +327,24 @@ export class PostgresEventStore implements EventStore {
    * or the poll interval passes. Skipped events still move the subscriber's checkpoint, but they
    * need not wake it: the poll catches up with them.
    */
-  #nextAppendOrPoll(signal: AbortSignal, types: readonly string[] | undefined): Promise<void> {
+  #nextAppendOrPoll(signal: AbortSignal, types: readonly string[] | undefined): Promise<"append" | "poll" | "abort"> {
     // A plain timer, not AbortSignal.timeout: a timeout signal held only through AbortSignal.any
     // can be garbage-collected before it fires, and then an idle subscriber never polls again.
-    return new Promise<void>((resolve) => {
-      const done = () => {
+    return new Promise((resolve) => {
+      const done = (reason: "append" | "poll" | "abort") => {
         clearTimeout(timer);
         this.#appended.off("append", onAppend);
-        signal.removeEventListener("abort", done);
-        resolve();
+        signal.removeEventListener("abort", onAbort);
+        resolve(reason);
       };
       const onAppend = (events: readonly NewEvent[]) => {
-        if (!types || events.some((event) => types.includes(event.type))) done();
+        if (!types || events.some((event) => types.includes(event.type))) done("append");
       };
-      const timer = setTimeout(done, this.#pollIntervalMs);
+      const onAbort = () => done("abort");
+      const timer = setTimeout(() => done("poll"), this.#pollIntervalMs);
       this.#appended.on("append", onAppend);
-      signal.addEventListener("abort", done, { once: true });
-      if (signal.aborted) done();
+      signal.addEventListener("abort", onAbort, { once: true });
+      if (signal.aborted) onAbort();
     });
   }
 }
