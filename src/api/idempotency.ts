@@ -5,7 +5,6 @@ import { type Kysely, sql } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
 import { principalOf } from "./auth.ts";
-import { bindClaims, completeClaims, insertClaims } from "./idempotency-writes.ts";
 import { ApiProblem } from "./problems.ts";
 
 /** The transaction an Idempotency-Key belongs to, once its intent is (about to be) recorded. */
@@ -74,7 +73,12 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     const scope = principal.role === "admin" ? "admin" : `client:${principal.clientId}`;
     const requestHash = hashRequest(request, requestHashKey);
     const token = randomUUID();
-    const claimed = await insertClaims(db)({ scope, key, token, requestHash, lockMs: inProgressTimeoutMs });
+    const claimed = await db
+      .insertInto("idempotency_records")
+      .values({ scope, idempotency_key: key, request_hash: requestHash, claim_token: token, locked_until: lockedUntil })
+      .onConflict((conflict) => conflict.columns(["scope", "idempotency_key"]).doNothing())
+      .returning("scope")
+      .executeTakeFirst();
     if (claimed) {
       request.idempotency = { scope, key, token, bound: undefined };
       return;
@@ -140,7 +144,19 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       }),
     );
     const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
-    await completeClaims(db)({ scope: claim.scope, key: claim.key, token: claim.token, statusCode: reply.statusCode, headers, body });
+    await db
+      .updateTable("idempotency_records")
+      .where("scope", "=", claim.scope)
+      .where("idempotency_key", "=", claim.key)
+      .where("claim_token", "=", claim.token)
+      .set({
+        status_code: reply.statusCode,
+        response_headers: sql`${JSON.stringify(headers)}::jsonb`,
+        response_body: body,
+        completed_at: sql`now()`,
+        locked_until: null,
+      })
+      .execute();
     return payload;
   });
 }
@@ -151,7 +167,16 @@ export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest
   if (!claim) return undefined;
   return async ({ transactionId, paymentId }) => {
     if (!claim.token) return false;
-    return bindClaims(db)({ scope: claim.scope, key: claim.key, token: claim.token, transactionId, paymentId });
+    const bound = await db
+      .updateTable("idempotency_records")
+      .set({ transaction_id: transactionId, payment_id: paymentId })
+      .where("scope", "=", claim.scope)
+      .where("idempotency_key", "=", claim.key)
+      .where("claim_token", "=", claim.token)
+      .where((where) => where.or([where("transaction_id", "is", null), where("transaction_id", "=", transactionId)]))
+      .returning("scope")
+      .executeTakeFirst();
+    return bound !== undefined;
   };
 }
 
