@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import canonicalize from "canonicalize";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type Kysely, sql } from "kysely";
@@ -144,19 +145,30 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       }),
     );
     const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
-    await db
-      .updateTable("idempotency_records")
-      .where("scope", "=", claim.scope)
-      .where("idempotency_key", "=", claim.key)
-      .where("claim_token", "=", claim.token)
-      .set({
-        status_code: reply.statusCode,
-        response_headers: sql`${JSON.stringify(headers)}::jsonb`,
-        response_body: body,
-        completed_at: sql`now()`,
-        locked_until: null,
-      })
-      .execute();
+    const token = claim.token;
+    const store = async () => {
+      await db
+        .updateTable("idempotency_records")
+        .where("scope", "=", claim.scope)
+        .where("idempotency_key", "=", claim.key)
+        .where("claim_token", "=", token)
+        .set({
+          status_code: reply.statusCode,
+          response_headers: sql`${JSON.stringify(headers)}::jsonb`,
+          response_body: body,
+          completed_at: sql`now()`,
+          locked_until: null,
+        })
+        .execute();
+    };
+    try {
+      await retryBriefly(store);
+    } catch (error) {
+      // The answer carries a recorded transaction and the key stays bound to it: a retry answers
+      // that transaction as it stands, so the caller still gets this answer now.
+      if (!answersWithTransaction.has(reply.statusCode)) throw error;
+      request.log.error({ err: error }, "storing an idempotent answer failed; the key stays bound to its transaction");
+    }
     return payload;
   });
 }
@@ -178,6 +190,18 @@ export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest
       .executeTakeFirst();
     return bound !== undefined;
   };
+}
+
+/** A write that a database fault (a dropped connection, a restart) may break: tried again for about 1.5 s. */
+async function retryBriefly(write: () => Promise<void>): Promise<void> {
+  for (let delay = 50; ; delay *= 2) {
+    try {
+      return await write();
+    } catch (error) {
+      if (delay > 800) throw error;
+      await sleep(delay);
+    }
+  }
 }
 
 const inProgress = () =>
