@@ -146,8 +146,8 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     );
     const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
     const token = claim.token;
-    const store = async () => {
-      await db
+    const store = () =>
+      db
         .updateTable("idempotency_records")
         .where("scope", "=", claim.scope)
         .where("idempotency_key", "=", claim.key)
@@ -160,7 +160,6 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
           locked_until: null,
         })
         .execute();
-    };
     try {
       await retryBriefly(store);
     } catch (error) {
@@ -193,10 +192,11 @@ export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest
 }
 
 /** A write that a database fault (a dropped connection, a restart) may break: tried again for about 1.5 s. */
-async function retryBriefly(write: () => Promise<void>): Promise<void> {
+async function retryBriefly(write: () => Promise<unknown>): Promise<void> {
   for (let delay = 50; ; delay *= 2) {
     try {
-      return await write();
+      await write();
+      return;
     } catch (error) {
       if (delay > 800) throw error;
       await sleep(delay);
