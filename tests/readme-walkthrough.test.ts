@@ -57,7 +57,7 @@ describe.skipIf(missingTools.length > 0)("README's walkthrough, run as it stands
       try {
         const [code] = await once(shell, "exit");
         expect(code, output).toBe(0);
-        await vi.waitFor(() => expect(output.match(/^webhook: /gm)?.length).toBe(3), { timeout: 30_000, interval: 100 });
+        await vi.waitFor(() => expect(output.match(/^webhook: /gm)?.length, output).toBe(3), { timeout: 30_000, interval: 100 });
       } finally {
         process.kill(-shell.pid!, "SIGTERM");
       }
