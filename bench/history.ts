@@ -314,7 +314,10 @@ function httpPages(pool: Pool): FetchPage {
 /** The route's query alone, on the service's pool. */
 function queryPages(target: BenchTarget): FetchPage {
   return async (client, filter, cursor) => {
-    const page = await listHistory(target.connection.db, { ...filter, clientId: client.clientId, limit, cursor });
+    const page = JSON.parse(await listHistory(target.connection.db, { ...filter, clientId: client.clientId, limit, cursor })) as {
+      data: unknown[];
+      nextCursor: string | null;
+    };
     return { rows: page.data.length, nextCursor: page.nextCursor };
   };
 }

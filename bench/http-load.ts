@@ -15,6 +15,7 @@ import { type Service, startService } from "../src/service.ts";
 import { validBodies } from "../tests/support/host-configurations.ts";
 import { startSimulatorProcess } from "../tests/support/process.ts";
 import { everyProcessorAt } from "../tests/support/service.ts";
+import { type CpuTime, cpuTime, cpuTimeSince } from "./cpu.ts";
 import { type BenchTarget, formatNumber, type ResultRow } from "./support.ts";
 
 /** The service's pool size (src/db/connection.ts). */
@@ -56,6 +57,8 @@ export interface Measured extends RunShape {
   perSecond: number;
   /** The main thread's event loop (the servers; autocannon has its own thread) during the run. */
   loop: { utilization: number; activeMs: number };
+  /** CPU time during the run, where the machine tells. */
+  cpu: CpuTime | undefined;
 }
 
 /** A warm-up run, then (after `beforeRun`) the measured run. */
@@ -73,7 +76,9 @@ export async function measure(
   await beforeRun?.();
   console.log(`${name}: ${connections} connections, ${seconds} s measured...`);
   const loopBefore = performance.eventLoopUtilization();
+  const cpuBefore = cpuTime();
   const result = await cannon(load, connections, seconds);
+  const cpu = cpuTimeSince(cpuBefore);
   const loop = performance.eventLoopUtilization(loopBefore);
   return {
     connections,
@@ -81,13 +86,15 @@ export async function measure(
     result,
     perSecond: result["2xx"] / result.duration,
     loop: { utilization: loop.utilization, activeMs: loop.active },
+    cpu,
   };
 }
 
 export const ms = (value: number) => `${formatNumber(value, 2)} ms`;
 
-export function rowsOf(target: string, unit: string, { connections, seconds, result, perSecond, loop }: Measured): ResultRow[] {
-  const busyPerRequest = loop.activeMs / Math.max(1, result["2xx"]);
+export function rowsOf(target: string, unit: string, { connections, seconds, result, perSecond, loop, cpu }: Measured): ResultRow[] {
+  const answered = Math.max(1, result["2xx"]);
+  const busyPerRequest = loop.activeMs / answered;
   return [
     { target, metric: `${unit}/s (${connections} connections, ${seconds} s)`, value: formatNumber(perSecond), goal: "-", met: "-" },
     { target, metric: "latency p50", value: ms(result.latency.p50), goal: "-", met: "-" },
@@ -96,6 +103,13 @@ export function rowsOf(target: string, unit: string, { connections, seconds, res
       target,
       metric: "main event loop busy (per 2xx)",
       value: `${formatNumber(loop.utilization * 100)} % (${formatNumber(busyPerRequest, 2)} ms)`,
+      goal: "-",
+      met: "-",
+    },
+    {
+      target,
+      metric: "CPU per 2xx: every core, PostgreSQL's share",
+      value: cpu ? `${ms(cpu.machineMs / answered)}, ${ms(cpu.postgresMs / answered)}` : "- (no /proc)",
       goal: "-",
       met: "-",
     },

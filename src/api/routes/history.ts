@@ -1,5 +1,6 @@
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/schema.ts";
 import { type Processor, processors } from "../../domain/host-configurations/schemas.ts";
@@ -7,7 +8,6 @@ import { currencySchema } from "../../domain/money.ts";
 import {
   type TransactionStatus,
   type TransactionType,
-  type TransactionView,
   transactionTypes,
 } from "../../domain/payments/index.ts";
 import { principalOf } from "../auth.ts";
@@ -65,15 +65,17 @@ export interface HistoryFilter {
   limit: number;
 }
 
-/** One page of history, newest first (the route's query; exported so the bench can time it alone). */
-export async function listHistory(
-  db: Kysely<Database>,
-  filter: HistoryFilter,
-): Promise<{ data: TransactionView[]; nextCursor: string | null }> {
+/**
+ * One page of history, newest first, as the JSON the route answers (the route's query; exported so
+ * the bench can time it alone). Each row's view is the projection's own JSON, put in the page as
+ * the database returns it: the transactions projection writes exactly the API's transaction
+ * object, so parsing, checking and writing it again would only cost time.
+ */
+export async function listHistory(db: Kysely<Database>, filter: HistoryFilter): Promise<string> {
   const after = filter.cursor === undefined ? undefined : decodeTimeCursor(filter.cursor);
   const filtered = db
     .selectFrom("transactions")
-    .select(["transaction_id", "created_at", "view"])
+    .select(["transaction_id", "created_at", sql<string>`view::text`.as("view")])
     .$if(filter.clientId !== undefined, (q) => q.where("client_id", "=", filter.clientId!))
     .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
     .$if(filter.type !== undefined, (q) => q.where("type", "=", filter.type!))
@@ -88,7 +90,7 @@ export async function listHistory(
   const rows = await newestFirst(filtered, ["created_at", "transaction_id"], after, filter.limit).execute();
 
   const page = pageOf(rows, filter.limit, (row) => encodeTimeCursor(new Date(row.created_at), row.transaction_id));
-  return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };
+  return `{"data":[${page.data.map((row) => row.view).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
 export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db }) => {
@@ -106,7 +108,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
         response: { 200: z.object({ data: z.array(transactionSchema), nextCursor: z.string().nullable() }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = principalOf(request);
       const query = request.query;
       // A client naming another client's id gets an empty list, as if it had no transactions
@@ -118,12 +120,15 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
       const { createdFrom, createdTo, ...filters } = query;
       const clientId = principal.role === "client" ? principal.clientId : query.clientId;
       await awaitOwnPaymentWrites(db, clientId);
-      return listHistory(db, {
+      const page = await listHistory(db, {
         ...filters,
         clientId,
         createdFrom: createdFrom === undefined ? undefined : lowerBoundOf(createdFrom),
         createdTo: createdTo === undefined ? undefined : upperBoundOf(createdTo),
       });
+      // Already JSON, so the route's schema documents the page but does not serialize it: a
+      // string with a JSON content type is sent as it is.
+      return (reply as FastifyReply).type("application/json").send(page);
     },
   );
 };
