@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import type { RecordedEvent } from "../../src/eventstore/port.ts";
@@ -85,5 +86,27 @@ describe.skipIf(skipReason)("PostgreSQL event store: writers that commit out of 
     await consuming;
     clearTimeout(timer);
     expect(received).toEqual(["Slow", "Fast", "Faster"]);
+  });
+
+  it("a write left open in another database of the server holds no reader back", async () => {
+    const elsewhere = new pg.Client({ connectionString: testEnvironment.databaseUrl });
+    await elsewhere.connect();
+    try {
+      const { rows } = await elsewhere.query<{ database: string }>("select current_database() as database");
+      expect(rows[0]?.database).not.toBe(new URL(database.url ?? "").pathname.slice(1));
+      // A transaction id taken and kept, as a long batch job's or an idle session's would be.
+      await elsewhere.query("begin");
+      await elsewhere.query("select pg_current_xact_id()");
+
+      const start = (await store.readHead()).checkpoint;
+      const stream = `after-${randomUUID()}`;
+      await store.append(stream, [{ type: "AfterTheOpenWrite", data: {} }], "no_stream");
+      const read = await store.readAll({ after: start });
+      expect(read.events.map((event) => event.streamId)).toEqual([stream]);
+      const filtered = await store.readAll({ after: start, types: ["AfterTheOpenWrite"] });
+      expect(filtered.events.map((event) => event.streamId)).toEqual([stream]);
+    } finally {
+      await elsewhere.end();
+    }
   });
 });

@@ -20,6 +20,7 @@ import type {
 } from "../port.ts";
 import { type ValidAppend, validateAppend } from "../validate-append.ts";
 import { decodeCheckpoint, encodeCheckpoint, type PostgresCheckpoint } from "./checkpoint.ts";
+import { readHorizon } from "./read-horizon.ts";
 
 export interface PostgresEventStoreOptions {
   /** How often a live subscription polls for events written by other processes. */
@@ -50,8 +51,8 @@ const DEFAULT_BATCH_SIZE = 500;
 
 /**
  * The event store on PostgreSQL (a `pg` pool or embedded PGlite: the same SQL serves both).
- * Readers of the global log see only events below the oldest open writing transaction, so a
- * sequence position that commits late is never skipped.
+ * Readers of the global log see only events below the oldest open transaction of the database
+ * (`readHorizon`), so a sequence position that commits late is never skipped.
  */
 export class PostgresEventStore implements EventStore {
   readonly #db: Kysely<Database>;
@@ -212,10 +213,11 @@ export class PostgresEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
     const after = options.after ? decodeCheckpoint(options.after) : { transactionId: 0n, position: 0n };
     if (options.types) return this.#readAllOfTypes(after, options.types, options);
+    const horizon = await readHorizon(this.#db);
     const { rows } = await sql<EventRow>`
       select ${eventColumns}
       from events
-      where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      where transaction_id < ${horizon}::xid8
         and (transaction_id, position) > (${after.transactionId.toString()}::xid8, ${after.position.toString()}::bigint)
       order by events.transaction_id, events.position
       limit ${options.batchSize ?? DEFAULT_BATCH_SIZE}
@@ -231,12 +233,12 @@ export class PostgresEventStore implements EventStore {
    */
   async #readAllOfTypes(after: PostgresCheckpoint, types: readonly string[], options: ReadAllOptions): Promise<ReadAllResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    const horizon = await readHorizon(this.#db);
     const { rows } = await sql<NullableEventRow & { head_transaction_id: string; head_position: string }>`
-      with horizon as materialized (select pg_snapshot_xmin(pg_current_snapshot()) as xmin),
-      matching as (
+      with matching as (
         select ${eventColumns}
-        from events, horizon
-        where events.transaction_id < horizon.xmin
+        from events
+        where events.transaction_id < ${horizon}::xid8
           and (events.transaction_id, position) > (${after.transactionId.toString()}::xid8, ${after.position.toString()}::bigint)
           and type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))
         -- Qualified: a bare "position" would sort by the text column of the select list.
@@ -245,8 +247,8 @@ export class PostgresEventStore implements EventStore {
       ),
       head as (
         select events.transaction_id, position
-        from events, horizon
-        where events.transaction_id < horizon.xmin
+        from events
+        where events.transaction_id < ${horizon}::xid8
         order by events.transaction_id desc, events.position desc
         limit 1
       )
@@ -280,10 +282,11 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readHead(): Promise<Head> {
+    const horizon = await readHorizon(this.#db);
     const { rows } = await sql<Pick<EventRow, "transaction_id" | "position" | "recorded_at">>`
       select transaction_id::text, position::text, recorded_at
       from events
-      where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      where transaction_id < ${horizon}::xid8
       order by events.transaction_id desc, events.position desc
       limit 1
     `.execute(this.#db);
