@@ -6,6 +6,8 @@ import {
   hostConfigurationDecider,
   hostConfigurationStreamId,
   type HostConfigurationCommand,
+  type HostConfigurationView,
+  toView,
 } from "../domain/host-configurations/decider.ts";
 import type { Processor, ProcessorConfiguration } from "../domain/host-configurations/schemas.ts";
 import type { JsonObject } from "../eventstore/port.ts";
@@ -23,7 +25,8 @@ export interface HostConfigurationInput {
   credentials: JsonObject | undefined;
 }
 
-type Written = { hostConfigurationId: string; version: number };
+/** The configuration as its stream has it after the write: the answer, whether or not the read model has caught up. */
+type Written = { hostConfigurationId: string; view: HostConfigurationView };
 
 async function run(
   context: CommandContext,
@@ -33,10 +36,9 @@ async function run(
   const streamId = hostConfigurationStreamId(hostConfigurationId);
   const result = await execute(context.store, hostConfigurationDecider, streamId, command, context.metadata);
   if (!result.ok) return result;
-  if (result.state.status !== "present" || !result.tip) {
-    throw new Error("a host configuration command left no configuration");
-  }
-  const version = result.state.version;
+  const view = toView(result.state);
+  if (!view || !result.tip) throw new Error("a host configuration command left no configuration");
+  const version = view.version;
   if (result.events.length > 0) {
     const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
     await waitForProjection(context.db, target, async () =>
@@ -50,7 +52,7 @@ async function run(
       ),
     );
   }
-  return { ok: true, value: { hostConfigurationId, version } };
+  return { ok: true, value: { hostConfigurationId, view } };
 }
 
 /** What a configuration's credentials are bound to: moved to another configuration, they do not decrypt. */

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/commands/execute.ts";
@@ -13,29 +13,10 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { startTestService, type TestService, testConfig } from "../support/service.ts";
+import { whileProjectionStalled } from "../support/stalled-projection.ts";
 
-const STALLED_OWNER = "stalled-instance";
-
-/**
- * Runs `body` while the clients projection stands still on every instance: its lease belongs to
- * an instance that never applies anything (as one stuck in a pause would), so no runner may
- * commit a batch. Then hands the lease back and lets the runners catch up.
- */
-async function whileClientsProjectionStalled(db: Kysely<Database>, body: () => Promise<void>) {
-  await sql`
-    insert into projection_checkpoints (projection, owner, lease_expires_at)
-    values (${clientsProjection.name}, ${STALLED_OWNER}, now() + interval '1 hour')
-    on conflict (projection) do update set owner = excluded.owner, lease_expires_at = excluded.lease_expires_at
-  `.execute(db);
-  try {
-    await body();
-  } finally {
-    await sql`
-      update projection_checkpoints set owner = null, lease_expires_at = null
-      where projection = ${clientsProjection.name} and owner = ${STALLED_OWNER}
-    `.execute(db);
-  }
-}
+const whileClientsProjectionStalled = (db: Kysely<Database>, body: () => Promise<void>) =>
+  whileProjectionStalled(db, clientsProjection.name, body);
 
 for (const target of testDatabaseTargets()) {
   describe(`keys and limits while the clients projection is stalled, on ${target}`, () => {

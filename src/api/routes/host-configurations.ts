@@ -100,9 +100,10 @@ function registerProcessorRoutes(
       const input = { processor, configuration, credentials } as HostConfigurationInput;
       const result = await createHostConfiguration(context(request), secrets, input);
       if (!result.ok) throw failure(result.error, result.detail);
-      const view = await visible(request, result.value.hostConfigurationId);
-      // A default chosen by a concurrent creation may not be in the read model yet: the client's stream decides.
-      return reply.code(201).header("etag", etagOf(view.version)).send({ ...view, isDefault: result.value.isDefault });
+      // As the streams have it (the configuration's and, for the default, the client's): the read
+      // model may not have caught up.
+      const { view, isDefault } = result.value;
+      return reply.code(201).header("etag", etagOf(view.version)).send({ ...view, isDefault });
     },
   );
 
@@ -120,14 +121,16 @@ function registerProcessorRoutes(
       },
     },
     async (request, reply) => {
-      await visible(request, request.params.id);
+      const { isDefault } = await visible(request, request.params.id);
       const { credentials, ...configuration } = request.body;
       const input = { processor, configuration, credentials } as HostConfigurationInput;
       const expected = parseIfMatch(request.headers["if-match"]);
       const result = await updateHostConfiguration(context(request), secrets, request.params.id, input, expected);
       if (!result.ok) throw failure(result.error, result.detail);
-      const view = await visible(request, request.params.id);
-      return reply.header("etag", etagOf(view.version)).send(view);
+      // As the configuration's stream has it: the read model may not have caught up. An update
+      // leaves the client's default as it was.
+      const { view } = result.value;
+      return reply.header("etag", etagOf(view.version)).send({ ...view, isDefault });
     },
   );
 
