@@ -26,7 +26,7 @@ export interface HostConfigurationInput {
 }
 
 /** The configuration as its stream has it after the write: the answer, whether or not the read model has caught up. */
-type Written = { hostConfigurationId: string; view: HostConfigurationView };
+type Written = { view: HostConfigurationView };
 
 async function run(
   context: CommandContext,
@@ -38,7 +38,6 @@ async function run(
   if (!result.ok) return result;
   const view = toView(result.state);
   if (!view || !result.tip) throw new Error("a host configuration command left no configuration");
-  const version = view.version;
   if (result.events.length > 0) {
     const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
     await waitForProjection(context.db, target, async () =>
@@ -47,12 +46,12 @@ async function run(
           .selectFrom("host_configurations")
           .select("version")
           .where("host_configuration_id", "=", hostConfigurationId)
-          .where("version", ">=", version)
+          .where("version", ">=", view.version)
           .executeTakeFirst(),
       ),
     );
   }
-  return { ok: true, value: { hostConfigurationId, view } };
+  return { ok: true, value: { view } };
 }
 
 /** What a configuration's credentials are bound to: moved to another configuration, they do not decrypt. */
