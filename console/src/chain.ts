@@ -11,7 +11,7 @@ import type { LoggedEvent } from "./types.ts";
 export type LinkCheck =
   | { verdict: "verified"; hash: string }
   | { verdict: "broken"; reason: string }
-  /** Stored before hash chains existed: nothing to check. */
+  /** Stored before hash chains existed (no chained event before it): nothing to check. */
   | { verdict: "unchained" };
 
 interface ChainLink {
@@ -47,24 +47,37 @@ async function hashOf(previous: string | null, event: LoggedEvent): Promise<stri
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** One verdict per event, in order: does it follow the event before it, and is it what was hashed? */
+interface EventBefore {
+  revision: number;
+  link: ChainLink | null;
+  /** Some event before this one carried a chain link. */
+  chained: boolean;
+}
+
+/**
+ * One verdict per event, in order: does it follow the event before it, and is it what was hashed?
+ * As the server's audit (src/audit/verify-chains.ts), an event without a link after a chained one
+ * is broken: dropping the link must not hide an edit.
+ */
 export async function checkChain(events: readonly LoggedEvent[]): Promise<LinkCheck[]> {
   const checks: LinkCheck[] = [];
-  let before: { revision: number; link: ChainLink | null } | undefined;
+  let before: EventBefore | undefined;
   for (const event of events) {
     const link = chainLinkOf(event.metadata);
     checks.push(await checkLink(event, link, before));
-    before = { revision: event.revision, link: typeof link === "object" ? link : null };
+    before = {
+      revision: event.revision,
+      link: typeof link === "object" ? link : null,
+      chained: (before?.chained ?? false) || link !== "absent",
+    };
   }
   return checks;
 }
 
-async function checkLink(
-  event: LoggedEvent,
-  link: ChainLink | "absent" | "malformed",
-  before: { revision: number; link: ChainLink | null } | undefined,
-): Promise<LinkCheck> {
-  if (link === "absent") return { verdict: "unchained" };
+async function checkLink(event: LoggedEvent, link: ChainLink | "absent" | "malformed", before: EventBefore | undefined): Promise<LinkCheck> {
+  if (link === "absent") {
+    return before?.chained ? { verdict: "broken", reason: "its chain link was removed" } : { verdict: "unchained" };
+  }
   if (link === "malformed") return { verdict: "broken", reason: "its chain link is malformed" };
   const expectedRevision = before ? before.revision + 1 : 0;
   if (event.revision !== expectedRevision) {

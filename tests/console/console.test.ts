@@ -21,6 +21,10 @@ interface Fixture {
   globexSales: string[];
   /** A sale whose stored approval event the test alters with SQL afterwards. */
   tamperedSale: string;
+  /** A sale whose last stored event loses its chain link and is altered, with SQL afterwards. */
+  unlinkedSale: string;
+  /** Every transaction of Globex. */
+  globexAll: string[];
   cConfigurationId: string;
   all: string[];
 }
@@ -67,6 +71,7 @@ async function recordFixture(api: TestService): Promise<Fixture> {
     await pay(globex.key, "sale", { ...globexPayment, amount: 300, card: { ...approvedCard, number: "4000000000000002" } }, 402),
   ];
   const tamperedSale = await pay(globex.key, "sale", { ...globexPayment, amount: 700, reference: "tamper-me" });
+  const unlinkedSale = await pay(globex.key, "sale", { ...globexPayment, amount: 800, reference: "unlink-me" });
   return {
     acme,
     globex,
@@ -77,8 +82,10 @@ async function recordFixture(api: TestService): Promise<Fixture> {
     orderSales,
     globexSales,
     tamperedSale,
+    unlinkedSale,
+    globexAll: [...globexSales, tamperedSale, unlinkedSale],
     cConfigurationId: cConfiguration.body.id,
-    all: [authorization, capture, refund, jpySale, kwdSale, ...orderSales, ...globexSales, tamperedSale],
+    all: [authorization, capture, refund, jpySale, kwdSale, ...orderSales, ...globexSales, tamperedSale, unlinkedSale],
   };
 }
 
@@ -135,6 +142,13 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       where stream_id = ${paymentStreamId(fixture.tamperedSale)} and revision = 1
     `.execute(api.database.db);
     expect(altered.numAffectedRows).toBe(1n);
+    // Another's last event loses its chain link, which would hide that its data was altered.
+    const unlinked = await sql`
+      update events set data = data || '{"amount": 8}'::jsonb, metadata = metadata - 'chain'
+      where stream_id = ${paymentStreamId(fixture.unlinkedSale)}
+        and revision = (select max(revision) from events where stream_id = ${paymentStreamId(fixture.unlinkedSale)})
+    `.execute(api.database.db);
+    expect(unlinked.numAffectedRows).toBe(1n);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -200,7 +214,7 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       await expect.poll(() => rowIds(page)).toEqual([fixture.jpySale]);
 
       await apply(() => page.getByLabel("Client").selectOption({ label: "Globex" }));
-      await expect.poll(async () => (await rowIds(page)).sort()).toEqual([...fixture.globexSales, fixture.tamperedSale].sort());
+      await expect.poll(async () => (await rowIds(page)).sort()).toEqual([...fixture.globexAll].sort());
 
       await apply(async () => {
         await page.getByLabel("Amount at least").fill("1000");
@@ -291,11 +305,28 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
     });
   });
 
+  it("marks an event whose chain link was removed after chained events as breaking the chain", async () => {
+    const stream = (await api.request("GET", `/v1/transactions/${fixture.unlinkedSale}/events`)).body;
+    const last = String(stream.events.at(-1).revision);
+    expect(Number(last)).toBeGreaterThan(0);
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.goto(`/console/#/transactions/${fixture.unlinkedSale}`);
+      const verdict = page.getByTestId("chain-verdict");
+      await verdict.waitFor();
+      expect(await verdict.textContent()).toContain(`Hash chain broken at revision ${last}`);
+      expect(await verdict.getAttribute("role")).toBe("alert");
+      const unlinked = page.locator(`ol.timeline > li[data-revision="${last}"]`);
+      expect(await unlinked.getAttribute("data-verdict")).toBe("broken");
+      expect(await unlinked.textContent()).toContain("Chain breaks here: its chain link was removed");
+    });
+  });
+
   it("shows a client key its own transactions only, and another client's as not found", async () => {
     await withTab(async (page, tab) => {
       await signIn(page, fixture.globex.key);
       await expect.poll(() => page.getByTestId("role").textContent()).toBe("Client key: own data");
-      await expect.poll(async () => (await rowIds(page)).sort()).toEqual([...fixture.globexSales, fixture.tamperedSale].sort());
+      await expect.poll(async () => (await rowIds(page)).sort()).toEqual([...fixture.globexAll].sort());
       expect(await page.getByLabel("Client", { exact: true }).count()).toBe(0);
 
       await page.goto(`/console/#/transactions/${fixture.authorization}`);
