@@ -40,9 +40,10 @@ describe("npm run build: the service as plain JavaScript", () => {
     expect(tsImports).toEqual([]);
   });
 
-  it("starts, answers the API and stops on SIGTERM", async () => {
+  it("starts, answers the API and stops on SIGTERM; its built CLI then verifies the ledger it left", async () => {
     const dataDir = path.join(workDir, "data");
-    const service = await startBuiltService(outDir, { DATA_DIR: dataDir, ADMIN_API_KEY: adminKey });
+    const environment = { DATA_DIR: dataDir, DATABASE_URL: "", EVENTSTORE_URL: "" };
+    const service = await startBuiltService(outDir, { ...environment, ADMIN_API_KEY: adminKey });
     try {
       const created = await fetch(`${service.url}/v1/clients`, {
         method: "POST",
@@ -54,5 +55,14 @@ describe("npm run build: the service as plain JavaScript", () => {
     } finally {
       expect(await stopProcess(service.child)).toBe(0);
     }
+
+    // As an operator runs it where there is no src/ (the image): node alone, on the service's embedded
+    // database, which one process at a time may open.
+    const verified = await run(process.execPath, [path.join(outDir, "cli", "ledger.js"), "verify"], {
+      env: { ...process.env, ...environment },
+    });
+    expect(verified.stdout).toContain("hash chains: ");
+    expect(verified.stdout).toContain("read model clients: equal to a fresh replay");
+    expect(verified.stdout.trimEnd().split("\n").at(-1)).toBe("verify: ok");
   }, 400_000);
 });

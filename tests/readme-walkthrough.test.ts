@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { parsePrometheusText } from "./ops/prometheus-text.ts";
 import { startServiceProcess, stopProcess } from "./support/process.ts";
 
 const adminKey = "readme-walkthrough-admin-key-0123456789abcdef";
@@ -34,7 +35,7 @@ describe.skipIf(missingTools.length > 0)("README's walkthrough, run as it stands
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("gets from a fresh start to a settled sale and its webhooks", async () => {
+  it("gets from a fresh start to a settled sale, its webhooks and its count in the dashboard's metrics", async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "ledger-walkthrough-"));
     const service = await startServiceProcess({
       DATA_DIR: dataDir,
@@ -69,6 +70,12 @@ describe.skipIf(missingTools.length > 0)("README's walkthrough, run as it stands
       const webhooks = [...output.matchAll(/^webhook: (\S+)$/gm)].map((match) => match[1]);
       expect(webhooks.filter((type) => type !== "settlement.closed")).toEqual(["transaction.pending", "transaction.approved"]);
       expect(webhooks).toContain("settlement.closed");
+
+      // What the dashboard's Prometheus scrapes: the walkthrough's one sale, approved.
+      expect(output).toMatch(/^transactions_total\{type="sale",processor="processor_a",outcome="approved"\} 1$/m);
+      const { samples } = parsePrometheusText(await (await fetch(`${service.url}/metrics`)).text());
+      const sales = samples.filter(({ name, labels }) => name === "transactions_total" && labels.type === "sale" && labels.processor === "processor_a");
+      expect(Object.fromEntries(sales.map(({ labels, value }) => [labels.outcome, value]))).toEqual({ approved: 1, declined: 0, failed: 0, pending: 0 });
     } finally {
       expect(await stopProcess(service.child)).toBe(0);
     }
