@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { type Browser, chromium, type ConsoleMessage, type Page } from "playwright-core";
+import { z } from "zod";
 
 /** Debian's Chromium, installed by scripts/ensure-chromium.sh (CI runs it before the tests). */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -59,3 +61,35 @@ export async function signIn(page: Page, key: string): Promise<void> {
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+
+const axeFile = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+/**
+ * Where the page loads axe-core from: answered by the test from the package's file, so that it
+ * is a same-origin script the console's Content-Security-Policy allows. `addScriptTag({ path })`
+ * would inline it, which that policy (no 'unsafe-inline') rightly refuses.
+ */
+const AXE_PATH = "/test-only/axe.min.js";
+
+const axeResults = z.object({
+  violations: z.array(
+    z.object({
+      id: z.string(),
+      impact: z.string().nullable().optional(),
+      nodes: z.array(z.object({ target: z.array(z.unknown()) })),
+    }),
+  ),
+});
+
+/**
+ * What axe-core finds wrong with the page as it is: every colour contrast failure and every other
+ * serious or critical violation, each with the elements it concerns.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const url = new URL(AXE_PATH, page.url()).href;
+  await page.route(url, (route) => route.fulfill({ path: axeFile, contentType: "text/javascript" }));
+  await page.addScriptTag({ url });
+  const results = axeResults.parse(await page.evaluate(`axe.run(document, { resultTypes: ["violations"] })`));
+  return results.violations
+    .filter((violation) => violation.id === "color-contrast" || violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}

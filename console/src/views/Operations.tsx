@@ -109,7 +109,7 @@ function Settlements() {
               </thead>
               <tbody>
                 {data.map((batch) => (
-                  <tr key={batch.id}>
+                  <tr key={batch.id} data-settlement-id={batch.id}>
                     <td>{formatTime(batch.closedAt)}</td>
                     <td>{batch.processor}</td>
                     <td>
