@@ -5,6 +5,7 @@ import {
   type WebhookEndpointCommand,
   webhookEndpointDecider,
   type WebhookEndpointFailure,
+  type WebhookEndpointSnapshot,
   webhookEndpointStreamId,
 } from "../domain/webhooks/endpoint.ts";
 import type { EventSubscription } from "../domain/webhooks/event-types.ts";
@@ -26,15 +27,19 @@ export interface NewWebhookEndpoint {
   enabled: boolean;
 }
 
-/** Runs the command and waits until the endpoints read model shows its outcome. */
+/** The endpoint as its stream has it after the write: the answer, whether or not the read model has caught up. */
+type Written = { endpoint: WebhookEndpointSnapshot };
+
+/** Runs the command and waits (a bounded while) until the endpoints read model shows its outcome. */
 async function run(
   context: CommandContext,
   endpointId: string,
   command: WebhookEndpointCommand,
-): Promise<CommandResult<{ endpointId: string }, WebhookEndpointFailure>> {
+): Promise<CommandResult<Written, WebhookEndpointFailure>> {
   const streamId = webhookEndpointStreamId(endpointId);
   const result = await execute(context.store, webhookEndpointDecider, streamId, command, context.metadata, { lastEventOnly: true });
   if (!result.ok) return result;
+  if (result.state.status === "absent") throw new Error("a webhook endpoint command left no endpoint");
   if (result.tip && result.events.length > 0) {
     const revision = result.tip.revision;
     await waitForProjection(context.db, { projection: webhooksProjection.name, streamId, revision }, async () =>
@@ -48,7 +53,7 @@ async function run(
       ),
     );
   }
-  return { ok: true, value: { endpointId } };
+  return { ok: true, value: { endpoint: result.state.endpoint } };
 }
 
 /** A new endpoint and its signing secret: the secret is returned this once and stored only encrypted. */
@@ -60,7 +65,7 @@ export async function createWebhookEndpoint(context: CommandContext, secrets: Se
     endpoint: { endpointId, ...endpoint, secret: asEncryptedSecret(secrets.encrypt(secret, webhookSecretContext(endpointId))) },
     now: context.now().toISOString(),
   });
-  return result.ok ? { ...result, value: { endpointId, secret } } : result;
+  return result.ok ? { ...result, value: { ...result.value, secret } } : result;
 }
 
 export const updateWebhookEndpoint = (context: CommandContext, endpointId: string, changes: WebhookEndpointChanges) =>
@@ -77,5 +82,5 @@ export async function rotateWebhookSecret(context: CommandContext, secrets: Secr
     secret: asEncryptedSecret(secrets.encrypt(secret, webhookSecretContext(endpointId))),
     now: context.now().toISOString(),
   });
-  return result.ok ? { ...result, value: { endpointId, secret } } : result;
+  return result.ok ? { ...result, value: { ...result.value, secret } } : result;
 }

@@ -11,6 +11,7 @@ import {
 } from "../../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import type { WebhookEndpointsTable } from "../../db/schema.ts";
+import type { WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
 import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
@@ -87,6 +88,18 @@ const viewOf = (row: EndpointRow) => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
+/** The endpoint as a command's stream left it, answered as the read model will show it. */
+const viewOfWritten = (endpoint: WebhookEndpointSnapshot) => ({
+  id: endpoint.endpointId,
+  clientId: endpoint.clientId,
+  url: endpoint.url,
+  events: endpoint.events,
+  description: endpoint.description,
+  enabled: endpoint.enabled,
+  createdAt: endpoint.createdAt,
+  updatedAt: endpoint.occurredAt,
+});
+
 const endpointColumns = ["endpoint_id", "client_id", "url", "events", "description", "enabled", "created_at", "updated_at"] as const;
 
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = async (app, deps) => {
@@ -151,8 +164,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       await assertAllowedUrl(url);
       const result = await createWebhookEndpoint(context(request), secrets, { clientId, url, events, description, enabled });
       if (!result.ok) throw new ApiProblem("internal_error", result.detail);
-      const row = await visible(request, result.value.endpointId);
-      return reply.code(201).send({ ...viewOf(row), secret: result.value.secret });
+      return reply.code(201).send({ ...viewOfWritten(result.value.endpoint), secret: result.value.secret });
     },
   );
 
@@ -213,7 +225,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       if (request.body.url !== undefined) await assertAllowedUrl(request.body.url);
       const result = await updateWebhookEndpoint(context(request), request.params.id, request.body);
       if (!result.ok) throw notFound("webhook endpoint");
-      return viewOf(await visible(request, request.params.id));
+      return viewOfWritten(result.value.endpoint);
     },
   );
 
@@ -247,7 +259,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       await visible(request, request.params.id);
       const result = await rotateWebhookSecret(context(request), secrets, request.params.id);
       if (!result.ok) throw notFound("webhook endpoint");
-      return { ...viewOf(await visible(request, request.params.id)), secret: result.value.secret };
+      return { ...viewOfWritten(result.value.endpoint), secret: result.value.secret };
     },
   );
 
