@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { startTestService, type TestService } from "../support/service.ts";
@@ -42,5 +43,30 @@ describe("an answer the service chose", () => {
     const lines = api.logs().split("\n").filter((line) => line.includes("processor_timeout"));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((line) => line.includes('"level":40') && !line.includes("stack"))).toBe(true);
+  });
+});
+
+describe("a decline", () => {
+  let api: TestService;
+  beforeAll(async () => {
+    api = await startTestService("pglite");
+  });
+  afterAll(() => api.stop());
+
+  it("is the card's answer, not the service failing: its request logs no error and no stack", async () => {
+    const client = await api.createClient("Declined");
+    const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
+    expect(configured.status).toBe(201);
+    const sale = await api.request("POST", "/v1/transactions/sale", {
+      key: client.key,
+      body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: { ...approvedCard, number: "4000000000000002" } },
+    });
+    expect(sale.status).toBe(402);
+    expect(sale.body.code).toBe("card_declined");
+    // The request's own lines, and every other line since this service started (a connector's, say).
+    const lines = api.logs().split("\n").filter((line) => line !== "");
+    expect(lines.filter((line) => line.includes(sale.body.requestId)).length).toBeGreaterThan(0);
+    const errors = lines.filter((line) => z.object({ level: z.number() }).parse(JSON.parse(line)).level >= 50 || line.includes("stack"));
+    expect(errors).toEqual([]);
   });
 });

@@ -148,6 +148,19 @@ for (const target of testDatabaseTargets()) {
       expect(captureVoided.status).toBe(409);
     });
 
+    it("says which transactions a capture or refund follows, in English with the right article", async () => {
+      const sale = await pay("sale", "4242424242424242", { amount: 500 });
+      const authorization = await pay("authorization", "4242424242424242", { amount: 500 });
+      const follow = async (type: "capture" | "refund", transactionId: string) => {
+        const response = await api.request("POST", `/v1/transactions/${type}`, { key: acme.key, body: { transactionId } });
+        expect(response.status, response.text).toBe(409);
+        expect(response.body.code).toBe("invalid_transaction_state");
+        return response.body.detail;
+      };
+      expect(await follow("capture", sale.body.id)).toBe("Only an authorization can be captured, not a sale.");
+      expect(await follow("refund", authorization.body.id)).toBe("Only a sale or a capture can be refunded, not an authorization.");
+    });
+
     it("refuses a client's follow-up on another client's transaction with 404", async () => {
       const sale = await pay("sale", "4242424242424242");
       const refund = await api.request("POST", "/v1/transactions/refund", {
