@@ -35,6 +35,8 @@ interface Fixture {
   tamperedSale: string;
   /** A sale whose last stored event loses its chain link and is altered, with SQL afterwards. */
   unlinkedSale: string;
+  /** A sale whose approval the test dates, with SQL afterwards, in the millisecond of its initiation. */
+  sameMomentSale: string;
   /** Every transaction of Globex. */
   globexAll: string[];
   cConfigurationId: string;
@@ -98,6 +100,7 @@ async function recordFixture(api: TestService): Promise<Fixture> {
   ];
   const tamperedSale = await pay(globex.key, "sale", { ...globexPayment, amount: 700, reference: "tamper-me" });
   const unlinkedSale = await pay(globex.key, "sale", { ...globexPayment, amount: 800, reference: "unlink-me" });
+  const sameMomentSale = await pay(globex.key, "sale", { ...globexPayment, amount: 900, reference: "same-moment" });
   const processorBSale = await pay(acme.key, "sale", {
     ...payment,
     processor: "processor_b",
@@ -130,9 +133,10 @@ async function recordFixture(api: TestService): Promise<Fixture> {
     globexSales,
     tamperedSale,
     unlinkedSale,
-    globexAll: [...globexSales, tamperedSale, unlinkedSale],
+    sameMomentSale,
+    globexAll: [...globexSales, tamperedSale, unlinkedSale, sameMomentSale],
     cConfigurationId,
-    all: [authorization, capture, refund, jpySale, kwdSale, ...orderSales, ...globexSales, tamperedSale, unlinkedSale, processorBSale],
+    all: [authorization, capture, refund, jpySale, kwdSale, ...orderSales, ...globexSales, tamperedSale, unlinkedSale, sameMomentSale, processorBSale],
   };
 }
 
@@ -233,6 +237,13 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
         and revision = (select max(revision) from events where stream_id = ${paymentStreamId(fixture.unlinkedSale)})
     `.execute(api.database.db);
     expect(unlinked.numAffectedRows).toBe(1n);
+    // A third's approval is dated in the millisecond of its initiation (which breaks its chain too).
+    const sameMoment = paymentStreamId(fixture.sameMomentSale);
+    const redated = await sql`
+      update events set data = jsonb_set(data, '{occurredAt}', (select data->'occurredAt' from events where stream_id = ${sameMoment} and revision = 0))
+      where stream_id = ${sameMoment} and revision = 1
+    `.execute(api.database.db);
+    expect(redated.numAffectedRows).toBe(1n);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -397,11 +408,10 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       expect(await events.last().textContent()).toContain(`captured 6.00 USD`);
       expect(await page.getByTestId("as-of-state").textContent()).toContain(`${current.status} 10.00 USD, captured 6.00 USD`);
 
-      // The slider's first step is the moment of the first event, as the API folds it with ?asOf=.
+      // The slider's first step is the state the first event leaves.
       await page.getByRole("slider").focus();
       await page.keyboard.press("Home");
-      const asOf = await api.request("GET", `/v1/transactions/${fixture.authorization}?asOf=${stream.events[0].occurredAt}`);
-      await expect.poll(() => page.getByTestId("as-of-state").textContent()).toContain(`${asOf.body.status} 10.00 USD, captured 0.00 USD`);
+      await expect.poll(() => page.getByTestId("as-of-state").textContent()).toContain("pending 10.00 USD, captured 0.00 USD");
       await page.keyboard.press("End");
       await screenshot(page, "timeline");
     });
@@ -441,6 +451,22 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       const unlinked = page.locator(`ol.timeline > li[data-revision="${last}"]`);
       expect(await unlinked.getAttribute("data-verdict")).toBe("broken");
       expect(await unlinked.textContent()).toContain("Chain breaks here: its chain link was removed");
+    });
+  });
+
+  it("shows each event's own state when two events share a millisecond", async () => {
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.goto(`/console/#/transactions/${fixture.sameMomentSale}`);
+      const events = page.locator("ol.timeline > li");
+      await expect.poll(() => events.count()).toBeGreaterThanOrEqual(2);
+      const times = await events.locator("time").evaluateAll((items) => items.slice(0, 2).map((item) => item.getAttribute("datetime")));
+      expect(times[0]).toBe(times[1]);
+      expect(await events.nth(0).textContent()).toContain("Leaves this transaction pending");
+      expect(await events.nth(1).textContent()).toContain("Leaves this transaction approved");
+      await page.getByRole("slider").focus();
+      await page.keyboard.press("Home");
+      await expect.poll(() => page.getByTestId("as-of-state").textContent()).toContain("pending 9.00 USD");
     });
   });
 

@@ -1,33 +1,20 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { ApiError, apiGet } from "../api.ts";
+import { apiGet } from "../api.ts";
 import { checkChain, type LinkCheck } from "../chain.ts";
 import { Amount, Loading, StatusBadge, ViewHeading } from "../components/common.tsx";
 import { formatAmount, formatTime, shortId } from "../format.ts";
 import { useLoad } from "../load.ts";
 import { linkTo } from "../router.ts";
+import { statesAfterEach } from "../states.ts";
 import type { EventStream, LoggedEvent, Transaction } from "../types.ts";
-
-/** The transaction as it was at `asOf`, from the API's fold of its events; null before it existed. */
-async function transactionAsOf(id: string, asOf: string): Promise<Transaction | null> {
-  try {
-    return await apiGet<Transaction>(`/transactions/${id}`, { asOf });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
-}
 
 async function loadTimeline(id: string) {
   const [transaction, stream] = await Promise.all([
     apiGet<Transaction>(`/transactions/${id}`),
     apiGet<EventStream>(`/transactions/${id}/events`),
   ]);
-  const [checks, states] = await Promise.all([
-    checkChain(stream.events),
-    Promise.all(stream.events.map((event) => transactionAsOf(id, event.occurredAt))),
-  ]);
-  return { transaction, stream, checks, states };
+  return { transaction, stream, checks: await checkChain(stream.events), states: statesAfterEach(stream.events, id) };
 }
 
 /** Who recorded the event, from its metadata: a client's API key, the admin, or the service's own jobs. */
@@ -131,7 +118,7 @@ function ChainVerdict({ checks, events }: { checks: LinkCheck[]; events: LoggedE
   );
 }
 
-/** The payment at any moment of its life: each step is the instant of one event, read with `?asOf=`. */
+/** The payment at any moment of its life: each step is the state one event leaves. */
 function AsOfSlider({ events, states }: { events: LoggedEvent[]; states: Array<Transaction | null> }) {
   const [index, setIndex] = useState(events.length - 1);
   const event = events[index];
