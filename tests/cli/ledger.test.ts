@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { testEnvironment } from "../support/environment.ts";
-import { type RecordedPayments, recordPayments } from "../support/payments.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { approvedCard, type RecordedPayments, recordPayments } from "../support/payments.ts";
 import { runInTerminal, runProcess } from "../support/process.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
@@ -142,5 +143,39 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
     } finally {
       await sql`update settlements set status = 'matched' where settlement_id = ${closed.body.id}`.execute(api.database.db);
     }
+  });
+
+  // Last: the batch it settles would be a second one of the day for the settlements test above.
+  it("replay names who recorded each event: the client's key, the service's own job, the admin", async () => {
+    const client = await api.createClient("Initech");
+    const configured = await api.request("POST", "/v1/host-configurations/processor_a", {
+      body: { ...validBodies.processor_a, clientId: client.clientId },
+    });
+    expect(configured.status).toBe(201);
+    // The simulator keeps this card's answer past the timeout: the pending resolver records the approval.
+    const sale = await api.request("POST", "/v1/transactions/sale", {
+      key: client.key,
+      body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: { ...approvedCard, number: "4000000000000408" } },
+    });
+    expect(sale.status).toBe(504);
+    const saleId: string = sale.body.transaction.id;
+    const read = () => api.request("GET", `/v1/transactions/${saleId}`, { key: client.key });
+    await vi.waitFor(async () => expect((await read()).body.status).toBe("approved"), { timeout: 10_000, interval: 100 });
+    const settled = await api.request("POST", `/v1/host-configurations/processor_a/${configured.body.id}/settle`, { body: {} });
+    expect(settled.status).toBe(201);
+    await vi.waitFor(async () => expect((await read()).body.settledAt).not.toBeNull(), { timeout: 10_000, interval: 100 });
+
+    const replayed = await run("replay", saleId);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    const recorders = replayed.stdout
+      .trimEnd()
+      .split("\n")
+      .slice(2)
+      .map((line) => /^\d+\s+\S+Z\s+(\S+)\s+(admin|service|client key \S+)\s+sale /.exec(line)?.slice(1));
+    expect(recorders).toEqual([
+      ["TransactionInitiated.v1", `client key ${client.keyId}`],
+      ["TransactionApproved.v1", "service"],
+      ["TransactionSettled.v1", "admin"],
+    ]);
   });
 });

@@ -45,6 +45,24 @@ function metricNamesIn(expression: string): string[] {
   return names;
 }
 
+/**
+ * The metric names a query variable reads. Grafana's Prometheus variables take
+ * `label_values(<selector>, <label>)` and `query_result(<PromQL>)` besides plain PromQL;
+ * `label_values(<label>)` and `label_names()` read no metric.
+ */
+function metricNamesInVariableQuery(query: string): string[] {
+  const labelValuesOfSelector = /^label_values\((.+),\s*\w+\s*\)$/.exec(query.trim());
+  if (labelValuesOfSelector) return metricNamesIn(labelValuesOfSelector[1]!);
+  if (/^(?:label_values\(\s*\w+\s*\)|label_names\(\s*\))$/.test(query.trim())) return [];
+  const queryResult = /^query_result\((.+)\)$/.exec(query.trim());
+  return metricNamesIn(queryResult ? queryResult[1]! : query);
+}
+
+const variableQuery = z.union([z.string(), z.object({ query: z.string() }).transform(({ query }) => query)]);
+const queryVariables = dashboard.templating.list
+  .filter((variable) => variable.type === "query")
+  .map((variable) => ({ name: variable.name, query: variableQuery.parse(variable.query) }));
+
 /** The family a series name belongs to: itself, or the histogram or summary whose _bucket, _sum or _count it is. */
 function familyOf(name: string, scraped: Scrape): string | undefined {
   if (scraped.families.has(name)) return name;
@@ -73,6 +91,13 @@ describe("the Grafana dashboard", () => {
     ).toEqual(["http_request_duration_seconds_bucket", "no_such_total", "settlements_mismatched"]);
   });
 
+  it("reads metric names out of variable queries, and only those", () => {
+    expect(metricNamesInVariableQuery('label_values(transactions_total{job=~"$job"}, job)')).toEqual(["transactions_total"]);
+    expect(metricNamesInVariableQuery("label_values(job)")).toEqual([]);
+    expect(metricNamesInVariableQuery("label_names()")).toEqual([]);
+    expect(metricNamesInVariableQuery("query_result(sum by (job) (no_such_total))")).toEqual(["no_such_total"]);
+  });
+
   it("relies on families that have no sample yet being listed all the same", () => {
     // Before any payment, no processor was called: the histogram has its HELP and TYPE lines only.
     expect(scraped.families.get("processor_request_duration_seconds")).toBe("histogram");
@@ -87,6 +112,15 @@ describe("the Grafana dashboard", () => {
       (each.targets ?? []).flatMap(({ expr }) => metricNamesIn(expr).filter((name) => !familyOf(name, scraped)).map((name) => `${each.title}: ${name}`)),
     );
     expect(unknown).toEqual([]);
+  });
+
+  it("names in every query variable only metrics the service exports", () => {
+    expect(queryVariables.map((variable) => variable.name)).toContain("job");
+    const unknown = queryVariables.flatMap(({ name, query }) =>
+      metricNamesInVariableQuery(query).filter((metric) => !familyOf(metric, scraped)).map((metric) => `${name}: ${metric}`),
+    );
+    expect(unknown).toEqual([]);
+    for (const { name, query } of queryVariables) expect(metricNamesInVariableQuery(query), name).not.toEqual([]);
   });
 
   it("shows the payment, API, store, projection, pending, settlement and webhook metrics", () => {
