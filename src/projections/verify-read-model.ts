@@ -92,8 +92,9 @@ async function compareTables(
   const differences: TableDifference[] = [];
   for (const table of projection.tables) {
     const keys = await primaryKey(trx, table);
-    const live = sql`public.${sql.id(table)}`;
-    const replayed = sql`${schema.id}.${sql.id(table)}`;
+    const columns = await comparableColumns(trx, table);
+    const live = sql`(select ${columns} from public.${sql.id(table)})`;
+    const replayed = sql`(select ${columns} from ${schema.id}.${sql.id(table)})`;
     const onlyLive = await rowsOnlyIn(trx, live, replayed, keys, sampleSize);
     const onlyReplay = await rowsOnlyIn(trx, replayed, live, keys, sampleSize);
     if (onlyLive.count > 0 || onlyReplay.count > 0) differences.push({ table, onlyLive, onlyReplay });
@@ -111,11 +112,26 @@ async function rowsOnlyIn(
   const { rows } = await sql<{ total: string; key: JsonObject }>`
     select (count(*) over ())::text as total,
            jsonb_build_object(${sql.join(keys.map((key) => sql`${key}::text, d.${sql.id(key)}`))}) as key
-    from (select * from ${side} except select * from ${other}) d
+    from (select * from ${side} as s except select * from ${other} as o) d
     order by ${sql.join(keys.map((key) => sql`d.${sql.id(key)}`))}
     limit ${sampleSize}
   `.execute(trx);
   return { count: Number(rows[0]?.total ?? 0), sample: rows.map((row) => row.key) };
+}
+
+/**
+ * The table's columns, each as it compares: json (stored as written, so two equal documents may
+ * differ in key order, and json has no equality) is compared as jsonb.
+ */
+async function comparableColumns(trx: Transaction<Database>, table: string): Promise<RawBuilder<unknown>> {
+  const { rows } = await sql<{ column_name: string; data_type: string }>`
+    select column_name, data_type from information_schema.columns
+    where table_schema = 'public' and table_name = ${table}
+    order by ordinal_position
+  `.execute(trx);
+  return sql.join(
+    rows.map(({ column_name: name, data_type: type }) => (type === "json" ? sql`${sql.id(name)}::jsonb as ${sql.id(name)}` : sql.id(name))),
+  );
 }
 
 async function primaryKey(trx: Transaction<Database>, table: string): Promise<string[]> {

@@ -154,5 +154,25 @@ for (const target of testDatabaseTargets()) {
         await setStatus("approved");
       }
     });
+
+    it("names a transaction whose stored view was edited, though views are compared whatever their key order", async () => {
+      const projection = projections.find((candidate) => candidate.name === "transactions")!;
+      const addToView = (change: object) =>
+        sql`update transactions set view = (view::jsonb || ${JSON.stringify(change)}::jsonb)::json
+            where transaction_id = ${payments.capture}`.execute(db);
+      const original = await sql<{ amount: number }>`select (view->>'amount')::int as amount from transactions
+                                                     where transaction_id = ${payments.capture}`.execute(db);
+      await addToView({ amount: original.rows[0]!.amount + 1 });
+      try {
+        const verdict = await verifyReadModel({ db, store: new PostgresEventStore(db), projection });
+        const changed = { count: 1, sample: [{ transaction_id: payments.capture }] };
+        expect(verdict).toMatchObject({
+          status: "compared",
+          differences: [{ table: "transactions", onlyLive: changed, onlyReplay: changed }],
+        });
+      } finally {
+        await addToView({ amount: original.rows[0]!.amount });
+      }
+    });
   });
 }

@@ -12,6 +12,7 @@ import * as webhooks from "./0011-webhooks.ts";
 import * as apiKeyPrefixes from "./0012-api-key-prefixes.ts";
 import * as failureReasons from "./0013-failure-reasons.ts";
 import * as defaultHostConfigurations from "./0014-default-host-configurations.ts";
+import * as jsonReadModels from "./0015-json-read-models.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "0012-api-key-prefixes": apiKeyPrefixes,
   "0013-failure-reasons": failureReasons,
   "0014-default-host-configurations": defaultHostConfigurations,
+  "0015-json-read-models": jsonReadModels,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -123,23 +123,24 @@ type PaymentRow = { payment_id: string; client_id: string; revision: string; sta
 
 /**
  * Writes the batch's payments and transactions in one statement. Each set of rows is one JSON
- * parameter, so the statement's text (and prepared plan) is the same whatever the batch's size.
+ * parameter, so the statement's text (and prepared plan) is the same whatever the batch's size;
+ * read as json, not jsonb, so the server only checks the states and views it stores as text.
  */
 async function upsert(trx: Transaction<Database>, payments: PaymentRow[], transactions: TransactionRow[]) {
   if (payments.length === 0) return;
   await sql`
     with upserted_payments as (
       insert into payments (payment_id, client_id, revision, state)
-      select * from jsonb_to_recordset(${JSON.stringify(payments)}::jsonb)
-        as row(payment_id uuid, client_id uuid, revision bigint, state jsonb)
+      select * from json_to_recordset(${JSON.stringify(payments)}::json)
+        as row(payment_id uuid, client_id uuid, revision bigint, state json)
       on conflict (payment_id) do update set revision = excluded.revision, state = excluded.state
     )
     insert into transactions (transaction_id, payment_id, client_id, type, status, user_id, processor, currency,
                               amount, reference, created_at, updated_at, view, host_configuration_id, resolver_work,
                               awaiting_settlement, capturable_since)
-    select * from jsonb_to_recordset(${JSON.stringify(transactions)}::jsonb)
+    select * from json_to_recordset(${JSON.stringify(transactions)}::json)
       as row(transaction_id uuid, payment_id uuid, client_id uuid, type text, status text, user_id text, processor text,
-             currency text, amount bigint, reference text, created_at timestamptz, updated_at timestamptz, view jsonb,
+             currency text, amount bigint, reference text, created_at timestamptz, updated_at timestamptz, view json,
              host_configuration_id uuid, resolver_work text, awaiting_settlement boolean, capturable_since timestamptz)
     on conflict (transaction_id) do update
       set status = excluded.status, updated_at = excluded.updated_at, view = excluded.view,
