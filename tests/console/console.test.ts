@@ -70,11 +70,11 @@ async function recordFixture(api: TestService): Promise<Fixture> {
   const acmeEquipped = await equip(acme, "Acme");
   const globexEquipped = await equip(globex, "Globex");
   const acmeTerminals = await configure("processor_b", { clientId: acme.clientId, name: "Acme terminals" });
-  const backOffice = { ...validBodies.processor_c, clientId: acme.clientId, enabled: false };
+  const backOffice = { clientId: acme.clientId, enabled: false };
   const cConfigurationId = await configure("processor_c", { ...backOffice, name: "Back office" });
   // Its second version, for the side-by-side view.
   const replaced = await api.request("PUT", `/v1/host-configurations/processor_c/${cConfigurationId}`, {
-    body: { ...backOffice, name: "Back office (north)" },
+    body: { ...validBodies.processor_c, ...backOffice, name: "Back office (north)" },
   });
   expect(replaced.status, replaced.text).toBe(200);
 
@@ -157,8 +157,13 @@ interface View {
 }
 const viewsOf = (fixture: Fixture): View[] => [
   { name: "transactions", address: "#/transactions", loaded: (page) => page.locator("tbody tr").first().waitFor() },
-  // The altered sale: its timeline shows verified links and a broken one.
-  { name: "timeline", address: `#/transactions/${fixture.tamperedSale}`, loaded: (page) => page.getByTestId("as-of-state").waitFor() },
+  { name: "timeline", address: `#/transactions/${fixture.authorization}`, loaded: (page) => page.getByTestId("as-of-state").waitFor() },
+  // The altered sale's: verified links and a broken one.
+  {
+    name: "timeline-broken-chain",
+    address: `#/transactions/${fixture.tamperedSale}`,
+    loaded: (page) => page.getByTestId("as-of-state").waitFor(),
+  },
   {
     name: "operations",
     address: "#/operations",
@@ -172,7 +177,7 @@ const viewsOf = (fixture: Fixture): View[] => [
 ];
 
 /** Opens the view and waits until it and everything on it has loaded. */
-async function open(page: Page, view: View): Promise<void> {
+async function openView(page: Page, view: View): Promise<void> {
   await page.goto(`/console/${view.address}`);
   await view.loaded(page);
   await expect.poll(() => page.getByText("Loading…").count()).toBe(0);
@@ -510,12 +515,12 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
     await withTab(async (page) => {
       await signIn(page, TEST_ADMIN_KEY);
       for (const view of viewsOf(fixture)) {
-        await open(page, view);
+        await openView(page, view);
         const overflow = await page.evaluate<number>(`document.documentElement.scrollWidth - window.innerWidth`);
         expect(overflow, `${view.name} scrolls sideways`).toBeLessThanOrEqual(0);
         await screenshot(page, `${view.name}-390`);
       }
-      await open(page, viewsOf(fixture)[0]!);
+      await openView(page, viewsOf(fixture)[0]!);
       const region = page.getByRole("region", { name: "Transactions" });
       expect(await region.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     }, 390);
@@ -528,7 +533,7 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
         const found: Record<string, string[]> = { "sign-in": await accessibilityViolations(page) };
         await signIn(page, TEST_ADMIN_KEY);
         for (const view of viewsOf(fixture)) {
-          await open(page, view);
+          await openView(page, view);
           found[view.name] = await accessibilityViolations(page);
         }
         expect(found).toEqual(Object.fromEntries(Object.keys(found).map((view) => [view, []])));
