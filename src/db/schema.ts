@@ -28,6 +28,8 @@ export interface ProjectionCheckpointsTable {
   last_recorded_at: Date | null;
   owner: string | null;
   lease_expires_at: Date | null;
+  /** A job's most recent pass that did anything (the pending resolver's PassSummary), as json. */
+  last_pass: unknown;
   updated_at: Generated<Date>;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { PaymentContext } from "../commands/payments/dependencies.ts";
+import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import type { Logger } from "../logger.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
 import { resolveTransaction, type ResolverTiming } from "./resolve-transaction.ts";
@@ -16,8 +16,18 @@ export interface PendingResolverOptions {
   batchSize?: number;
 }
 
-/** The lease's row among the projections' (the same table and rules). */
-const LEASE = "job:pending-resolver";
+/** The lease's row among the projections' (the same table and rules); it also keeps the last pass's summary. */
+export const PENDING_RESOLVER_LEASE = "job:pending-resolver";
+
+/** What a pass did with one transaction: its resolution, or `errored` (logged, tried again later). */
+export type PassResult = PendingResolution | "errored";
+
+/** The resolver's most recent pass that did anything, as operators see it. */
+export interface PassSummary {
+  /** When the pass ended. */
+  at: string;
+  counts: Record<PassResult, number>;
+}
 
 type Cursor = { createdAt: Date; transactionId: string };
 
@@ -46,13 +56,16 @@ export class PendingResolver {
   async stop(): Promise<void> {
     this.#stopping.abort();
     await this.#running;
-    await releaseLease(this.#options.context.db, LEASE, this.#owner).catch(() => {});
+    await releaseLease(this.#options.context.db, PENDING_RESOLVER_LEASE, this.#owner).catch(() => {});
   }
 
-  /** One pass over the next rows with work, when this instance holds the lease; returns how many moved on. */
-  async resolveOnce(): Promise<number> {
+  /**
+   * One pass over the next rows with work, when this instance holds the lease. Returns its summary,
+   * also stored with the lease, or null when it did nothing (an idle pass writes no summary).
+   */
+  async resolveOnce(): Promise<PassSummary | null> {
     const { context, logger, timing } = this.#options;
-    if (!(await this.#holdLease())) return 0;
+    if (!(await this.#holdLease())) return null;
     // Renewed while the pass runs, however long a processor call takes; lost, the pass ends.
     let held = true;
     const renewal = setInterval(() => {
@@ -61,25 +74,52 @@ export class PendingResolver {
         () => (held = false),
       );
     }, this.#options.leaseMs / 3);
-    let moved = 0;
+    const counts: Record<PassResult, number> = {
+      approved: 0,
+      declined: 0,
+      failed: 0,
+      approved_late: 0,
+      reversed: 0,
+      reversal_refused: 0,
+      still_pending: 0,
+      errored: 0,
+    };
     try {
       for (const row of await this.#nextRows()) {
         if (this.#stopping.signal.aborted || !held) break;
         try {
-          if (await resolveTransaction(context, timing, row.payment_id, row.transaction_id)) moved += 1;
+          const resolution = await resolveTransaction(context, timing, row.payment_id, row.transaction_id);
+          if (resolution) {
+            context.metrics.countPendingResolution(resolution);
+            counts[resolution] += 1;
+          }
         } catch (error) {
+          counts.errored += 1;
           logger.warn({ err: error, transactionId: row.transaction_id }, "resolving a transaction failed; it is tried again later");
         }
       }
     } finally {
       clearInterval(renewal);
     }
-    return moved;
+    if (Object.values(counts).every((count) => count === 0)) return null;
+    const summary: PassSummary = { at: context.now().toISOString(), counts };
+    await this.#recordPass(summary);
+    return summary;
+  }
+
+  /** Stores the pass's summary only while this instance still holds the lease: a successor's stays. */
+  async #recordPass(summary: PassSummary): Promise<void> {
+    await this.#options.context.db
+      .updateTable("projection_checkpoints")
+      .set({ last_pass: JSON.stringify(summary) })
+      .where("projection", "=", PENDING_RESOLVER_LEASE)
+      .where("owner", "=", this.#owner)
+      .execute();
   }
 
   #holdLease(): Promise<boolean> {
     const { context, leaseMs } = this.#options;
-    return acquireLease(context.db, LEASE, this.#owner, leaseMs);
+    return acquireLease(context.db, PENDING_RESOLVER_LEASE, this.#owner, leaseMs);
   }
 
   /** The next rows with work after the cursor, in (created_at, transaction_id) order; from the start again after the last. */

@@ -50,18 +50,19 @@ const neverReceived: Outcome = { status: "failed", reason: "not_found", processo
 /**
  * Does what the resolver owes one transaction (`resolverWork`): asks the processor about a pending
  * one and records its answer, reversing it once it stayed unknown too long; finishes or starts the
- * reversal of one the processor approved after the ledger recorded it failed. Returns whether
- * anything was recorded.
+ * reversal of one the processor approved after the ledger recorded it failed. Returns what it
+ * recorded, `still_pending` when the processor gave no usable answer, or null when nothing was owed
+ * (a watched failure the processor did not approve, or another instance recorded it first).
  */
 export async function resolveTransaction(
   context: PaymentContext,
   timing: ResolverTiming,
   paymentId: string,
   transactionId: string,
-): Promise<boolean> {
+): Promise<PendingResolution | null> {
   const transaction = (await loadPayment(context, paymentId)).transactions.get(transactionId);
   const work = transaction && resolverWork(transaction);
-  if (!transaction || !work) return false;
+  if (!transaction || !work) return null;
   const hostConfiguration = await loadHostConfiguration(context, transaction.hostConfigurationId);
   const job = { context, paymentId, transaction, hostConfiguration, connector: context.connectors[transaction.processor] };
   if (work === "reverse") return reverse(job);
@@ -71,15 +72,12 @@ export async function resolveTransaction(
   const outcome =
     answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, now) ? neverReceived : null) : outcomeOf(answer);
   // A watched failure changes only on an approval: recorded as late, it is then reversed.
-  if (work === "watch" && outcome?.status !== "approved") return false;
+  if (work === "watch" && outcome?.status !== "approved") return null;
   if (outcome) {
     const command = { type: "RecordOutcome" as const, transactionId, outcome, now: now.toISOString() };
     return recordResolution(job, command, work === "watch" ? "approved_late" : outcome.status);
   }
-  if (!isReversible(transaction) || !reversalIsDue(transaction, timing, now)) {
-    context.metrics.countPendingResolution("still_pending");
-    return false;
-  }
+  if (!isReversible(transaction) || !reversalIsDue(transaction, timing, now)) return "still_pending";
   return reverse(job);
 }
 
@@ -96,7 +94,7 @@ interface Job {
  * sends the void, and records its answer. The intent is appended at the stream's revision, so of
  * two instances deciding at once only one records it, and only that one sends the void.
  */
-async function reverse(job: Job): Promise<boolean> {
+async function reverse(job: Job): Promise<PendingResolution | null> {
   const { context, transaction } = job;
   let reversalId = transaction.reversalId;
   if (reversalId === null) {
@@ -107,14 +105,11 @@ async function reverse(job: Job): Promise<boolean> {
       reversalId,
       now: context.now().toISOString(),
     });
-    if (!requested) return false;
+    if (!requested) return null;
   }
   const result = await voidAtProcessor(job, reversalId);
   // No usable answer: the open reversal is sent again, with the same id, next time.
-  if (!result) {
-    context.metrics.countPendingResolution("still_pending");
-    return transaction.reversalId === null;
-  }
+  if (!result) return "still_pending";
   return recordResolution(
     job,
     { type: "RecordReversal", transactionId: transaction.id, reversalId, result, now: context.now().toISOString() },
@@ -143,11 +138,9 @@ async function voidAtProcessor({ transaction, hostConfiguration, connector }: Jo
   return { status: original.kind === "approved" ? "refused" : "reversed", processorResponse };
 }
 
-/** Appends what resolves the transaction and, once it is recorded, counts it. */
-async function recordResolution(job: Job, command: PaymentCommand, resolution: PendingResolution): Promise<boolean> {
-  const recorded = await record(job, command);
-  if (recorded) job.context.metrics.countPendingResolution(resolution);
-  return recorded;
+/** Appends what resolves the transaction; the resolution once it is recorded, null when nothing was (another instance was first). */
+async function recordResolution(job: Job, command: PaymentCommand, resolution: PendingResolution): Promise<PendingResolution | null> {
+  return (await record(job, command)) ? resolution : null;
 }
 
 /** Appends the decision; gives the limit back when it ended the payment's root. False when nothing was recorded. */

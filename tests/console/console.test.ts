@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureConsoleBuilt } from "../../console/build.ts";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
+import { PENDING_RESOLVER_LEASE, type PassSummary } from "../../src/jobs/pending-resolver.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
@@ -589,6 +590,7 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       const resolver = page.getByRole("region", { name: "Resolver and jobs" });
       expect(await resolver.textContent()).toContain("Owed: 1 to ask about, 0 to reverse, 0 watched.");
       expect(await resolver.textContent()).toContain("pending-resolver");
+      expect(await resolver.textContent()).toContain("No pass has done anything yet.");
       const batches = page.getByRole("region", { name: "Settlement batches, newest first" });
       await expect.poll(async () => (await settlementIds(page)).sort()).toEqual([fixture.acme.settlementId, fixture.globex.settlementId].sort());
       expect(await batches.textContent()).toContain("matched");
@@ -600,6 +602,19 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       // Today's USD: the authorization (10.00) and the four order sales (20.90 + 21.90 + 22.90 + 23.90).
       await expect.poll(() => acmeRow.textContent()).toContain("99.60 USD / 10,000.00 USD");
       await screenshot(page, "operations");
+
+      // A pass's summary as the resolver stores it with its lease (its one pass here found nothing to do).
+      const pass: PassSummary = {
+        at: "2026-11-26T06:00:00.000Z",
+        counts: { approved: 1, declined: 0, failed: 0, approved_late: 0, reversed: 0, reversal_refused: 0, still_pending: 2, errored: 1 },
+      };
+      await sql`update projection_checkpoints set last_pass = ${JSON.stringify(pass)} where projection = ${PENDING_RESOLVER_LEASE}`.execute(
+        api.database.db,
+      );
+      await page.reload();
+      await expect
+        .poll(() => resolver.textContent())
+        .toContain("Last pass: 2026-11-26 06:00:00 UTC: 1 approved, 2 still pending, 1 errored.");
     });
   });
 

@@ -60,6 +60,7 @@ function ServiceStatus() {
               <p>
                 Owed: {resolver.owed.inquire} to ask about, {resolver.owed.reverse} to reverse, {resolver.owed.watch} watched.
               </p>
+              <p>{describeLastPass(resolver.lastPass)}</p>
               <ul class="plain">
                 {jobs.map((job) => (
                   <li key={job.name}>
@@ -83,6 +84,15 @@ function ServiceStatus() {
       )}
     </Loading>
   );
+}
+
+/** "Last pass: <time>: 1 approved, 2 still pending.", naming only the results the pass had. */
+function describeLastPass(lastPass: OperationsStatus["resolver"]["lastPass"]): string {
+  if (!lastPass) return "No pass has done anything yet.";
+  const results = Object.entries(lastPass.counts)
+    .filter(([, count]) => count > 0)
+    .map(([result, count]) => `${count} ${result.replaceAll("_", " ")}`);
+  return `Last pass: ${formatTime(lastPass.at)}: ${results.join(", ")}.`;
 }
 
 function Settlements() {

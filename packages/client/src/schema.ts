@@ -9399,6 +9399,25 @@ export interface components {
                     reverse: number;
                     watch: number;
                 };
+                /** @description The resolver's most recent pass that did anything; absent until one has. */
+                lastPass?: {
+                    /**
+                     * Format: date-time
+                     * @description When the pass ended.
+                     */
+                    at: string;
+                    /** @description Transactions by what the pass did: the outcome an inquiry recorded (`approved_late`: a failed one the processor approved after all), the result of a reversal, `still_pending` when the processor gave no usable answer, `errored` when resolving it failed (logged, tried again later). */
+                    counts: {
+                        approved: number;
+                        declined: number;
+                        failed: number;
+                        approved_late: number;
+                        reversed: number;
+                        reversal_refused: number;
+                        still_pending: number;
+                        errored: number;
+                    };
+                };
             };
             /** @description The leased background jobs: the pending resolver, the webhook dispatcher. */
             jobs: {

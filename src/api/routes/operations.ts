@@ -3,12 +3,32 @@ import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/schema.ts";
 import type { ResolverWork } from "../../domain/payments/reversal.ts";
+import { PENDING_RESOLVER_LEASE, type PassSummary } from "../../jobs/pending-resolver.ts";
 import { measureLag } from "../../projections/lag.ts";
 import { countMismatchedSettlements } from "../../projections/settlements/settlements-projection.ts";
 import { countPendingByAge } from "../../projections/transactions/pending-ages.ts";
 import { measureWebhookQueue } from "../../projections/webhooks/queue.ts";
 import { projections } from "../../projections/all.ts";
 import type { RouteDependencies } from "./dependencies.ts";
+
+const passSummarySchema = z.object({
+  at: z.iso.datetime().describe("When the pass ended."),
+  counts: z
+    .object({
+      approved: z.number().int(),
+      declined: z.number().int(),
+      failed: z.number().int(),
+      approved_late: z.number().int(),
+      reversed: z.number().int(),
+      reversal_refused: z.number().int(),
+      still_pending: z.number().int(),
+      errored: z.number().int(),
+    })
+    .describe(
+      "Transactions by what the pass did: the outcome an inquiry recorded (`approved_late`: a failed one the processor approved after all), " +
+        "the result of a reversal, `still_pending` when the processor gave no usable answer, `errored` when resolving it failed (logged, tried again later).",
+    ),
+}) satisfies z.ZodType<PassSummary>;
 
 const operationsStatusSchema = z
   .object({
@@ -30,6 +50,7 @@ const operationsStatusSchema = z
       owed: z
         .object({ inquire: z.number().int(), reverse: z.number().int(), watch: z.number().int() })
         .describe("Transactions the pending resolver still has to ask about, reverse, or watch for a late approval."),
+      lastPass: passSummarySchema.optional().describe("The resolver's most recent pass that did anything; absent until one has."),
     }),
     jobs: z
       .array(
@@ -56,6 +77,15 @@ async function countResolverWork(db: Kysely<Database>): Promise<Record<ResolverW
   const counts: Record<ResolverWork, number> = { inquire: 0, reverse: 0, watch: 0 };
   for (const row of rows) if (row.resolver_work) counts[row.resolver_work] = Number(row.count);
   return counts;
+}
+
+async function readLastPass(db: Kysely<Database>): Promise<PassSummary | undefined> {
+  const row = await db
+    .selectFrom("projection_checkpoints")
+    .select("last_pass")
+    .where("projection", "=", PENDING_RESOLVER_LEASE)
+    .executeTakeFirst();
+  return row?.last_pass ? passSummarySchema.parse(row.last_pass) : undefined;
 }
 
 async function listJobs(db: Kysely<Database>) {
@@ -92,10 +122,11 @@ export const operationsRoutes: FastifyPluginAsyncZod<RouteDependencies> = async 
     },
     async () => {
       const checkedAt = now();
-      const [lags, pending, owed, jobs, webhooks, mismatched] = await Promise.all([
+      const [lags, pending, owed, lastPass, jobs, webhooks, mismatched] = await Promise.all([
         Promise.all(projections.map((projection) => measureLag(db, store, projection))),
         countPendingByAge(db, checkedAt),
         countResolverWork(db),
+        readLastPass(db),
         listJobs(db),
         measureWebhookQueue(db),
         countMismatchedSettlements(db),
@@ -110,7 +141,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<RouteDependencies> = async 
           secondsBehind: lag.secondsBehind,
         })),
         pending,
-        resolver: { owed },
+        resolver: { owed, lastPass },
         jobs,
         webhooks,
         settlements: { mismatched },

@@ -13,6 +13,7 @@ import * as apiKeyPrefixes from "./0012-api-key-prefixes.ts";
 import * as failureReasons from "./0013-failure-reasons.ts";
 import * as defaultHostConfigurations from "./0014-default-host-configurations.ts";
 import * as jsonReadModels from "./0015-json-read-models.ts";
+import * as resolverLastPass from "./0016-resolver-last-pass.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0013-failure-reasons": failureReasons,
   "0014-default-host-configurations": defaultHostConfigurations,
   "0015-json-read-models": jsonReadModels,
+  "0016-resolver-last-pass": resolverLastPass,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
