@@ -112,7 +112,7 @@ export interface OperationsStatus {
   checkedAt: string;
   projections: Array<{ projection: string; positionsBehind: string; secondsBehind: number }>;
   pending: { byAge: Record<string, number>; oldestSeconds: number };
-  resolver: { owed: Record<string, number>; lastPass?: { at: string; counts: Record<string, number> } };
+  resolver: { owed: Record<string, number>; lastPass: { at: string; counts: Record<string, number> } | null };
   jobs: Array<{ name: string; active: boolean; lastSeenAt: string; leaseExpiresAt: string | null }>;
   webhooks: { pending: number; oldestSeconds: number };
   settlements: { mismatched: number };

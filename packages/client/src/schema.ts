@@ -9399,8 +9399,8 @@ export interface components {
                     reverse: number;
                     watch: number;
                 };
-                /** @description The resolver's most recent pass that did anything; absent until one has. */
-                lastPass?: {
+                /** @description The resolver's most recent pass that did anything; null until one has. */
+                lastPass: {
                     /**
                      * Format: date-time
                      * @description When the pass ended.
@@ -9417,7 +9417,7 @@ export interface components {
                         still_pending: number;
                         errored: number;
                     };
-                };
+                } | null;
             };
             /** @description The leased background jobs: the pending resolver, the webhook dispatcher. */
             jobs: {

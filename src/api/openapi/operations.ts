@@ -214,7 +214,13 @@ const operationsDocs: Record<string, OperationDoc> = {
       checkedAt: "2025-06-12T12:00:00.000Z",
       projections: [{ projection: "transactions", headPosition: "1842", projectedPosition: "1842", positionsBehind: "0", secondsBehind: 0 }],
       pending: { byAge: { "<1m": 1, "1m-10m": 0, "10m-1h": 0, ">=1h": 0 }, oldestSeconds: 4.2 },
-      resolver: { owed: { inquire: 1, reverse: 0, watch: 0 } },
+      resolver: {
+        owed: { inquire: 1, reverse: 0, watch: 0 },
+        lastPass: {
+          at: "2025-06-12T11:59:58.000Z",
+          counts: { approved: 2, declined: 0, failed: 0, approved_late: 0, reversed: 1, reversal_refused: 0, still_pending: 1, errored: 0 },
+        },
+      },
       jobs: [{ name: "pending-resolver", active: true, lastSeenAt: "2025-06-12T11:59:58.000Z", leaseExpiresAt: "2025-06-12T12:00:08.000Z" }],
       webhooks: { pending: 0, oldestSeconds: 0 },
       settlements: { mismatched: 0 },

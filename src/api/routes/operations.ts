@@ -50,7 +50,7 @@ const operationsStatusSchema = z
       owed: z
         .object({ inquire: z.number().int(), reverse: z.number().int(), watch: z.number().int() })
         .describe("Transactions the pending resolver still has to ask about, reverse, or watch for a late approval."),
-      lastPass: passSummarySchema.optional().describe("The resolver's most recent pass that did anything; absent until one has."),
+      lastPass: passSummarySchema.nullable().describe("The resolver's most recent pass that did anything; null until one has."),
     }),
     jobs: z
       .array(
@@ -79,13 +79,13 @@ async function countResolverWork(db: Kysely<Database>): Promise<Record<ResolverW
   return counts;
 }
 
-async function readLastPass(db: Kysely<Database>): Promise<PassSummary | undefined> {
+async function readLastPass(db: Kysely<Database>): Promise<PassSummary | null> {
   const row = await db
     .selectFrom("projection_checkpoints")
     .select("last_pass")
     .where("projection", "=", PENDING_RESOLVER_LEASE)
     .executeTakeFirst();
-  return row?.last_pass ? passSummarySchema.parse(row.last_pass) : undefined;
+  return row?.last_pass ? passSummarySchema.parse(row.last_pass) : null;
 }
 
 async function listJobs(db: Kysely<Database>) {
