@@ -26,41 +26,30 @@ describe("an unexpected failure", () => {
 
 describe("an answer the service chose", () => {
   let api: TestService;
+  let saleWithCard: (number: string) => ReturnType<TestService["request"]>;
   beforeAll(async () => {
     api = await startTestService("pglite");
+    const client = await api.createClient("Chosen answers");
+    const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
+    expect(configured.status).toBe(201);
+    saleWithCard = (number) =>
+      api.request("POST", "/v1/transactions/sale", {
+        key: client.key,
+        body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: { ...approvedCard, number } },
+      });
   });
   afterAll(() => api.stop());
 
   it("is logged as a warning with its code, not as an error with a stack: a processor's timeout is not the service failing", async () => {
-    const client = await api.createClient("Patient");
-    const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
-    expect(configured.status).toBe(201);
-    const sale = await api.request("POST", "/v1/transactions/sale", {
-      key: client.key,
-      body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: { ...approvedCard, number: "4000000000000408" } },
-    });
+    const sale = await saleWithCard("4000000000000408");
     expect(sale.status).toBe(504);
     const lines = api.logs().split("\n").filter((line) => line.includes("processor_timeout"));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((line) => line.includes('"level":40') && !line.includes("stack"))).toBe(true);
   });
-});
 
-describe("a decline", () => {
-  let api: TestService;
-  beforeAll(async () => {
-    api = await startTestService("pglite");
-  });
-  afterAll(() => api.stop());
-
-  it("is the card's answer, not the service failing: its request logs no error and no stack", async () => {
-    const client = await api.createClient("Declined");
-    const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
-    expect(configured.status).toBe(201);
-    const sale = await api.request("POST", "/v1/transactions/sale", {
-      key: client.key,
-      body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u", card: { ...approvedCard, number: "4000000000000002" } },
-    });
+  it("is the card's answer for a decline, not the service failing: nothing since the service started is an error or a stack", async () => {
+    const sale = await saleWithCard("4000000000000002");
     expect(sale.status).toBe(402);
     expect(sale.body.code).toBe("card_declined");
     // The request's own lines, and every other line since this service started (a connector's, say).
