@@ -392,6 +392,29 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
     });
   });
 
+  it("keeps the filters chosen while the client list is still loading", async () => {
+    await withTab(async (page) => {
+      let listClients!: () => void;
+      const clientsMayLoad = new Promise<void>((resolve) => (listClients = resolve));
+      await page.route(
+        (url) => url.pathname === "/v1/clients",
+        async (route) => {
+          await clientsMayLoad;
+          await route.continue();
+        },
+      );
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.getByLabel("Per page").selectOption("10");
+      await page.getByLabel("Type").selectOption("sale");
+      listClients();
+      await expect.poll(() => page.getByLabel("Client").getByRole("option", { name: "Globex" }).count()).toBe(1);
+      await page.getByRole("button", { name: "Apply filters" }).click();
+      await expect.poll(() => page.url()).toContain("limit=10");
+      expect(page.url()).toContain("type=sale");
+      await expect.poll(async () => (await rowIds(page)).length).toBe(10);
+    });
+  });
+
   it("opens a payment's timeline: each event in order, who recorded it, the state it leaves, every link checked", async () => {
     await withTab(async (page) => {
       await signIn(page, TEST_ADMIN_KEY);

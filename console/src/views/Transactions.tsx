@@ -165,12 +165,13 @@ function FilterForm({ filters, clients, showClients }: { filters: Filters; clien
     </div>
   );
   return (
-    // Keyed by the filters (and the clients once listed), so the fields show them again after back and forward.
-    <form key={`${JSON.stringify(filters)} ${clients.length}`} class="filters" onSubmit={submit} aria-label="Filters">
+    // Keyed by the filters, so the fields show them again after back and forward.
+    <form key={JSON.stringify(filters)} class="filters" onSubmit={submit} aria-label="Filters">
       {showClients && (
         <div class="field">
           <label for="filter-clientId">Client</label>
-          <select id="filter-clientId" name="clientId" defaultValue={filters.clientId ?? ""}>
+          {/* Remade once the clients are listed, so that it shows the filter's client; the other fields keep what was typed meanwhile. */}
+          <select key={clients.length} id="filter-clientId" name="clientId" defaultValue={filters.clientId ?? ""}>
             <option value="">every client</option>
             {clients.map((client) => (
               <option key={client.id} value={client.id}>
