@@ -1,10 +1,13 @@
 /**
- * Sales per second through HTTP, next to two bare fastify routes, measured in the same run with
- * the same autocannon load: one that does one INSERT on the same PostgreSQL server, and one that
- * makes one processor_a sale call to the same processor simulator. A sale must make that call
+ * Sales per second through HTTP, next to three bare fastify routes, measured in the same run with
+ * the same autocannon load: one that does one INSERT on the same PostgreSQL server, one that
+ * makes one processor_a sale call to the same processor simulator, and one that does an insert,
+ * that call and another insert. A sale must make that call
  * too, so the bare processor call is a ceiling on sales that no database work can lift; and a
  * request that made one insert and one processor call, nothing else, would cost the two bare
- * requests together (a derived row: the servers share one main thread).
+ * requests together (a derived row: the servers share one main thread). A sale that is never lost
+ * must store its intent before the call and its outcome after it: the bare durable sale is the
+ * most such a sale can reach here.
  *
  * The real service (startService) runs in this process on a fresh `ledger_bench_<random>`
  * database, the processor simulator in a process of its own; a client, its API key and a
@@ -13,7 +16,8 @@
  * idles: the bare insert inserts a small row into that database through a `pg` pool of the
  * service's size; the bare processor call submits one approved USD sale through the real
  * processor_a connector, with the service's processor timeout and the client's host configuration,
- * and answers 201 when approved, 502 otherwise. Then the sales. Autocannon runs in a worker thread
+ * and answers 201 when approved, 502 otherwise; the bare durable sale inserts a pending row, makes
+ * that call and inserts its outcome. Then the sales. Autocannon runs in a worker thread
  * so it does not share the servers' event loop.
  *
  * Usage: tsx bench/sales.ts [--database-url URL] [--seconds 10] [--connections 64]
@@ -83,44 +87,41 @@ async function measureBareRoute(name: string, answer: (amount: number) => Promis
   }
 }
 
-/** The bare route that inserts one small row. */
-async function measureBareInsert(databaseUrl: string): Promise<Measured> {
+/** A `pg` pool of the service's size with a table of small rows to insert; closed by `end()`. */
+async function openBareInserts(databaseUrl: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
   pool.on("error", () => {});
-  try {
-    await pool.query(
-      "create table bare_inserts (id uuid primary key, amount integer not null, created_at timestamptz not null default now())",
-    );
-    const measured = await measureBareRoute("bare insert", async (amount) => {
+  await pool.query(
+    "create table bare_inserts (id uuid primary key, amount integer not null, status text not null, created_at timestamptz not null default now())",
+  );
+  return {
+    /** Inserts one small row, one statement and one commit. */
+    async insert(amount: number, status: string) {
       const { rows } = await pool.query<{ id: string; amount: number; created_at: Date }>({
         name: "bare_insert",
-        text: "insert into bare_inserts (id, amount) values ($1, $2) returning id, amount, created_at",
-        values: [randomUUID(), amount],
+        text: "insert into bare_inserts (id, amount, status) values ($1, $2, $3) returning id, amount, created_at",
+        values: [randomUUID(), amount, status],
       });
       const row = rows[0];
       if (!row) throw new Error("the insert returned no row");
-      return { status: 201, body: { id: row.id, amount: row.amount, createdAt: row.created_at.toISOString() } };
-    });
-    const { rows } = await pool.query<{ count: string }>("select count(*)::text as count from bare_inserts");
-    console.log(`bare insert: ${rows[0]?.count} rows inserted (warm-up included)`);
-    return measured;
-  } finally {
-    await pool.end();
-  }
+      return { id: row.id, amount: row.amount, createdAt: row.created_at.toISOString() };
+    },
+    async end() {
+      const { rows } = await pool.query<{ count: string }>("select count(*)::text as count from bare_inserts");
+      console.log(`bare inserts: ${rows[0]?.count} rows inserted (warm-ups included)`);
+      await pool.end();
+    },
+  };
 }
 
-/** The bare route that submits one sale through the real processor_a connector. */
-async function measureBareProcessorCall(
-  simulatorUrl: string,
-  timeoutMs: number,
-  view: HostConfigurationView,
-): Promise<Measured> {
+/** Submits one approved USD sale through the real processor_a connector, as the service would. */
+function bareProcessorCall(simulatorUrl: string, timeoutMs: number, view: HostConfigurationView) {
   const { processor_a } = createConnectors({
     baseUrls: { processor_a: simulatorUrl, processor_b: simulatorUrl, processor_c: simulatorUrl, processor_d: simulatorUrl },
     http: createHttpClient({ timeoutMs }),
   });
-  return measureBareRoute("bare processor call", async (amount) => {
-    const outcome = await processor_a.submit({
+  return (amount: number) =>
+    processor_a.submit({
       operation: "sale",
       transactionId: randomUUID(),
       amount,
@@ -129,8 +130,31 @@ async function measureBareProcessorCall(
       // processor_a takes no credentials.
       hostConfiguration: { view, credentials: null },
     });
-    return { status: outcome.kind === "approved" ? 201 : 502, body: outcome };
-  });
+}
+
+/**
+ * The bare routes, one after another: one insert; one processor call; and a "durable sale", the
+ * least a sale that survives a crash at any point must do: its intent inserted before the
+ * processor is called and its outcome after (no read model, key, limit or hash chain).
+ */
+async function measureBareRoutes(databaseUrl: string, call: ReturnType<typeof bareProcessorCall>) {
+  const inserts = await openBareInserts(databaseUrl);
+  try {
+    const insert = await measureBareRoute("bare insert", async (amount) => ({ status: 201, body: await inserts.insert(amount, "approved") }));
+    const statusOf = (outcome: { kind: string }) => (outcome.kind === "approved" ? 201 : 502);
+    const processorCall = await measureBareRoute("bare processor call", async (amount) => {
+      const outcome = await call(amount);
+      return { status: statusOf(outcome), body: outcome };
+    });
+    const durableSale = await measureBareRoute("bare durable sale", async (amount) => {
+      await inserts.insert(amount, "pending");
+      const outcome = await call(amount);
+      return { status: statusOf(outcome), body: await inserts.insert(amount, outcome.kind) };
+    });
+    return { insert, call: processorCall, durableSale };
+  } finally {
+    await inserts.end();
+  }
 }
 
 async function main(): Promise<void> {
@@ -143,12 +167,11 @@ async function main(): Promise<void> {
       const { key, hostConfiguration } = await createPayingClient(service.url, "Bench");
 
       // The bare routes first, while the service idles; then the sales.
-      const bare = await measureBareInsert(databaseUrl);
-      const bareProcessor = await measureBareProcessorCall(
-        service.simulatorUrl,
-        service.processorTimeoutMs,
-        hostConfiguration,
-      );
+      const {
+        insert: bare,
+        call: bareProcessor,
+        durableSale: bareDurableSale,
+      } = await measureBareRoutes(databaseUrl, bareProcessorCall(service.simulatorUrl, service.processorTimeoutMs, hostConfiguration));
 
       const unique = idempotency === "unique";
       const load: Load = {
@@ -194,6 +217,21 @@ async function main(): Promise<void> {
           value: formatNumber(floorRatio, 2),
           goal: `>= ${goalRatio}`,
           met: floorRatio >= goalRatio ? "yes" : "no",
+        },
+        ...rowsOf("bare durable sale (insert, call, insert)", "durable sales", bareDurableSale),
+        {
+          target: "bare durable sale / floor",
+          metric: "throughput ratio: the most any sale stored before and after its call can reach",
+          value: formatNumber(bareDurableSale.perSecond / floorPerSecond, 2),
+          goal: "-",
+          met: "-",
+        },
+        {
+          target: "sales / bare durable sale",
+          metric: "throughput ratio",
+          value: formatNumber(sales.perSecond / bareDurableSale.perSecond, 2),
+          goal: "-",
+          met: "-",
         },
         {
           target: "sales p99 / floor p99",
