@@ -12,7 +12,7 @@ const MS_PER_TICK = 10;
 export interface CpuTime {
   /** Busy time of every core together (user, nice, system, irq, softirq, steal). */
   machineMs: number;
-  /** User and system time of the processes named `postgres`. */
+  /** User and system time of the processes named `postgres`, with their exited children's. */
   postgresMs: number;
 }
 
@@ -48,11 +48,13 @@ function postgresMs(): number {
     } catch {
       continue; // It exited meanwhile.
     }
-    // pid (comm) state ppid ...: utime and stime are the 14th and 15th fields.
+    // pid (comm) state ppid ...: utime and stime are the 14th and 15th fields; cutime and cstime,
+    // the 16th and 17th, hold what the postmaster's exited children (idle connections closed by
+    // a pool) spent, which would otherwise vanish from the sum when they exit.
     const commEnd = stat.lastIndexOf(")");
     if (stat.slice(stat.indexOf("(") + 1, commEnd) !== "postgres") continue;
     const fields = stat.slice(commEnd + 2).split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]);
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return ticks * MS_PER_TICK;
 }

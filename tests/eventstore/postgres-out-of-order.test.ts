@@ -43,16 +43,18 @@ describe.skipIf(skipReason)("PostgreSQL event store: writers that commit out of 
     const fast = await store.append(`fast-${randomUUID()}`, [{ type: "Fast", data: {} }], "no_stream");
     expect(fast.position).toBeGreaterThan(slowPosition);
 
-    // The fast event committed, but a reader must not move past the open slow transaction.
-    const whileOpen = await store.readAll({ after: start });
-    expect(whileOpen.events).toEqual([]);
-    expect(whileOpen.checkpoint).toBe(start);
+    // The fast event committed, but a reader must not move past the open slow transaction, nor
+    // may readers that ask at once (and share one read of the horizon).
+    const [whileOpen, ...alongside] = await Promise.all(Array.from({ length: 8 }, () => store.readAll({ after: start })));
+    for (const read of [whileOpen!, ...alongside]) expect(read).toEqual({ events: [], checkpoint: start });
 
     slow.release();
     await slow.committed;
+    const together = await Promise.all(Array.from({ length: 8 }, () => store.readAll({ after: start })));
+    for (const read of together) expect(read.events.map((e) => e.type)).toEqual(["Slow", "Fast"]);
 
     const events: RecordedEvent[] = [];
-    let checkpoint = whileOpen.checkpoint;
+    let checkpoint = whileOpen!.checkpoint;
     for (;;) {
       const batch = await store.readAll({ after: checkpoint, batchSize: 1 });
       if (batch.checkpoint === checkpoint) break;

@@ -20,7 +20,7 @@ import type {
 } from "../port.ts";
 import { type ValidAppend, validateAppend } from "../validate-append.ts";
 import { decodeCheckpoint, encodeCheckpoint, type PostgresCheckpoint } from "./checkpoint.ts";
-import { readHorizon } from "./read-horizon.ts";
+import { sharedReadHorizon } from "./read-horizon.ts";
 
 export interface PostgresEventStoreOptions {
   /** How often a live subscription polls for events written by other processes. */
@@ -60,9 +60,11 @@ export class PostgresEventStore implements EventStore {
   readonly #coalesceMs: number;
   readonly #appended = new EventEmitter().setMaxListeners(0);
   readonly #groupCommit = batchWhileBusy((appends: ValidAppend[]) => this.#appendGroup(appends));
+  readonly #readHorizon: () => Promise<string>;
 
   constructor(db: Kysely<Database>, options: PostgresEventStoreOptions = {}) {
     this.#db = db;
+    this.#readHorizon = sharedReadHorizon(db);
     this.#pollIntervalMs = options.pollIntervalMs ?? 200;
     this.#coalesceMs = options.coalesceMs ?? 5;
   }
@@ -213,7 +215,7 @@ export class PostgresEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
     const after = options.after ? decodeCheckpoint(options.after) : { transactionId: 0n, position: 0n };
     if (options.types) return this.#readAllOfTypes(after, options.types, options);
-    const horizon = await readHorizon(this.#db);
+    const horizon = await this.#readHorizon();
     const { rows } = await sql<EventRow>`
       select ${eventColumns}
       from events
@@ -233,7 +235,7 @@ export class PostgresEventStore implements EventStore {
    */
   async #readAllOfTypes(after: PostgresCheckpoint, types: readonly string[], options: ReadAllOptions): Promise<ReadAllResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    const horizon = await readHorizon(this.#db);
+    const horizon = await this.#readHorizon();
     const { rows } = await sql<NullableEventRow & { head_transaction_id: string; head_position: string }>`
       with matching as (
         select ${eventColumns}
@@ -282,7 +284,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readHead(): Promise<Head> {
-    const horizon = await readHorizon(this.#db);
+    const horizon = await this.#readHorizon();
     const { rows } = await sql<Pick<EventRow, "transaction_id" | "position" | "recorded_at">>`
       select transaction_id::text, position::text, recorded_at
       from events
