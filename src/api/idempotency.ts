@@ -6,6 +6,7 @@ import { type Kysely, sql } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
 import { principalOf } from "./auth.ts";
+import { bindKey, claimKey, storeAnswer } from "./idempotency-records.ts";
 import { ApiProblem } from "./problems.ts";
 
 /** The transaction an Idempotency-Key belongs to, once its intent is (about to be) recorded. */
@@ -74,13 +75,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     const scope = principal.role === "admin" ? "admin" : `client:${principal.clientId}`;
     const requestHash = hashRequest(request, requestHashKey);
     const token = randomUUID();
-    const claimed = await db
-      .insertInto("idempotency_records")
-      .values({ scope, idempotency_key: key, request_hash: requestHash, claim_token: token, locked_until: lockedUntil })
-      .onConflict((conflict) => conflict.columns(["scope", "idempotency_key"]).doNothing())
-      .returning("scope")
-      .executeTakeFirst();
-    if (claimed) {
+    if (await claimKey(db, { scope, key, requestHash, token, lockMs: inProgressTimeoutMs })) {
       request.idempotency = { scope, key, token, bound: undefined };
       return;
     }
@@ -145,21 +140,8 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       }),
     );
     const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
-    const token = claim.token;
-    const store = () =>
-      db
-        .updateTable("idempotency_records")
-        .where("scope", "=", claim.scope)
-        .where("idempotency_key", "=", claim.key)
-        .where("claim_token", "=", token)
-        .set({
-          status_code: reply.statusCode,
-          response_headers: sql`${JSON.stringify(headers)}::jsonb`,
-          response_body: body,
-          completed_at: sql`now()`,
-          locked_until: null,
-        })
-        .execute();
+    const answer = { scope: claim.scope, key: claim.key, token: claim.token, statusCode: reply.statusCode, headers, body };
+    const store = () => storeAnswer(db, answer);
     try {
       await retryBriefly(store);
     } catch (error) {
@@ -176,19 +158,8 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
 export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest): BindIdempotencyKey | undefined {
   const claim = request.idempotency;
   if (!claim) return undefined;
-  return async ({ transactionId, paymentId }) => {
-    if (!claim.token) return false;
-    const bound = await db
-      .updateTable("idempotency_records")
-      .set({ transaction_id: transactionId, payment_id: paymentId })
-      .where("scope", "=", claim.scope)
-      .where("idempotency_key", "=", claim.key)
-      .where("claim_token", "=", claim.token)
-      .where((where) => where.or([where("transaction_id", "is", null), where("transaction_id", "=", transactionId)]))
-      .returning("scope")
-      .executeTakeFirst();
-    return bound !== undefined;
-  };
+  return async ({ transactionId, paymentId }) =>
+    claim.token !== undefined && bindKey(db, { scope: claim.scope, key: claim.key, token: claim.token, transactionId, paymentId });
 }
 
 /** A write that a database fault (a dropped connection, a restart) may break: tried again for about 1.5 s. */

@@ -76,6 +76,33 @@ for (const target of testDatabaseTargets()) {
       expect((await initiatedSales()).filter((id) => !before.includes(id))).toEqual([first.body.id]);
     });
 
+    it("charges once per key when many keyed sales arrive at once, each twice, and stores every answer", async () => {
+      const before = await initiatedSales();
+      const keys = Array.from({ length: 30 }, (_, index) => `at-once-${index}-${Math.random()}`);
+      // Sent together, their claims, bindings and answers share grouped statements (where requests overlap: PostgreSQL).
+      const answers = await Promise.all([...keys, ...keys].map((key) => sale(key)));
+      const executed = new Map<string, string>();
+      keys.forEach((key, index) => {
+        const pair = [answers[index]!, answers[index + keys.length]!];
+        const first = pair.filter((answer) => answer.status === 201 && answer.headers.get("idempotent-replayed") === null);
+        expect(first, key).toHaveLength(1);
+        executed.set(key, first[0]!.body.id);
+        const other = pair.find((answer) => answer !== first[0])!;
+        if (other.status === 201) expect(other.body.id).toBe(first[0]!.body.id);
+        else expect(other.body.code).toBe("idempotency_request_in_progress");
+      });
+      const made = (await initiatedSales()).filter((id) => !before.includes(id));
+      expect(made.sort()).toEqual([...executed.values()].sort());
+      const records = await api.database.db
+        .selectFrom("idempotency_records")
+        .select(["idempotency_key", "status_code", "transaction_id", "locked_until"])
+        .where("idempotency_key", "in", keys)
+        .execute();
+      expect(records.map((record) => [record.idempotency_key, record.status_code, record.transaction_id, record.locked_until]).sort()).toEqual(
+        keys.map((key) => [key, 201, executed.get(key), null]).sort(),
+      );
+    });
+
     it("answers a retry with the transaction as it stands: pending first, approved once resolved", async () => {
       const key = `pending-${Math.random()}`;
       // Until the retry has answered, the processor's answers to inquiries do not reach the resolver.

@@ -1,0 +1,116 @@
+import { type Kysely, sql } from "kysely";
+import { type Batched, batcherPer, batchWhileBusy } from "../batching/batch-while-busy.ts";
+import type { Database } from "../db/schema.ts";
+
+/**
+ * The writes every keyed request makes to its idempotency record, grouped: those that arrive while
+ * one is in flight share one statement (a keyed sale made three round trips of its own before).
+ * Each row keeps its own condition (its scope and key, its claim token), so grouping changes no
+ * answer. Rows are taken in key order, so two instances' groups lock shared keys in one order;
+ * a group that fails all the same is written again row by row, so one row's failure stays its own.
+ */
+
+export interface ClaimRow {
+  scope: string;
+  key: string;
+  requestHash: string;
+  token: string;
+  /** How long the claim blocks its key if its request never answers. */
+  lockMs: number;
+}
+
+export interface BindRow {
+  scope: string;
+  key: string;
+  token: string;
+  transactionId: string;
+  paymentId: string;
+}
+
+export interface AnswerRow {
+  scope: string;
+  key: string;
+  token: string;
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const byKey = <Row extends { scope: string; key: string }>(rows: Row[]) =>
+  JSON.stringify([...rows].sort((a, b) => (a.scope === b.scope ? compare(a.key, b.key) : compare(a.scope, b.scope))));
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Runs `write` on the whole group; if that fails, on each row alone, so that each row answers for itself. */
+function grouped<Row, Result>(write: (db: Kysely<Database>, rows: Row[]) => Promise<Result[]>) {
+  return batcherPer((db: Kysely<Database>) =>
+    batchWhileBusy(async (rows: Row[]): Promise<PromiseSettledResult<Result>[]> => {
+      try {
+        return (await write(db, rows)).map((value) => ({ status: "fulfilled", value }));
+      } catch (error) {
+        if (rows.length === 1) return [{ status: "rejected", reason: error }];
+        return Promise.all(
+          rows.map((row) =>
+            write(db, [row]).then(
+              ([value]) => ({ status: "fulfilled" as const, value: value! }),
+              (reason: unknown) => ({ status: "rejected" as const, reason }),
+            ),
+          ),
+        );
+      }
+    }),
+  );
+}
+
+/** One row's own answer out of its group's. */
+function unwrap<Row, Result>(batcher: (db: Kysely<Database>) => Batched<Row, PromiseSettledResult<Result>>) {
+  return async (db: Kysely<Database>, row: Row): Promise<Result> => {
+    const settled = await batcher(db)(row);
+    if (settled.status === "rejected") throw settled.reason;
+    return settled.value;
+  };
+}
+
+/** Claims the key for the row's request: `false` when the key already has a record. */
+export const claimKey = unwrap(
+  grouped(async (db, rows: ClaimRow[]) => {
+    const { rows: claimed } = await sql<{ claim_token: string }>`
+      insert into idempotency_records (scope, idempotency_key, request_hash, claim_token, locked_until)
+      select c.scope, c.key, c."requestHash", c.token, now() + c."lockMs" * interval '1 millisecond'
+      from json_to_recordset(${byKey(rows)}::json) as c(scope text, key text, "requestHash" text, token text, "lockMs" integer)
+      on conflict (scope, idempotency_key) do nothing
+      returning claim_token
+    `.execute(db);
+    const tokens = new Set(claimed.map((row) => row.claim_token));
+    return rows.map((row) => tokens.has(row.token));
+  }),
+);
+
+/** Binds the key to a transaction, if the row's request still holds its claim: `false` if another took it over. */
+export const bindKey = unwrap(
+  grouped(async (db, rows: BindRow[]) => {
+    const { rows: bound } = await sql<{ claim_token: string }>`
+      update idempotency_records as record
+      set transaction_id = bind."transactionId", payment_id = bind."paymentId"
+      from json_to_recordset(${byKey(rows)}::json) as bind(scope text, key text, token text, "transactionId" uuid, "paymentId" uuid)
+      where record.scope = bind.scope and record.idempotency_key = bind.key and record.claim_token = bind.token
+        and (record.transaction_id is null or record.transaction_id = bind."transactionId")
+      returning record.claim_token
+    `.execute(db);
+    const tokens = new Set(bound.map((row) => row.claim_token));
+    return rows.map((row) => tokens.has(row.token));
+  }),
+);
+
+/** Stores the answer of the request that holds the key's claim; a claim taken over meanwhile is left alone. */
+export const storeAnswer = unwrap(
+  grouped(async (db, rows: AnswerRow[]) => {
+    await sql`
+      update idempotency_records as record
+      set status_code = answer."statusCode", response_headers = answer.headers, response_body = answer.body,
+          completed_at = now(), locked_until = null
+      from json_to_recordset(${byKey(rows)}::json) as answer(scope text, key text, token text, "statusCode" integer, headers jsonb, body text)
+      where record.scope = answer.scope and record.idempotency_key = answer.key and record.claim_token = answer.token
+    `.execute(db);
+    return rows.map(() => undefined);
+  }),
+);
