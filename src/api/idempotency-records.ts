@@ -71,9 +71,16 @@ function unwrap<Row, Result>(batcher: (db: Kysely<Database>) => Batched<Row, Pro
   };
 }
 
+/** For each row, whether the statement returned its claim token (it claimed, or still holds, its key). */
+function returnedTokens(rows: readonly { token: string }[], returned: readonly { claim_token: string }[]): boolean[] {
+  const tokens = new Set(returned.map((row) => row.claim_token));
+  return rows.map((row) => tokens.has(row.token));
+}
+
 /** Claims the key for the row's request: `false` when the key already has a record. */
 export const claimKey = unwrap(
   grouped(async (db, rows: ClaimRow[]) => {
+    // An insert joins nothing, so its rows can come as one JSON list.
     const { rows: claimed } = await sql<{ claim_token: string }>`
       insert into idempotency_records (scope, idempotency_key, request_hash, claim_token, locked_until)
       select c.scope, c.key, c."requestHash", c.token, now() + c."lockMs" * interval '1 millisecond'
@@ -81,8 +88,7 @@ export const claimKey = unwrap(
       on conflict (scope, idempotency_key) do nothing
       returning claim_token
     `.execute(db);
-    const tokens = new Set(claimed.map((row) => row.claim_token));
-    return rows.map((row) => tokens.has(row.token));
+    return returnedTokens(rows, claimed);
   }),
 );
 
@@ -103,8 +109,7 @@ export const bindKey = unwrap(
         and (record.transaction_id is null or record.transaction_id = bind.transaction_id)
       returning record.claim_token
     `.execute(db);
-    const tokens = new Set(bound.map((row) => row.claim_token));
-    return rows.map((row) => tokens.has(row.token));
+    return returnedTokens(rows, bound);
   }),
 );
 
