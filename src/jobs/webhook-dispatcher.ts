@@ -34,14 +34,9 @@ export interface WebhookDispatcherOptions {
 const LEASE = "job:webhook-dispatcher";
 const MAX_CACHED_KEYS = 10_000;
 
-/** Where a message stands in the log: one endpoint gets a subject's messages in this order. */
-type Order = { position: bigint; ordinal: number };
-const before = (a: Order, b: Order) => a.position < b.position || (a.position === b.position && a.ordinal < b.ordinal);
-
-type Candidate = Order & {
+type Candidate = {
   deliveryId: string;
   endpointId: string;
-  subjectId: string;
   messageId: string;
   payload: string;
   attempts: number;
@@ -56,8 +51,6 @@ type Candidate = Order & {
 
 type Recorded = { candidate: Candidate; result: SendResult; decision: RetryDecision };
 
-const subjectKey = (delivery: { endpointId: string; subjectId: string }) => `${delivery.endpointId}/${delivery.subjectId}`;
-
 /**
  * Sends the outbox's deliveries, on one instance at a time (a lease like the projections').
  *
@@ -66,9 +59,10 @@ const subjectKey = (delivery: { endpointId: string; subjectId: string }) => `${d
  * concurrently, at most `maxInFlightPerEndpoint` per endpoint and `maxInFlight` in all; a finished
  * send starts the endpoint's next candidate at once and looks again only when it has none.
  *
- * Order: a message waits while an earlier one about the same transaction (or batch) is held for
- * its endpoint, in flight or waiting for its retry. Those held deliveries are known here (this is
- * the only sender while the lease is ours), read back from the outbox whenever the lease is taken.
+ * Order: a message is not due while an earlier one about the same transaction (or batch) is still
+ * pending for its endpoint: in flight, waiting for its retry, or sent without its outcome recorded
+ * (the database went away meanwhile). The outbox alone decides this, so a lost lease, a restart or
+ * an unrecorded attempt cannot let a later message overtake.
  */
 export class WebhookDispatcher {
   readonly #options: Required<WebhookDispatcherOptions>;
@@ -76,8 +70,6 @@ export class WebhookDispatcher {
   readonly #stopping = new AbortController();
   readonly #inFlight = new Map<string, { candidate: Candidate; sent: Promise<void> }>();
   readonly #busy = new Map<string, number>();
-  /** Per endpoint and subject, the deliveries in flight or waiting for a retry. */
-  #held = new Map<string, Map<string, Order>>();
   #candidates = new Map<string, Candidate[]>();
   #leaseRenewedAt = 0;
   #leading = false;
@@ -149,53 +141,29 @@ export class WebhookDispatcher {
     const { db, leaseMs } = this.#options;
     if (this.#leading && Date.now() - this.#leaseRenewedAt < leaseMs / 3) return true;
     const held = await acquireLease(db, LEASE, this.#owner, leaseMs);
-    if (held && !this.#leading) await this.#loadHeld();
     this.#leading = held;
     this.#leaseRenewedAt = held ? Date.now() : 0;
     return held;
   }
 
-  /** What another dispatcher (or this one, before it lost the lease) left waiting for a retry. */
-  async #loadHeld(): Promise<void> {
-    const { rows } = await sql<{ delivery_id: string; endpoint_id: string; subject_id: string; position: string; ordinal: number }>`
-      select delivery_id, endpoint_id, subject_id, position::text as position, ordinal
-      from webhook_deliveries where status = 'pending' and attempts > 0
-    `.execute(this.#options.db);
-    this.#held = new Map();
-    // Sends of an earlier term still running hold their subjects too.
-    for (const { candidate } of this.#inFlight.values()) this.#hold(candidate);
-    for (const row of rows) {
-      this.#hold({ deliveryId: row.delivery_id, endpointId: row.endpoint_id, subjectId: row.subject_id, position: BigInt(row.position), ordinal: row.ordinal });
-    }
-  }
-
-  #hold(delivery: Order & { deliveryId: string; endpointId: string; subjectId: string }): void {
-    const key = subjectKey(delivery);
-    const held = this.#held.get(key) ?? new Map<string, Order>();
-    held.set(delivery.deliveryId, { position: delivery.position, ordinal: delivery.ordinal });
-    this.#held.set(key, held);
-  }
-
-  #release(candidate: Candidate): void {
-    const key = subjectKey(candidate);
-    const held = this.#held.get(key);
-    held?.delete(candidate.deliveryId);
-    if (held?.size === 0) this.#held.delete(key);
-  }
-
-  /** Per enabled endpoint with room, its next due deliveries in log order. */
+  /** Per enabled endpoint, its next due deliveries, the earliest due first. */
   async #dueCandidates(): Promise<Map<string, Candidate[]>> {
     const { db, maxInFlightPerEndpoint } = this.#options;
-    const { rows } = await sql<Omit<Candidate, "position"> & { position: string }>`
-      select d.delivery_id as "deliveryId", d.endpoint_id as "endpointId", d.subject_id as "subjectId",
+    const { rows } = await sql<Candidate>`
+      select d.delivery_id as "deliveryId", d.endpoint_id as "endpointId",
              d.message_id as "messageId", d.payload, d.attempts, d.round_start as "roundStart", d.redeliveries,
-             d.position::text as position, d.ordinal, e.url, e.secret, e.previous_secret as "previousSecret",
+             e.url, e.secret, e.previous_secret as "previousSecret",
              e.previous_secret_expires_at as "previousSecretExpiresAt"
       from webhook_endpoints e
       cross join lateral (
         select * from webhook_deliveries d
         where d.endpoint_id = e.endpoint_id and d.status = 'pending' and d.next_attempt_at <= now()
           and not (d.delivery_id = any(array(select jsonb_array_elements_text(${JSON.stringify([...this.#inFlight.keys()])}::jsonb)::uuid)))
+          and not exists (
+            select from webhook_deliveries earlier
+            where earlier.endpoint_id = d.endpoint_id and earlier.subject_id = d.subject_id and earlier.status = 'pending'
+              and (earlier.position, earlier.ordinal) < (d.position, d.ordinal)
+          )
         order by d.next_attempt_at, d.position, d.ordinal
         limit ${maxInFlightPerEndpoint * 4}
       ) d
@@ -204,43 +172,28 @@ export class WebhookDispatcher {
     const candidates = new Map<string, Candidate[]>();
     for (const row of rows) {
       const list = candidates.get(row.endpointId) ?? [];
-      list.push({ ...row, position: BigInt(row.position) });
+      list.push(row);
       candidates.set(row.endpointId, list);
     }
-    for (const list of candidates.values()) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     return candidates;
   }
 
-  /** Starts the endpoint's candidates that may go now: room left, and nothing earlier held for their subject. */
+  /** Starts the endpoint's candidates while it and the dispatcher have room; looks again once none is left. */
   #startNext(endpointId: string): void {
     const { maxInFlightPerEndpoint, maxInFlight } = this.#options;
     const list = this.#candidates.get(endpointId) ?? [];
-    const waiting = new Set<string>();
-    for (let index = 0; index < list.length; ) {
+    while (list.length > 0) {
       if ((this.#busy.get(endpointId) ?? 0) >= maxInFlightPerEndpoint || this.#inFlight.size >= maxInFlight) return;
-      const candidate = list[index]!;
-      const key = subjectKey(candidate);
-      const earlier = [...(this.#held.get(key) ?? new Map<string, Order>())].some(
-        ([deliveryId, order]) => deliveryId !== candidate.deliveryId && before(order, candidate),
-      );
-      if (waiting.has(key) || earlier) {
-        waiting.add(key);
-        index += 1;
-        continue;
-      }
-      list.splice(index, 1);
-      this.#send(candidate);
+      this.#send(list.shift()!);
     }
-    if (list.length === 0 && !this.#stopping.signal.aborted) void this.#look();
+    if (!this.#stopping.signal.aborted) void this.#look();
   }
 
   #send(candidate: Candidate): void {
-    this.#hold(candidate);
     this.#busy.set(candidate.endpointId, (this.#busy.get(candidate.endpointId) ?? 0) + 1);
     const sent = this.#attempt(candidate)
       .catch((error: unknown) => {
         // Unrecorded, the delivery stays pending and due: the next look finds it again.
-        this.#release(candidate);
         this.#options.logger.error({ err: error, deliveryId: candidate.deliveryId }, "webhook attempt not recorded");
       })
       .finally(() => {
@@ -261,7 +214,6 @@ export class WebhookDispatcher {
     const attemptInRound = candidate.attempts + 1 - candidate.roundStart;
     const decision = retryDecision({ delivered, attemptInRound, baseMs: retryBaseMs });
     await this.#record({ candidate, result, decision });
-    if (decision.status !== "pending") this.#release(candidate);
     observe(decision.status === "pending" ? "retrying" : decision.status, result.durationMs);
   }
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { HostConfigurationView } from "../../src/domain/host-configurations/decider.ts";
@@ -407,6 +408,56 @@ for (const target of testDatabaseTargets()) {
         }
       } finally {
         await picky.close();
+      }
+    });
+
+    it("keeps a transaction's events in order when a failed attempt's outcome cannot be recorded", async () => {
+      const path = "/unrecorded";
+      const endpoint = await createEndpoint(api, acme.key, `${receiver.url}${path}`, ["transaction.pending", "transaction.approved"]);
+      receiver.setBehaviour((request) => (request.path === path && typeOf(request) === "transaction.pending" && request.nth === 1 ? "never" : 200));
+      const { db } = api.database;
+      try {
+        const sale = await pay("sale", "4242424242424242", 2345);
+        expect(sale.status, sale.text).toBe(201);
+        await receiver.waitFor((requests) => requests.length >= 1, { path, message: "the first transaction.pending" });
+        // The approval is in the outbox, and the dispatcher has looked at it while its pending is in flight.
+        await vi.waitFor(
+          async () =>
+            expect(
+              await db
+                .selectFrom("webhook_deliveries")
+                .select("delivery_id")
+                .where("endpoint_id", "=", endpoint.id)
+                .where("event_type", "=", "transaction.approved")
+                .execute(),
+            ).toHaveLength(1),
+          { timeout: 10_000, interval: 20 },
+        );
+        await sleep(200);
+        // The pending's refusal is then not recorded, as when the database restarts during the attempt.
+        await sql`
+          create function refuse_failed_attempts() returns trigger language plpgsql as $$
+          begin raise exception 'the database is restarting'; end $$
+        `.execute(db);
+        await sql`
+          create trigger refuse_failed_attempts before insert on webhook_attempts for each row
+          when (new.endpoint_id = ${sql.lit(endpoint.id)}::uuid and new.response_status = 500)
+          execute function refuse_failed_attempts()
+        `.execute(db);
+        receiver.answerHeld(500);
+        const requests = await receiver.waitFor(
+          (arrived) => arrived.some((request) => typeOf(request) === "transaction.approved" && request.answer === 200),
+          { path, message: "the approval" },
+        );
+        expect(requests.map((request) => [typeOf(request), request.answer])).toEqual([
+          ["transaction.pending", "never"],
+          ["transaction.pending", 200],
+          ["transaction.approved", 200],
+        ]);
+      } finally {
+        await sql`drop trigger if exists refuse_failed_attempts on webhook_attempts`.execute(db);
+        await sql`drop function if exists refuse_failed_attempts()`.execute(db);
+        receiver.setBehaviour(200);
       }
     });
 

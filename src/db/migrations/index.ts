@@ -14,6 +14,7 @@ import * as failureReasons from "./0013-failure-reasons.ts";
 import * as defaultHostConfigurations from "./0014-default-host-configurations.ts";
 import * as jsonReadModels from "./0015-json-read-models.ts";
 import * as resolverLastPass from "./0016-resolver-last-pass.ts";
+import * as webhookOrder from "./0017-webhook-order.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "0014-default-host-configurations": defaultHostConfigurations,
   "0015-json-read-models": jsonReadModels,
   "0016-resolver-last-pass": resolverLastPass,
+  "0017-webhook-order": webhookOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
