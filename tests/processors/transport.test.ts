@@ -111,6 +111,19 @@ describe("submit", () => {
     expect((await connector.submit(sale())).kind).toBe("unknown");
     expect(received).toBe(1);
   });
+
+  it("an answer that trickles in past the timeout is unknown, though every part of it came in time", async () => {
+    handler = (_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write("{");
+      const trickle = setInterval(() => response.write(" "), 100);
+      setTimeout(() => {
+        clearInterval(trickle);
+        response.end(JSON.stringify({ responseCode: "00", approvalCode: "A1B2C3", retrievalReferenceNumber: "123456789012" }).slice(1));
+      }, 1_500).unref();
+    };
+    expect((await connector.submit(sale())).kind).toBe("unknown");
+  });
 });
 
 describe("inquire", () => {
