@@ -17,12 +17,6 @@ export interface Projection {
   /** Only these event types are applied; the checkpoint still advances past the others. */
   eventTypes?: readonly string[];
   /**
-   * While `holds` (asked of the projection's own tables, which reflect the log up to its
-   * checkpoint), only events of these types can change the read model: the runner reads no
-   * others. A batch that holds one is read again with every type, as it may end the idle state.
-   */
-  whileIdle?: { eventTypes: readonly string[]; holds(db: Kysely<Database>): Promise<boolean> };
-  /**
    * The streams `apply` needs whole (beyond the batch's own events), read before the batch's
    * database transaction opens: the embedded database has one connection, held by that
    * transaction. `db` reads the live tables.

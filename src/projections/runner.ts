@@ -98,30 +98,20 @@ export class ProjectionRunner {
       );
     }, leaseMs / 3);
     try {
-      const { eventTypes, whileIdle } = this.projection;
       let checkpoint = (await readCheckpoint(db, name)).checkpoint;
-      let idle = whileIdle !== undefined && (await whileIdle.holds(db));
-      // Each pass reads with the types the idle state allows, and ends when that state may change.
-      while (!term.signal.aborted) {
-        const types = idle && whileIdle ? whileIdle.eventTypes : eventTypes;
-        const batches = store.subscribe({ after: checkpoint, batchSize, types, signal: term.signal });
-        for await (const batch of batches) {
-          if (idle && batch.events.length > 0) {
-            // Read again, every type, from the same checkpoint: these events may end the idle state.
-            idle = false;
-            break;
-          }
-          if (!(await this.#commit(checkpoint, batch))) {
-            logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
-            return;
-          }
-          announceApplied(db, name, batch.events);
-          checkpoint = batch.checkpoint;
-          if (!idle && whileIdle && batch.events.length > 0 && (await whileIdle.holds(db))) {
-            idle = true;
-            break;
-          }
+      const batches = store.subscribe({
+        after: checkpoint,
+        batchSize,
+        types: this.projection.eventTypes,
+        signal: term.signal,
+      });
+      for await (const batch of batches) {
+        if (!(await this.#commit(checkpoint, batch))) {
+          logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
+          return;
         }
+        announceApplied(db, name, batch.events);
+        checkpoint = batch.checkpoint;
       }
     } finally {
       clearInterval(renewal);

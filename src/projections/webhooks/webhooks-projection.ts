@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { v5 } from "uuid";
 import type { Database } from "../../db/schema.ts";
 import { evolve, initialState, type PaymentEvent, paymentEventTypes, type PaymentState } from "../../domain/payments/index.ts";
@@ -35,15 +35,21 @@ export const webhooksProjection: Projection = {
   name: "webhooks",
   tables: ["webhook_endpoints"],
   eventTypes: [...webhookEndpointEventTypes, ...paymentEventTypes, "SettlementClosed.v1"],
-  // With no enabled endpoint (the common case until a client subscribes) no payment event is even read.
-  whileIdle: { eventTypes: webhookEndpointEventTypes, holds: async (db) => !(await anyEnabledEndpoint(db)) },
 
   async streamsToRead(db, events) {
     const sources = events.filter((event) => !isEndpointEvent(event));
     if (sources.length === 0) return [];
-    // With no enabled endpoint nothing is read. The table is the one `apply` will read: it
-    // reflects the log up to this batch.
-    const anySubscriber = events.some(isEndpointEvent) || (await anyEnabledEndpoint(db));
+    // With no enabled endpoint (the common case until a client subscribes) nothing is read. The
+    // table is the one `apply` will read: it reflects the log up to this batch.
+    const subscriber = () =>
+      db
+        .selectFrom("webhook_endpoints")
+        .select("endpoint_id")
+        .where("enabled", "=", true)
+        .where("deleted", "=", false)
+        .limit(1)
+        .executeTakeFirst();
+    const anySubscriber = events.some(isEndpointEvent) || (await subscriber()) !== undefined;
     return anySubscriber ? [...new Set(sources.map((event) => event.streamId))] : [];
   },
 
@@ -85,17 +91,6 @@ export const webhooksProjection: Projection = {
     await insertDeliveries(trx, deliveries);
   },
 };
-
-async function anyEnabledEndpoint(db: Kysely<Database>): Promise<boolean> {
-  const row = await db
-    .selectFrom("webhook_endpoints")
-    .select("endpoint_id")
-    .where("enabled", "=", true)
-    .where("deleted", "=", false)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 type EndpointRow = {
   endpoint_id: string;
