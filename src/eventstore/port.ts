@@ -87,6 +87,12 @@ export interface Head {
 
 export interface SubscribeOptions extends ReadAllOptions {
   signal: AbortSignal;
+  /**
+   * Resolves when someone waits for this subscriber to catch up (at once if someone does now).
+   * A store that lets the appends of a moment gather before it reads them reads at once then.
+   * `signal` aborts when the subscription no longer listens.
+   */
+  awaited?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface EventStore {

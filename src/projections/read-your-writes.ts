@@ -40,13 +40,18 @@ interface Registry {
   waiters: Map<string, Map<string, Set<Waiter>>>;
   /** Per projection: how many runners hold its lease. */
   leaders: Map<string, number>;
+  /** Per projection: its runners' subscriptions, told when a request starts waiting for it. */
+  awaitedListeners: Map<string, Set<() => void>>;
 }
 
 const registries = new WeakMap<Kysely<Database>, Registry>();
 
 function registryOf(db: Kysely<Database>): Registry {
   let registry = registries.get(db);
-  if (!registry) registries.set(db, (registry = { ownWrites: new Map(), applied: new Map(), waiters: new Map(), leaders: new Map() }));
+  if (!registry) registries.set(
+      db,
+      (registry = { ownWrites: new Map(), applied: new Map(), waiters: new Map(), leaders: new Map(), awaitedListeners: new Map() }),
+    );
   return registry;
 }
 
@@ -99,13 +104,14 @@ export async function waitForProjection(
   timeoutMs = 5_000,
 ): Promise<boolean> {
   const { projection, streamId, revision } = target;
-  const { applied, waiters, leaders } = registryOf(db);
+  const { applied, waiters, leaders, awaitedListeners } = registryOf(db);
   if ((applied.get(keyOf(projection, streamId)) ?? -1n) >= revision) return true;
   const waiter: Waiter = { revision, applied: false, wake: () => {} };
   const streams = waiters.get(projection) ?? new Map<string, Set<Waiter>>();
   waiters.set(projection, streams);
   const streamWaiters = streams.get(streamId) ?? new Set<Waiter>();
   streams.set(streamId, streamWaiters.add(waiter));
+  for (const listener of awaitedListeners.get(projection) ?? []) listener();
   try {
     const deadline = Date.now() + timeoutMs;
     for (let pollMs = FIRST_POLL_MS; ; pollMs = Math.min(pollMs * 2, MAX_POLL_MS)) {
@@ -125,6 +131,27 @@ export async function waitForProjection(
     streamWaiters.delete(waiter);
     if (streamWaiters.size === 0 && streams.get(streamId) === streamWaiters) streams.delete(streamId);
   }
+}
+
+/**
+ * Resolves when a request of this process waits for `projection` (at once while one does), so
+ * its runner reads the log now rather than letting appends gather; or when `signal` aborts.
+ */
+export function projectionAwaited(db: Kysely<Database>, projection: string, signal: AbortSignal): Promise<void> {
+  const { waiters, awaitedListeners } = registryOf(db);
+  if ((waiters.get(projection)?.size ?? 0) > 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const listeners = awaitedListeners.get(projection) ?? new Set<() => void>();
+    awaitedListeners.set(projection, listeners);
+    const done = () => {
+      listeners.delete(done);
+      if (listeners.size === 0 && awaitedListeners.get(projection) === listeners) awaitedListeners.delete(projection);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    listeners.add(done);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** How long reads wait for an own write to be projected, at most. */

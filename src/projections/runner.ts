@@ -6,7 +6,7 @@ import type { Checkpoint, EventStore, ReadAllResult } from "../eventstore/port.t
 import type { Logger } from "../logger.ts";
 import { acquireLease, advanceCheckpoint, readCheckpoint, releaseLease, renewLease } from "./checkpoints.ts";
 import { assertProjectionName, type Projection, readStreamsFor } from "./projection.ts";
-import { announceApplied, announceLeading } from "./read-your-writes.ts";
+import { announceApplied, announceLeading, projectionAwaited } from "./read-your-writes.ts";
 
 export interface ProjectionRunnerOptions {
   db: Kysely<Database>;
@@ -104,6 +104,7 @@ export class ProjectionRunner {
         batchSize,
         types: this.projection.eventTypes,
         signal: term.signal,
+        awaited: (signal) => projectionAwaited(db, name, signal),
       });
       for await (const batch of batches) {
         if (!(await this.#commit(checkpoint, batch))) {

@@ -36,6 +36,36 @@ for (const target of testDatabaseTargets()) {
       expect(withEvents[0]!.events.map((event) => event.data.index)).toEqual([0, 1, 2, 3, 4]);
     });
 
+    it("reads at once when someone awaits it while the appends gather", async () => {
+      const store = new PostgresEventStore(database.db, { pollIntervalMs: 60_000, coalesceMs: 60_000 });
+      const stopping = new AbortController();
+      let gatheringStarted!: () => void;
+      const gathering = new Promise<void>((resolve) => (gatheringStarted = resolve));
+      let awaitNow!: () => void;
+      // Asked only once the subscriber starts letting appends gather.
+      const awaited = (signal: AbortSignal) => {
+        gatheringStarted();
+        return new Promise<void>((resolve) => {
+          awaitNow = resolve;
+          signal.addEventListener("abort", () => resolve(), { once: true });
+        });
+      };
+      const batches: ReadAllResult[] = [];
+      const subscribed = (async () => {
+        for await (const batch of store.subscribe({ signal: stopping.signal, awaited })) {
+          batches.push(batch);
+          if (batch.events.length > 0) stopping.abort();
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await store.append(`coalesced-${randomUUID()}`, [{ type: "Happened", data: { index: 0 } }], "no_stream");
+      await gathering;
+      // Unawaited, the subscriber would read after a minute of gathering: longer than the test may take.
+      awaitNow();
+      await subscribed;
+      expect(batches.flatMap((batch) => batch.events).map((event) => event.data.index)).toEqual([0]);
+    });
+
     it("stops at once when aborted while it waits to read", async () => {
       const store = new PostgresEventStore(database.db, { pollIntervalMs: 60_000, coalesceMs: 60_000 });
       const stopping = new AbortController();

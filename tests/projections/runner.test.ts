@@ -8,6 +8,7 @@ import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts
 import { createLogger } from "../../src/logger.ts";
 import { readCheckpoint } from "../../src/projections/checkpoints.ts";
 import { measureLag } from "../../src/projections/lag.ts";
+import { waitForProjection } from "../../src/projections/read-your-writes.ts";
 import { rebuildProjection } from "../../src/projections/rebuild.ts";
 import { ProjectionRunner, type ProjectionRunnerOptions } from "../../src/projections/runner.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
@@ -197,6 +198,21 @@ for (const target of testDatabaseTargets()) {
       await appendEvents(20);
       await caughtUp();
       expect(await countRows(database.db, "projected_events")).toBe(320);
+    });
+
+    it("applies an append at once when a request waits for it, however long appends may gather", async () => {
+      // No poll and a minute of gathering: only the waiting request can make the runner read soon.
+      store = new PostgresEventStore(database.db, { pollIntervalMs: 60_000, coalesceMs: 60_000 });
+      const runner = startRunner();
+      await vi.waitFor(() => expect(runner.active).toBe(true), { timeout: 10_000, interval: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const streamId = `stream-${randomUUID()}`;
+      await store.append(streamId, [{ type: "Happened", data: {} }], "no_stream");
+      const projected = async () => {
+        const { rows } = await sql`select 1 from projected_events where stream_id = ${streamId}`.execute(database.db);
+        return rows.length === 1;
+      };
+      expect(await waitForProjection(database.db, { projection: "test_events", streamId, revision: 0n }, projected, 5_000)).toBe(true);
     });
   });
 }

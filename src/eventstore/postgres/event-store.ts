@@ -26,8 +26,9 @@ export interface PostgresEventStoreOptions {
   /** How often a live subscription polls for events written by other processes. */
   pollIntervalMs?: number;
   /**
-   * How long a live subscription woken by an append in this process waits before reading, so
-   * the appends of that moment are read and applied as one batch (one read, one transaction).
+   * How long a live subscription woken by an append in this process lets the appends of that
+   * moment gather before it reads them as one batch (one read, one transaction, and a sale's
+   * intent and outcome often in one): until someone awaits the subscriber, who waits for nothing.
    */
   coalesceMs?: number;
 }
@@ -48,6 +49,7 @@ interface EventRow {
 type NullableEventRow = { [Column in keyof EventRow]: EventRow[Column] | null };
 
 const DEFAULT_BATCH_SIZE = 500;
+const DEFAULT_COALESCE_MS = 30;
 
 /**
  * The event store on PostgreSQL (a `pg` pool or embedded PGlite: the same SQL serves both).
@@ -66,7 +68,7 @@ export class PostgresEventStore implements EventStore {
     this.#db = db;
     this.#readHorizon = sharedReadHorizon(db);
     this.#pollIntervalMs = options.pollIntervalMs ?? 200;
-    this.#coalesceMs = options.coalesceMs ?? 5;
+    this.#coalesceMs = options.coalesceMs ?? DEFAULT_COALESCE_MS;
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -309,13 +311,28 @@ export class PostgresEventStore implements EventStore {
         yield batch;
       }
       if (batch.checkpoint === after && batch.events.length < batchSize && (await woken) === "append") {
-        await sleep(this.#coalesceMs, undefined, { signal: options.signal }).catch(() => {});
+        await this.#gather(options);
       }
     }
   }
 
   async close(): Promise<void> {
     this.#appended.removeAllListeners();
+  }
+
+  /** Lets the appends of the moment gather, until the subscription stops or someone awaits it. */
+  async #gather({ signal, awaited }: SubscribeOptions): Promise<void> {
+    const gathered = new AbortController();
+    const stop = () => gathered.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    if (signal.aborted) stop();
+    try {
+      const pause = sleep(this.#coalesceMs, undefined, { signal: gathered.signal });
+      await Promise.race([pause, ...(awaited ? [awaited(gathered.signal)] : [])]).catch(() => {});
+    } finally {
+      gathered.abort();
+      signal.removeEventListener("abort", stop);
+    }
   }
 
   async #currentRevision(streamId: string): Promise<bigint | "no_stream"> {
