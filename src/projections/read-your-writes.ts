@@ -48,10 +48,10 @@ const registries = new WeakMap<Kysely<Database>, Registry>();
 
 function registryOf(db: Kysely<Database>): Registry {
   let registry = registries.get(db);
-  if (!registry) registries.set(
-      db,
-      (registry = { ownWrites: new Map(), applied: new Map(), waiters: new Map(), leaders: new Map(), awaitedListeners: new Map() }),
-    );
+  if (!registry) {
+    registry = { ownWrites: new Map(), applied: new Map(), waiters: new Map(), leaders: new Map(), awaitedListeners: new Map() };
+    registries.set(db, registry);
+  }
   return registry;
 }
 

@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { EventEmitter } from "node:events";
 import { type Kysely, sql } from "kysely";
 import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { Database } from "../../db/schema.ts";
@@ -20,18 +18,10 @@ import type {
 } from "../port.ts";
 import { type ValidAppend, validateAppend } from "../validate-append.ts";
 import { decodeCheckpoint, encodeCheckpoint, type PostgresCheckpoint } from "./checkpoint.ts";
+import { liveSubscriptionDefaults, type LiveSubscriptionOptions, LiveSubscriptions } from "./live-subscription.ts";
 import { sharedReadHorizon } from "./read-horizon.ts";
 
-export interface PostgresEventStoreOptions {
-  /** How often a live subscription polls for events written by other processes. */
-  pollIntervalMs?: number;
-  /**
-   * How long a live subscription woken by an append in this process lets the appends of that
-   * moment gather before it reads them as one batch (one read, one transaction, and a sale's
-   * intent and outcome often in one): until someone awaits the subscriber, who waits for nothing.
-   */
-  coalesceMs?: number;
-}
+export type PostgresEventStoreOptions = Partial<LiveSubscriptionOptions>;
 
 interface EventRow {
   event_id: string;
@@ -49,7 +39,6 @@ interface EventRow {
 type NullableEventRow = { [Column in keyof EventRow]: EventRow[Column] | null };
 
 const DEFAULT_BATCH_SIZE = 500;
-const DEFAULT_COALESCE_MS = 30;
 
 /**
  * The event store on PostgreSQL (a `pg` pool or embedded PGlite: the same SQL serves both).
@@ -58,24 +47,21 @@ const DEFAULT_COALESCE_MS = 30;
  */
 export class PostgresEventStore implements EventStore {
   readonly #db: Kysely<Database>;
-  readonly #pollIntervalMs: number;
-  readonly #coalesceMs: number;
-  readonly #appended = new EventEmitter().setMaxListeners(0);
+  readonly #live: LiveSubscriptions;
   readonly #groupCommit = batchWhileBusy((appends: ValidAppend[]) => this.#appendGroup(appends));
   readonly #readHorizon: () => Promise<string>;
 
   constructor(db: Kysely<Database>, options: PostgresEventStoreOptions = {}) {
     this.#db = db;
     this.#readHorizon = sharedReadHorizon(db);
-    this.#pollIntervalMs = options.pollIntervalMs ?? 200;
-    this.#coalesceMs = options.coalesceMs ?? DEFAULT_COALESCE_MS;
+    this.#live = new LiveSubscriptions((read) => this.readAll(read), { ...liveSubscriptionDefaults, ...options });
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const valid = validateAppend(streamId, events, expected);
     const appended = isGroupable(valid) ? await this.#groupCommit(valid) : await this.#appendOne(valid);
     if (appended instanceof Error) throw appended;
-    this.#appended.emit("append", valid.events);
+    this.#live.appended(valid.events);
     return appended;
   }
 
@@ -299,40 +285,12 @@ export class PostgresEventStore implements EventStore {
     return { position: BigInt(head.position), recordedAt: head.recorded_at, checkpoint: checkpointOf(head) };
   }
 
-  async *subscribe(options: SubscribeOptions): AsyncIterable<ReadAllResult> {
-    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    let after = options.after ?? null;
-    while (!options.signal.aborted) {
-      // Listen before reading, so an append that lands during the read still wakes us.
-      const woken = this.#nextAppendOrPoll(options.signal, options.types);
-      const batch = await this.readAll({ after, batchSize, types: options.types });
-      if (batch.checkpoint !== after) {
-        after = batch.checkpoint;
-        yield batch;
-      }
-      if (batch.checkpoint === after && batch.events.length < batchSize && (await woken) === "append") {
-        await this.#gather(options);
-      }
-    }
+  subscribe(options: SubscribeOptions): AsyncIterable<ReadAllResult> {
+    return this.#live.subscribe({ ...options, batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE });
   }
 
   async close(): Promise<void> {
-    this.#appended.removeAllListeners();
-  }
-
-  /** Lets the appends of the moment gather, until the subscription stops or someone awaits it. */
-  async #gather({ signal, awaited }: SubscribeOptions): Promise<void> {
-    const gathered = new AbortController();
-    const stop = () => gathered.abort();
-    signal.addEventListener("abort", stop, { once: true });
-    if (signal.aborted) stop();
-    try {
-      const pause = sleep(this.#coalesceMs, undefined, { signal: gathered.signal });
-      await Promise.race([pause, ...(awaited ? [awaited(gathered.signal)] : [])]).catch(() => {});
-    } finally {
-      gathered.abort();
-      signal.removeEventListener("abort", stop);
-    }
+    this.#live.close();
   }
 
   async #currentRevision(streamId: string): Promise<bigint | "no_stream"> {
@@ -344,31 +302,6 @@ export class PostgresEventStore implements EventStore {
     return row ? BigInt(row.revision) : "no_stream";
   }
 
-  /**
-   * Until this process appends an event of one of `types` (any event when there is no filter),
-   * or the poll interval passes. Skipped events still move the subscriber's checkpoint, but they
-   * need not wake it: the poll catches up with them.
-   */
-  #nextAppendOrPoll(signal: AbortSignal, types: readonly string[] | undefined): Promise<"append" | "poll" | "abort"> {
-    // A plain timer, not AbortSignal.timeout: a timeout signal held only through AbortSignal.any
-    // can be garbage-collected before it fires, and then an idle subscriber never polls again.
-    return new Promise((resolve) => {
-      const done = (reason: "append" | "poll" | "abort") => {
-        clearTimeout(timer);
-        this.#appended.off("append", onAppend);
-        signal.removeEventListener("abort", onAbort);
-        resolve(reason);
-      };
-      const onAppend = (events: readonly NewEvent[]) => {
-        if (!types || events.some((event) => types.includes(event.type))) done("append");
-      };
-      const onAbort = () => done("abort");
-      const timer = setTimeout(() => done("poll"), this.#pollIntervalMs);
-      this.#appended.on("append", onAppend);
-      signal.addEventListener("abort", onAbort, { once: true });
-      if (signal.aborted) onAbort();
-    });
-  }
 }
 
 /** What one append in a group comes to: its result, or the error it alone failed with (a conflict, say). */
