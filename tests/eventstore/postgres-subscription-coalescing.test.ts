@@ -66,6 +66,28 @@ for (const target of testDatabaseTargets()) {
       expect(batches.flatMap((batch) => batch.events).map((event) => event.data.index)).toEqual([0]);
     });
 
+    it("still reads what gathered when it is stopped while the appends gather", async () => {
+      const store = new PostgresEventStore(database.db, { pollIntervalMs: 60_000, coalesceMs: 60_000 });
+      const stopping = new AbortController();
+      let gatheringStarted!: () => void;
+      const gathering = new Promise<void>((resolve) => (gatheringStarted = resolve));
+      // Never awaited: only the stop ends the gathering.
+      const awaited = (signal: AbortSignal) => {
+        gatheringStarted();
+        return new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      };
+      const batches: ReadAllResult[] = [];
+      const subscribed = (async () => {
+        for await (const batch of store.subscribe({ signal: stopping.signal, awaited })) batches.push(batch);
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await store.append(`coalesced-${randomUUID()}`, [{ type: "Happened", data: { index: 0 } }], "no_stream");
+      await gathering;
+      stopping.abort();
+      await subscribed;
+      expect(batches.flatMap((batch) => batch.events).map((event) => event.data.index)).toEqual([0]);
+    });
+
     it("stops at once when aborted while it waits to read", async () => {
       const store = new PostgresEventStore(database.db, { pollIntervalMs: 60_000, coalesceMs: 60_000 });
       const stopping = new AbortController();

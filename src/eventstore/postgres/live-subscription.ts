@@ -39,7 +39,10 @@ export class LiveSubscriptions {
   async *subscribe(options: SubscribeOptions & { batchSize: number }): AsyncIterable<ReadAllResult> {
     const { batchSize } = options;
     let after = options.after ?? null;
-    while (!options.signal.aborted) {
+    // Appends that gathered while the subscription was stopped are read all the same: a clean
+    // stop leaves unread nothing this process appended before it.
+    let gathered = false;
+    while (gathered || !options.signal.aborted) {
       // Listen before reading, so an append that lands during the read still wakes us.
       const woken = this.#nextAppendOrPoll(options.signal, options.types);
       const batch = await this.#readAll({ after, batchSize, types: options.types });
@@ -47,9 +50,8 @@ export class LiveSubscriptions {
         after = batch.checkpoint;
         yield batch;
       }
-      if (batch.checkpoint === after && batch.events.length < batchSize && (await woken) === "append") {
-        await this.#gather(options);
-      }
+      gathered = batch.checkpoint === after && batch.events.length < batchSize && (await woken) === "append";
+      if (gathered) await this.#gather(options);
     }
   }
 
