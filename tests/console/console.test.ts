@@ -310,6 +310,16 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       await signIn(page, TEST_ADMIN_KEY);
       const apply = async (fill: () => Promise<unknown>) => {
         await page.getByRole("link", { name: "Clear" }).click();
+        // The cleared form replaces the filtered one once the page has followed the link: a choice
+        // made in the old one before then would be lost with it.
+        await expect
+          .poll(() =>
+            page
+              .locator("form.filters")
+              .locator("input, select")
+              .evaluateAll((fields) => fields.every((field) => (field as unknown as { value: string }).value === "")),
+          )
+          .toBe(true);
         await fill();
         await page.getByRole("button", { name: "Apply filters" }).click();
         await page.getByText(/^Page 1:/).waitFor();
