@@ -21,6 +21,7 @@ import type { CommandContext } from "./context.ts";
 import { execute, readStream } from "./execute.ts";
 import { executeBatched } from "./execute-batched.ts";
 import { loadHostConfiguration } from "./payments/host-configuration.ts";
+import { rememberPaymentWrite } from "../projections/transactions/own-writes.ts";
 
 export interface SettlementContext extends CommandContext {
   secrets: SecretBox;
@@ -249,7 +250,7 @@ async function markSettled(
     const judged = await Promise.all(
       chunk.map(async (candidate) => {
         const history = streams.get(paymentStreamId(candidate.paymentId)) ?? [];
-        if (settledByProcessor.has(candidate.transactionId)) return { settled: await markOne(context, opened.settlementId, candidate, history) };
+        if (settledByProcessor.has(candidate.transactionId)) return { settled: await markOne(context, opened, candidate, history) };
         return { disputed: settledItemOf(candidate.transactionId, foldPayment(history), settleable) };
       }),
     );
@@ -277,10 +278,14 @@ function settledItemOf(
   return { transactionId, type: transaction.type, currency: transaction.currency, amount: transaction.amount };
 }
 
-/** One candidate marked on the payment's stream as read (read again on a conflict); undefined when the ledger refuses it. */
+/**
+ * One candidate marked on the payment's stream as read (read again on a conflict); undefined when
+ * the ledger refuses it. Remembered as the client's write, so this instance's next close of the
+ * configuration (and the client's reads) wait until the read model no longer counts it as awaiting.
+ */
 async function markOne(
   context: SettlementContext,
-  settlementId: string,
+  { settlementId, clientId }: Pick<SettlementOpened["data"], "settlementId" | "clientId">,
   { transactionId, paymentId }: { transactionId: string; paymentId: string },
   history: readonly RecordedEvent[],
 ): Promise<SettledTransaction | undefined> {
@@ -292,7 +297,9 @@ async function markOne(
     context.metadata,
     { known: { state: foldPayment(history), tip: history.at(-1) } },
   );
-  return marked.ok ? settledItemOf(transactionId, marked.state, () => true) : undefined;
+  if (!marked.ok) return undefined;
+  if (marked.tip) rememberPaymentWrite(context.db, clientId, paymentId, marked.tip.revision);
+  return settledItemOf(transactionId, marked.state, () => true);
 }
 
 type SettledTransaction = SettledItem & { transactionId: string };
