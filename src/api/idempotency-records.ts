@@ -17,6 +17,8 @@ export interface ClaimRow {
   token: string;
   /** How long the claim blocks its key if its request never answers. */
   lockMs: number;
+  /** A new payment's transaction (its id is also the payment's) that the key is bound to with its claim. */
+  transactionId: string | null;
 }
 
 export interface BindRow {
@@ -82,9 +84,10 @@ export const claimKey = unwrap(
   grouped(async (db, rows: ClaimRow[]) => {
     // An insert joins nothing, so its rows can come as one JSON list.
     const { rows: claimed } = await sql<{ claim_token: string }>`
-      insert into idempotency_records (scope, idempotency_key, request_hash, claim_token, locked_until)
-      select c.scope, c.key, c."requestHash", c.token, now() + c."lockMs" * interval '1 millisecond'
-      from json_to_recordset(${JSON.stringify(byKey(rows))}::json) as c(scope text, key text, "requestHash" text, token text, "lockMs" integer)
+      insert into idempotency_records (scope, idempotency_key, request_hash, claim_token, locked_until, transaction_id, payment_id)
+      select c.scope, c.key, c."requestHash", c.token, now() + c."lockMs" * interval '1 millisecond', c."transactionId", c."transactionId"
+      from json_to_recordset(${JSON.stringify(byKey(rows))}::json)
+        as c(scope text, key text, "requestHash" text, token text, "lockMs" integer, "transactionId" uuid)
       on conflict (scope, idempotency_key) do nothing
       returning claim_token
     `.execute(db);

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type Kysely, sql } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
+import { newId } from "../ids.ts";
 import { principalOf } from "./auth.ts";
 import { bindKey, claimKey, storeAnswer } from "./idempotency-records.ts";
 import { ApiProblem } from "./problems.ts";
@@ -24,6 +25,13 @@ export interface IdempotencyClaim {
   key: string;
   token: string | undefined;
   bound: KeyBinding | undefined;
+  /**
+   * A route that starts a payment: the id its transaction (and payment) gets, made when the key
+   * was claimed and written with the claim, so no separate binding precedes the intent.
+   */
+  newTransactionId: string | undefined;
+  /** Whether the request went on to record the intent of `newTransactionId` (the binding was reached). */
+  newTransactionBound: boolean;
 }
 
 declare module "fastify" {
@@ -33,6 +41,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Top-level response fields that hold a secret shown once: a replay answers them `null`. */
     secretResponseFields?: readonly string[];
+    /** The route starts a new payment: its key is claimed for a transaction id made then (IdempotencyClaim). */
+    startsPayment?: boolean;
   }
 }
 
@@ -75,8 +85,9 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     const scope = principal.role === "admin" ? "admin" : `client:${principal.clientId}`;
     const requestHash = hashRequest(request, requestHashKey);
     const token = randomUUID();
-    if (await claimKey(db, { scope, key, requestHash, token, lockMs: inProgressTimeoutMs })) {
-      request.idempotency = { scope, key, token, bound: undefined };
+    const newTransactionId = request.routeOptions.config.startsPayment ? newId() : undefined;
+    if (await claimKey(db, { scope, key, requestHash, token, lockMs: inProgressTimeoutMs, transactionId: newTransactionId ?? null })) {
+      request.idempotency = { scope, key, token, bound: undefined, newTransactionId, newTransactionBound: false };
       return;
     }
     const existing = await db
@@ -94,7 +105,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
         ? { transactionId: existing.transaction_id, paymentId: existing.payment_id }
         : undefined;
     if (bound && existing.status_code !== null && answersWithTransaction.has(existing.status_code)) {
-      request.idempotency = { scope, key, token: undefined, bound };
+      request.idempotency = { scope, key, token: undefined, bound, newTransactionId: undefined, newTransactionBound: false };
       return;
     }
     if (existing.status_code !== null && existing.status_code < 500) {
@@ -114,7 +125,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       .returning("scope")
       .executeTakeFirst();
     if (!takenOver) throw inProgress();
-    request.idempotency = { scope, key, token, bound };
+    request.idempotency = { scope, key, token, bound, newTransactionId: undefined, newTransactionBound: false };
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
@@ -124,12 +135,15 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     if (reply.statusCode >= 500 && !answersWithTransaction.has(reply.statusCode)) {
       // An unexpected failure before any transaction was bound: nothing happened, so the caller
       // may retry with the same key. A bound key stays bound: its retry finishes that transaction.
+      // A key claimed for a new transaction is bound from its claim on, but only counts as bound
+      // once the request went on to record that transaction's intent.
+      const unbound = claim.newTransactionId !== undefined && !claim.newTransactionBound;
       const released = await db
         .deleteFrom("idempotency_records")
         .where("scope", "=", claim.scope)
         .where("idempotency_key", "=", claim.key)
         .where("claim_token", "=", claim.token)
-        .where("transaction_id", "is", null)
+        .$if(!unbound, (query) => query.where("transaction_id", "is", null))
         .executeTakeFirst();
       if (released.numDeletedRows > 0n) return payload;
     }
@@ -154,12 +168,23 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
   });
 }
 
-/** Binds the request's key to a transaction, if the request holds its key's claim; `false` if another took it over. */
+/**
+ * Binds the request's key to a transaction, if the request holds its key's claim; `false` if
+ * another took it over. The transaction the key was claimed for is bound already: a request that
+ * took the key over meanwhile found it bound and makes that same transaction, so at most one of
+ * the two intents is recorded (its stream must not exist yet).
+ */
 export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest): BindIdempotencyKey | undefined {
   const claim = request.idempotency;
   if (!claim) return undefined;
-  return async ({ transactionId, paymentId }) =>
-    claim.token !== undefined && bindKey(db, { scope: claim.scope, key: claim.key, token: claim.token, transactionId, paymentId });
+  return async ({ transactionId, paymentId }) => {
+    if (claim.token === undefined) return false;
+    if (claim.newTransactionId === transactionId && paymentId === transactionId) {
+      claim.newTransactionBound = true;
+      return true;
+    }
+    return bindKey(db, { scope: claim.scope, key: claim.key, token: claim.token, transactionId, paymentId });
+  };
 }
 
 /** A write that a database fault (a dropped connection, a restart) may break: tried again for about 1.5 s. */

@@ -114,7 +114,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       const existing: TransactionResult | undefined = await transactionAsItStands(paymentContext, bound);
       if (existing) return answer(reply.header(REPLAYED_HEADER, "true"), existing);
     }
-    return answer(reply, await make(paymentContext, bound?.transactionId ?? newId()));
+    return answer(reply, await make(paymentContext, bound?.transactionId ?? request.idempotency?.newTransactionId ?? newId()));
   }
   const clientIdOf = (request: FastifyRequest) => {
     const principal = principalOf(request);
@@ -136,7 +136,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     app.post(
       `/transactions/${type}`,
       {
-        config: { access: "client" },
+        config: { access: "client", startsPayment: true },
         schema: { tags, summary: `Create a${type === "sale" ? " sale" : "n authorization"}`, body: rootBody, response: { 201: transactionSchema } },
       },
       async (request, reply) => {
