@@ -301,7 +301,6 @@ export class PostgresEventStore implements EventStore {
       .executeTakeFirst();
     return row ? BigInt(row.revision) : "no_stream";
   }
-
 }
 
 /** What one append in a group comes to: its result, or the error it alone failed with (a conflict, say). */

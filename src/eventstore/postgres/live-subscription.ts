@@ -50,7 +50,7 @@ export class LiveSubscriptions {
         after = batch.checkpoint;
         yield batch;
       }
-      gathered = batch.checkpoint === after && batch.events.length < batchSize && (await woken) === "append";
+      gathered = batch.events.length < batchSize && (await woken) === "append";
       if (gathered) await this.#gather(options);
     }
   }
