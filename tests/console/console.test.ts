@@ -327,12 +327,18 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       await apply(() => page.getByLabel("Status").selectOption("declined"));
       await expect.poll(() => rowIds(page)).toEqual([fixture.globexSales[1]]);
       expect(page.url()).toContain("status=declined");
+      // The form that follows shows the filter it applied, a choice as well as typed text.
+      expect(await page.getByLabel("Status").inputValue()).toBe("declined");
 
       await apply(() => page.getByLabel("Currency").fill("JPY"));
       await expect.poll(() => rowIds(page)).toEqual([fixture.jpySale]);
 
       await apply(() => page.getByLabel("Client").selectOption({ label: "Globex" }));
       await expect.poll(async () => (await rowIds(page)).sort()).toEqual([...fixture.globexAll].sort());
+      expect(await page.getByLabel("Client").inputValue()).toBe(fixture.globex.clientId);
+      // Reloaded, the page lists the clients after it shows the form: the choice appears with them.
+      await page.reload();
+      await expect.poll(() => page.getByLabel("Client").inputValue()).toBe(fixture.globex.clientId);
 
       await apply(async () => {
         await page.getByLabel("Amount at least").fill("1000");

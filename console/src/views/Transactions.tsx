@@ -151,13 +151,15 @@ function FilterForm({ filters, clients, showClients }: { filters: Filters; clien
       <input id={`filter-${name}`} name={name} defaultValue={filters[name] ?? ""} placeholder={hint} />
     </div>
   );
+  // A select shows its filter through its options' `selected`: Preact gives a select's
+  // `defaultValue` to no property, so the choice would not show.
   const select = (name: keyof typeof choices, label: string) => (
     <div class="field">
       <label for={`filter-${name}`}>{label}</label>
-      <select id={`filter-${name}`} name={name} defaultValue={filters[name] ?? ""}>
+      <select id={`filter-${name}`} name={name}>
         <option value="">{name === "limit" ? "20" : "any"}</option>
         {choices[name].map((choice) => (
-          <option key={choice} value={choice}>
+          <option key={choice} value={choice} selected={choice === filters[name]}>
             {choice}
           </option>
         ))}
@@ -170,11 +172,10 @@ function FilterForm({ filters, clients, showClients }: { filters: Filters; clien
       {showClients && (
         <div class="field">
           <label for="filter-clientId">Client</label>
-          {/* Remade once the clients are listed, so that it shows the filter's client; the other fields keep what was typed meanwhile. */}
-          <select key={clients.length} id="filter-clientId" name="clientId" defaultValue={filters.clientId ?? ""}>
+          <select id="filter-clientId" name="clientId">
             <option value="">every client</option>
             {clients.map((client) => (
-              <option key={client.id} value={client.id}>
+              <option key={client.id} value={client.id} selected={client.id === filters.clientId}>
                 {client.name}
               </option>
             ))}
