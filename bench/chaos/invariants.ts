@@ -116,7 +116,7 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...nothingFollowsAVoid(evidence.payments),
     ...nothingPending(transactions),
     ...limitUsageMatches(evidence),
-    ...idempotencyRecordsComplete(evidence),
+    ...idempotencyRecordsComplete(evidence, byId),
     ...webhooksDelivered(evidence, transactions),
   ];
 }
@@ -364,9 +364,15 @@ function countsTowardLimit(payment: LedgerPayment, root: TransactionState): bool
   return !voidedByOwnVoid || root.capturedAmount > 0;
 }
 
-/** Every Idempotency-Key's record holds its answer; each one that does not is named with what its client got. */
-function idempotencyRecordsComplete(evidence: Evidence): Violation[] {
-  return evidence.incompleteIdempotencyRecords.map(({ scope, key, transactionId }) => {
+/**
+ * Every Idempotency-Key has its answer: in its record, or in the log for a key bound to a
+ * transaction with its outcome (a retry answers that transaction). Each one without is named with
+ * what its client got.
+ */
+function idempotencyRecordsComplete(evidence: Evidence, byId: ReadonlyMap<string, TransactionState>): Violation[] {
+  const answeredByLog = (transactionId: string | null) => transactionId !== null && (byId.get(transactionId)?.status ?? "pending") !== "pending";
+  const unanswered = evidence.incompleteIdempotencyRecords.filter(({ transactionId }) => !answeredByLog(transactionId));
+  return unanswered.map(({ scope, key, transactionId }) => {
     const got = evidence.answers.filter((answer) => answer.idempotencyKey === key).map((answer) => `${answer.httpStatus} ${answer.status} at ${answer.at}`);
     return {
       invariant: "idempotency records complete",

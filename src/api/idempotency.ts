@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type Kysely, sql } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
+import type { TransactionView } from "../domain/payments/index.ts";
 import { newId } from "../ids.ts";
 import { principalOf } from "./auth.ts";
 import { bindKey, claimKey, storeAnswer } from "./idempotency-records.ts";
@@ -32,6 +33,13 @@ export interface IdempotencyClaim {
   newTransactionId: string | undefined;
   /** Whether the request went on to record the intent of `newTransactionId` (the binding was reached). */
   newTransactionBound: boolean;
+  /**
+   * The key is bound but has no stored answer: its request may still run, or may have answered
+   * with a transaction whose outcome the log holds (see `answeringWithTransaction`).
+   */
+  unanswered: boolean;
+  /** The request answers with a transaction whose outcome is recorded: the log keeps that answer. */
+  answeredByLog: boolean;
 }
 
 declare module "fastify" {
@@ -87,7 +95,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     const token = randomUUID();
     const newTransactionId = request.routeOptions.config.startsPayment ? newId() : undefined;
     if (await claimKey(db, { scope, key, requestHash, token, lockMs: inProgressTimeoutMs, transactionId: newTransactionId ?? null })) {
-      request.idempotency = { scope, key, token, bound: undefined, newTransactionId, newTransactionBound: false };
+      request.idempotency = { ...unclaimed(scope, key), token, newTransactionId };
       return;
     }
     const existing = await db
@@ -105,15 +113,20 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
         ? { transactionId: existing.transaction_id, paymentId: existing.payment_id }
         : undefined;
     if (bound && existing.status_code !== null && answersWithTransaction.has(existing.status_code)) {
-      request.idempotency = { scope, key, token: undefined, bound, newTransactionId: undefined, newTransactionBound: false };
+      request.idempotency = { ...unclaimed(scope, key), bound };
       return;
     }
     if (existing.status_code !== null && existing.status_code < 500) {
       return replay(reply, existing.status_code, existing.response_headers ?? {}, existing.response_body ?? "");
     }
-    // Still running, or its request died (an instance's crash or a 5xx after the key was bound):
-    // once the claim has expired, this request takes it over and finishes what it left.
-    if (existing.status_code === null && !existing.expired) throw inProgress();
+    // Still running, or answered with its transaction (whose answer the log keeps), or its request
+    // died (an instance's crash or a 5xx after the key was bound): once the claim has expired,
+    // this request takes it over and finishes what it left.
+    if (existing.status_code === null && !existing.expired) {
+      if (!bound) throw inProgress();
+      request.idempotency = { ...unclaimed(scope, key), bound, unanswered: true };
+      return;
+    }
     const takenOver = await db
       .updateTable("idempotency_records")
       .set({ claim_token: token, locked_until: lockedUntil, status_code: null, completed_at: null })
@@ -125,13 +138,14 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       .returning("scope")
       .executeTakeFirst();
     if (!takenOver) throw inProgress();
-    request.idempotency = { scope, key, token, bound, newTransactionId: undefined, newTransactionBound: false };
+    request.idempotency = { ...unclaimed(scope, key), token, bound };
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
     const claim = request.idempotency;
     if (!claim?.token) return payload;
     request.idempotency = undefined;
+    if (claim.answeredByLog) return payload;
     if (reply.statusCode >= 500 && !answersWithTransaction.has(reply.statusCode)) {
       // An unexpected failure before any transaction was bound: nothing happened, so the caller
       // may retry with the same key. A bound key stays bound: its retry finishes that transaction.
@@ -166,6 +180,33 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     }
     return payload;
   });
+}
+
+/** What a request holds of a key before it claims it or finds it bound. */
+const unclaimed = (scope: string, key: string): IdempotencyClaim => ({
+  scope,
+  key,
+  token: undefined,
+  bound: undefined,
+  newTransactionId: undefined,
+  newTransactionBound: false,
+  unanswered: false,
+  answeredByLog: false,
+});
+
+/**
+ * Told by a route the transaction it answers with under the request's key (none: its intent is not
+ * recorded). Once a transaction's outcome is recorded, the log holds the key's answer, so none is
+ * stored: a retry finds the key bound and answers the transaction as it stands. A retry that finds
+ * the key unanswered is refused while its transaction has no outcome, since its request may still
+ * be running (409, as for any key in flight).
+ */
+export function answeringWithTransaction(request: FastifyRequest, transaction: TransactionView | undefined): void {
+  const claim = request.idempotency;
+  if (!claim) return;
+  const answered = transaction !== undefined && transaction.status !== "pending";
+  if (claim.unanswered && !answered) throw inProgress();
+  claim.answeredByLog = answered;
 }
 
 /**

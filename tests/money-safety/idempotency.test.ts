@@ -76,7 +76,7 @@ for (const target of testDatabaseTargets()) {
       expect((await initiatedSales()).filter((id) => !before.includes(id))).toEqual([first.body.id]);
     });
 
-    it("charges once per key when many keyed sales arrive at once, each twice, and stores every answer", async () => {
+    it("charges once per key when many keyed sales arrive at once, each twice, and answers each key's retry with its sale", async () => {
       const before = await initiatedSales();
       const keys = Array.from({ length: 30 }, (_, index) => `at-once-${index}-${Math.random()}`);
       // Sent together, their claims, bindings and answers share grouped statements (where requests overlap: PostgreSQL).
@@ -95,12 +95,40 @@ for (const target of testDatabaseTargets()) {
       expect(made.sort()).toEqual([...executed.values()].sort());
       const records = await api.database.db
         .selectFrom("idempotency_records")
-        .select(["idempotency_key", "status_code", "transaction_id", "locked_until"])
+        .select(["idempotency_key", "transaction_id"])
         .where("idempotency_key", "in", keys)
         .execute();
-      expect(records.map((record) => [record.idempotency_key, record.status_code, record.transaction_id, record.locked_until]).sort()).toEqual(
-        keys.map((key) => [key, 201, executed.get(key), null]).sort(),
-      );
+      expect(records.map((record) => [record.idempotency_key, record.transaction_id]).sort()).toEqual(keys.map((key) => [key, executed.get(key)]).sort());
+      const retries = await Promise.all(keys.map((key) => sale(key)));
+      retries.forEach((retry, index) => {
+        expect(retry.status).toBe(201);
+        expect(retry.body.id).toBe(executed.get(keys[index]!));
+        expect(retry.headers.get("idempotent-replayed")).toBe("true");
+      });
+    });
+
+    it("answers a retry from the log once its sale has an outcome, and 409 while the sale's request still runs", async () => {
+      const key = `in-flight-${Math.random()}`;
+      let whileInFlight: ApiResponse | undefined;
+      // The processor has approved; the first request has not recorded it yet.
+      afterProcessorActs = async () => {
+        whileInFlight = await sale(key);
+      };
+      const first = await sale(key);
+      expect(first.status).toBe(201);
+      expect(whileInFlight?.status).toBe(409);
+      expect(whileInFlight?.body.code).toBe("idempotency_request_in_progress");
+      // No answer is written for it: the sale's recorded outcome is the key's answer.
+      const record = await api.database.db
+        .selectFrom("idempotency_records")
+        .select(["status_code", "transaction_id"])
+        .where("idempotency_key", "=", key)
+        .executeTakeFirstOrThrow();
+      expect(record).toEqual({ status_code: null, transaction_id: first.body.id });
+      const retried = await sale(key);
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get("idempotent-replayed")).toBe("true");
+      expect(retried.body).toEqual(first.body);
     });
 
     it("answers a retry with the transaction as it stands: pending first, approved once resolved", async () => {

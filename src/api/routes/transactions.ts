@@ -4,7 +4,7 @@ import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
 import type { PaymentContext, PaymentMetrics } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
-import { type TransactionResult, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
+import { transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { cardBrands, cardSchema } from "../../domain/cards.ts";
@@ -20,7 +20,7 @@ import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import { newId } from "../../ids.ts";
-import { bindIdempotencyKey, REPLAYED_HEADER } from "../idempotency.ts";
+import { answeringWithTransaction, bindIdempotencyKey, REPLAYED_HEADER } from "../idempotency.ts";
 
 export interface TransactionRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
@@ -111,10 +111,13 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     const paymentContext = context(request);
     const bound = request.idempotency?.bound;
     if (bound) {
-      const existing: TransactionResult | undefined = await transactionAsItStands(paymentContext, bound);
+      const existing = await transactionAsItStands(paymentContext, bound);
+      answeringWithTransaction(request, existing?.transaction);
       if (existing) return answer(reply.header(REPLAYED_HEADER, "true"), existing);
     }
-    return answer(reply, await make(paymentContext, bound?.transactionId ?? request.idempotency?.newTransactionId ?? newId()));
+    const made = await make(paymentContext, bound?.transactionId ?? request.idempotency?.newTransactionId ?? newId());
+    if (made.ok) answeringWithTransaction(request, made.transaction);
+    return answer(reply, made);
   }
   const clientIdOf = (request: FastifyRequest) => {
     const principal = principalOf(request);
