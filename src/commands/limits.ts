@@ -1,6 +1,3 @@
-import type { Kysely } from "kysely";
-import { batcherPer, batchWhileBusy } from "../batching/batch-while-busy.ts";
-import type { Database } from "../db/schema.ts";
 import { type CurrencyLimit, utcDay } from "../domain/limits/limits.ts";
 import {
   breachOf,
@@ -25,21 +22,6 @@ export interface LimitReservation {
   day: string;
   amount: number;
 }
-
-/** The client's limit in a currency, if it set one. */
-export async function limitFor(context: CommandContext, clientId: string, currency: string) {
-  const limits = await limitsOf(context.db)(clientId);
-  return limits.find((limit) => limit.currency === currency);
-}
-
-/** A client's limits as the read model has them; lookups that arrive while one is in flight are made together. */
-const limitsOf = batcherPer((db: Kysely<Database>) =>
-  batchWhileBusy(async (clientIds: string[]) => {
-    const rows = await db.selectFrom("clients").select(["client_id", "limits"]).where("client_id", "in", clientIds).execute();
-    const byClient = new Map(rows.map((row) => [row.client_id, row.limits as CurrencyLimit[]]));
-    return clientIds.map((clientId) => byClient.get(clientId) ?? []);
-  }),
-);
 
 /** How much of the day's limits the client has used in a currency. */
 export async function usageOn(context: CommandContext, clientId: string, currency: string, day: string): Promise<LimitUsage> {

@@ -1,7 +1,4 @@
-import type { Kysely } from "kysely";
-import { batcherPer, batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
-import type { Database } from "../../db/schema.ts";
 import {
   evolve,
   type HostConfigurationEvent,
@@ -13,6 +10,7 @@ import {
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { EventStore, JsonObject } from "../../eventstore/port.ts";
 import { credentialsContext } from "../host-configurations.ts";
+import type { HostConfigurationCandidate } from "./payment-settings.ts";
 
 export type HostConfigurationForPayment =
   | { ok: true; view: HostConfigurationView; credentials: JsonObject | null }
@@ -22,21 +20,20 @@ export type HostConfigurationForPayment =
       detail: string;
     };
 
-type Candidate = { host_configuration_id: string; processor: string; enabled: boolean; version: number; is_default: boolean };
+type Candidate = HostConfigurationCandidate;
 type Choice = { ok: true; candidate: Candidate } | Extract<HostConfigurationForPayment, { ok: false }>;
 
 /**
- * The host configuration a transaction runs on: the one named, or else the client's default for
- * the processor, or else its one enabled configuration. Read from its stream, so version and
- * credentials match.
+ * The host configuration a transaction runs on, among the client's (`PaymentSettings`): the one
+ * named, or else the client's default for the processor, or else its one enabled configuration.
+ * Read from its stream, so version and credentials match.
  */
 export async function hostConfigurationForPayment(
-  deps: { db: Kysely<Database>; store: EventStore; secrets: SecretBox },
-  request: { clientId: string; processor: Processor; hostConfigurationId: string | undefined },
+  deps: { store: EventStore; secrets: SecretBox },
+  request: { processor: Processor; hostConfigurationId: string | undefined },
+  clientConfigurations: readonly HostConfigurationCandidate[],
 ): Promise<HostConfigurationForPayment> {
-  const candidates = (await hostConfigurationsOf(deps.db)(request.clientId)).filter(
-    (candidate) => candidate.processor === request.processor,
-  );
+  const candidates = clientConfigurations.filter((candidate) => candidate.processor === request.processor);
   const choice =
     request.hostConfigurationId === undefined
       ? unnamedChoice(request.processor, candidates)
@@ -91,21 +88,6 @@ const disabled = (processor: Processor, hostConfigurationId: string) => ({
   error: "host_configuration_disabled" as const,
   detail: `The ${processor} host configuration ${hostConfigurationId} is disabled.`,
 });
-
-/**
- * A client's host configurations as the read model has them. Lookups that arrive while one is in
- * flight are made together in one query.
- */
-const hostConfigurationsOf = batcherPer((db: Kysely<Database>) =>
-  batchWhileBusy(async (clientIds: string[]): Promise<Candidate[][]> => {
-    const rows = await db
-      .selectFrom("host_configurations")
-      .select(["client_id", "processor", "host_configuration_id", "enabled", "version", "is_default"])
-      .where("client_id", "in", clientIds)
-      .execute();
-    return clientIds.map((clientId) => rows.filter((row) => row.client_id === clientId));
-  }),
-);
 
 interface LoadedHostConfiguration {
   view: HostConfigurationView;

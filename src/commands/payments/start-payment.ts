@@ -11,9 +11,10 @@ import {
 import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import { executeBatched } from "../execute-batched.ts";
-import { limitFor, type LimitReservation, reserveLimit } from "../limits.ts";
+import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
+import { paymentSettingsOf } from "./payment-settings.ts";
 import { recordIntent, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
@@ -37,7 +38,8 @@ export interface StartPayment {
  * it is recorded as declined (`limit_exceeded`) and never reaches the processor.
  */
 export async function startPayment(context: PaymentContext, input: StartPayment) {
-  const hostConfiguration = await hostConfigurationForPayment(context, input);
+  const settings = await paymentSettingsOf(context.db, input.clientId);
+  const hostConfiguration = await hostConfigurationForPayment(context, input, settings.hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
   const { transactionId } = input;
   const { number, expMonth, expYear } = input.card;
@@ -59,7 +61,7 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
   };
 
   let limitReservation: LimitReservation | undefined;
-  const limit = await limitFor(context, input.clientId, input.currency);
+  const limit = settings.limits.find((candidate) => candidate.currency === input.currency);
   if (limit) {
     const reserved = await reserveLimit(context, { clientId: input.clientId, transactionId, amount: input.amount, limit });
     if (!reserved.ok) return declineForLimit(context, initiate, reserved.breach);
