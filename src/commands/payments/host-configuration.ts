@@ -10,7 +10,7 @@ import {
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { EventStore, JsonObject } from "../../eventstore/port.ts";
 import { credentialsContext } from "../host-configurations.ts";
-import type { HostConfigurationCandidate } from "./payment-settings.ts";
+import type { HostConfigurationCandidate as Candidate } from "./payment-settings.ts";
 
 export type HostConfigurationForPayment =
   | { ok: true; view: HostConfigurationView; credentials: JsonObject | null }
@@ -20,7 +20,6 @@ export type HostConfigurationForPayment =
       detail: string;
     };
 
-type Candidate = HostConfigurationCandidate;
 type Choice = { ok: true; candidate: Candidate } | Extract<HostConfigurationForPayment, { ok: false }>;
 
 /**
@@ -31,7 +30,7 @@ type Choice = { ok: true; candidate: Candidate } | Extract<HostConfigurationForP
 export async function hostConfigurationForPayment(
   deps: { store: EventStore; secrets: SecretBox },
   request: { processor: Processor; hostConfigurationId: string | undefined },
-  clientConfigurations: readonly HostConfigurationCandidate[],
+  clientConfigurations: readonly Candidate[],
 ): Promise<HostConfigurationForPayment> {
   const candidates = clientConfigurations.filter((candidate) => candidate.processor === request.processor);
   const choice =

@@ -20,10 +20,10 @@ import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
 /** A transaction as its payment's stream has it. */
-type SettledTransaction = { ok: true; transaction: TransactionView };
+type TransactionAsItStands = { ok: true; transaction: TransactionView };
 
 export type TransactionResult =
-  | SettledTransaction
+  | TransactionAsItStands
   | { ok: false; error: PaymentFailure | "idempotency_request_in_progress"; detail: string };
 
 /** How long an answered processor call's outcome is retried against a failing store before the request answers pending. */
@@ -146,7 +146,7 @@ function settled(
   initiate: Pick<InitiateTransaction, "clientId" | "transactionId">,
   state: PaymentState,
   tip: StreamTip | undefined,
-): SettledTransaction {
+): TransactionAsItStands {
   if (tip) rememberPaymentWrite(context.db, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
@@ -157,7 +157,7 @@ function settled(
 export async function transactionAsItStands(
   context: PaymentContext,
   { transactionId, paymentId }: { transactionId: string; paymentId: string },
-): Promise<SettledTransaction | undefined> {
+): Promise<TransactionAsItStands | undefined> {
   const { state, tip } = await readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
   const transaction = state.transactions.get(transactionId);
   if (!transaction) return undefined;
