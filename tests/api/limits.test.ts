@@ -74,6 +74,23 @@ for (const target of testDatabaseTargets()) {
       expect((await pay(client.key, "sale", 1000)).status).toBe(201);
     });
 
+    it("answers a retried limit decline as the first time, the limit it would break included", async () => {
+      const client = await clientWithLimits([{ currency: "USD", dailyCount: 1 }]);
+      expect((await pay(client.key, "sale", 100)).status).toBe(201);
+      const headers = { "idempotency-key": `over-the-limit-${Math.random()}` };
+      const body = { processor: "processor_a", amount: 200, currency: "USD", card, userId: "u" };
+      const first = await api.request("POST", "/v1/transactions/sale", { key: client.key, body, headers });
+      expect(first.status).toBe(402);
+      expect(first.body.limit).toEqual({ currency: "USD", limit: "dailyCount", value: 1, remaining: 0 });
+      // The limit no longer refuses it, and yet the retry answers what happened to this sale.
+      await api.request("PUT", `/v1/clients/${client.clientId}/limits`, { body: { limits: [] } });
+      const again = await api.request("POST", "/v1/transactions/sale", { key: client.key, body, headers });
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      const { requestId: _first, ...firstBody } = first.body;
+      const { requestId: _again, ...againBody } = again.body;
+      expect([again.status, againBody]).toEqual([402, firstBody]);
+    });
+
     it("of 20 racing sales of 1,000 under a 10,000 daily limit, approves exactly 10", async () => {
       const client = await clientWithLimits([{ currency: "USD", dailyAmount: 10_000 }]);
       const responses = await Promise.all(Array.from({ length: 20 }, () => pay(client.key, "sale", 1000)));

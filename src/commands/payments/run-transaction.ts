@@ -12,6 +12,7 @@ import {
 import type { ProcessorRequest } from "../../processors/port.ts";
 import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { givesLimitBack } from "../../domain/limits/limits.ts";
+import type { LimitBreach } from "../../domain/limits/usage.ts";
 import type { StreamTip } from "../../eventstore/hash-chain.ts";
 import { type EventMetadata, type Execution, type KnownStream, readStream } from "../execute.ts";
 import { executeBatched } from "../execute-batched.ts";
@@ -19,8 +20,8 @@ import { releaseLimitOf } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
-/** A transaction as its payment's stream has it. */
-type TransactionAsItStands = { ok: true; transaction: TransactionView };
+/** A transaction as its payment's stream has it, with the limit it would have broken when it was declined for one. */
+type TransactionAsItStands = { ok: true; transaction: TransactionView; limitBreach?: LimitBreach };
 
 export type TransactionResult =
   | TransactionAsItStands
@@ -63,7 +64,7 @@ export async function sendAndRecord(
   const answer = await context.connectors[request.hostConfiguration.view.processor].submit(request);
   const outcome = outcomeOf(answer);
   const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, initiated) : initiated;
-  const result = settled(context, paymentId, transaction, recorded.state, recorded.tip);
+  const result = asRecorded(context, paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);
   return result;
 }
@@ -140,7 +141,7 @@ async function recordOutcome(
 }
 
 /** The transaction as `state` has it, remembered so that the client's next reads show it. */
-function settled(
+export function asRecorded(
   context: PaymentContext,
   paymentId: string,
   initiate: Pick<InitiateTransaction, "clientId" | "transactionId">,
@@ -150,7 +151,8 @@ function settled(
   if (tip) rememberPaymentWrite(context.db, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
-  return { ok: true, transaction };
+  const limitBreach = state.transactions.get(initiate.transactionId)?.limitBreach;
+  return limitBreach ? { ok: true, transaction, limitBreach } : { ok: true, transaction };
 }
 
 /** The transaction of that id as its payment's stream has it now; none while its intent is not recorded. */
@@ -161,7 +163,7 @@ export async function transactionAsItStands(
   const { state, tip } = await readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
   const transaction = state.transactions.get(transactionId);
   if (!transaction) return undefined;
-  return settled(context, paymentId, { clientId: transaction.clientId, transactionId }, state, tip);
+  return asRecorded(context, paymentId, { clientId: transaction.clientId, transactionId }, state, tip);
 }
 
 /** An intent refused as already recorded: the transaction of that id as it stands, if the refusal was about it. */
@@ -173,7 +175,7 @@ function asItStands(
 ): TransactionResult | undefined {
   const existing = refused.state.transactions.get(initiate.transactionId);
   if (!existing || existing.clientId !== initiate.clientId) return undefined;
-  return settled(context, paymentId, initiate, refused.state, undefined);
+  return asRecorded(context, paymentId, initiate, refused.state, undefined);
 }
 
 /** A payment's stream before its first transaction: a new id, so there is nothing to read. */

@@ -6,16 +6,14 @@ import {
   paymentDecider,
   paymentStreamId,
   type RootTransactionType,
-  toTransactionView,
 } from "../../domain/payments/index.ts";
-import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import { executeBatched } from "../execute-batched.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { paymentSettingsOf } from "./payment-settings.ts";
-import { recordIntent, runTransaction } from "./run-transaction.ts";
+import { asRecorded, recordIntent, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
   /** The new transaction's id, which is also its payment's. */
@@ -99,17 +97,15 @@ async function declineForLimit(
     {
       type: "RecordOutcome",
       transactionId: initiate.transactionId,
-      outcome: { status: "declined", declineCode: "limit_exceeded", processorResponse: null },
+      outcome: { status: "declined", declineCode: "limit_exceeded", processorResponse: null, limitBreach: breach },
       now: context.now().toISOString(),
     },
     context.metadata,
     { known: initiated },
   );
   if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);
-  if (declined.tip) rememberPaymentWrite(context.db, initiate.clientId, initiate.transactionId, declined.tip.revision);
-  const transaction = toTransactionView(declined.state, initiate.transactionId);
-  if (!transaction) throw new Error("a declined transaction is missing from its payment");
-  context.metrics.countTransaction(transaction);
+  const result = asRecorded(context, initiate.transactionId, initiate, declined.state, declined.tip);
+  context.metrics.countTransaction(result.transaction);
   context.metrics.countLimitDecline(breach.limit);
-  return { ok: true as const, transaction, limitBreach: breach };
+  return result;
 }

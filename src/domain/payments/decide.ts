@@ -2,6 +2,7 @@ import type { SafeCard } from "../cards.ts";
 import { withArticle } from "../english.ts";
 import { accept, type Decision, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
+import type { LimitBreach } from "../limits/usage.ts";
 import { isKnownCurrency, isValidAmount } from "../money.ts";
 import { capturableAmount, holdingCaptures, isVoidedOrVoiding, openChildren, refundableAmount } from "./amounts.ts";
 import type {
@@ -74,7 +75,7 @@ export type InitiateTransaction = InitiateRoot | InitiateCapture | InitiateRefun
 
 export type Outcome =
   | { status: "approved"; processorResponse: ProcessorResponse }
-  | { status: "declined"; declineCode: DeclineCode; processorResponse: UnapprovedProcessorResponse | null }
+  | { status: "declined"; declineCode: DeclineCode; processorResponse: UnapprovedProcessorResponse | null; limitBreach?: LimitBreach }
   | { status: "failed"; reason: FailureReason; processorResponse: UnapprovedProcessorResponse | null };
 
 /** The processor's answer, or the service's own decline (`limit_exceeded`), for a pending transaction. */
@@ -317,6 +318,7 @@ function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDeci
           transactionId,
           declineCode: outcome.declineCode,
           processorResponse: outcome.processorResponse,
+          ...(outcome.limitBreach && { limitBreach: outcome.limitBreach }),
           occurredAt,
         },
       });

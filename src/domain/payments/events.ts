@@ -1,5 +1,6 @@
 import type { SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
+import type { LimitBreach } from "../limits/usage.ts";
 
 /** One stream per payment: the root authorization or sale and every transaction that follows it. */
 export const paymentStreamId = (rootTransactionId: string) => `payment-${rootTransactionId}`;
@@ -73,6 +74,8 @@ export type TransactionDeclined = {
     declineCode: DeclineCode;
     /** `null` when the service declined without asking the processor (`limit_exceeded`). */
     processorResponse: UnapprovedProcessorResponse | null;
+    /** `limit_exceeded`: the limit the transaction would have broken (absent from declines recorded before 2026-11-27). */
+    limitBreach?: LimitBreach;
     occurredAt: string;
   };
 };

@@ -1,5 +1,6 @@
 import type { SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
+import type { LimitBreach } from "../limits/usage.ts";
 import type {
   DeclineCode,
   FailureReason,
@@ -26,6 +27,8 @@ export type TransactionState = {
   parentTransactionId: string | null;
   card: SafeCard | null;
   declineCode: DeclineCode | null;
+  /** Declined `limit_exceeded`: the limit it would have broken (null for declines recorded before it was kept). */
+  limitBreach: LimitBreach | null;
   failureReason: FailureReason | null;
   processorResponse: ProcessorResponse | null;
   /** Authorization: its approved captures not voided. Approved sale or capture: its own amount. Otherwise 0. */
@@ -129,6 +132,7 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       parentTransactionId: data.parentTransactionId,
       card: data.card,
       declineCode: null,
+      limitBreach: null,
       failureReason: null,
       processorResponse: null,
       capturedAmount: 0,
@@ -181,6 +185,7 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
         ...transaction,
         status: "declined",
         declineCode: event.data.declineCode,
+        limitBreach: event.data.limitBreach ?? null,
         processorResponse: event.data.processorResponse,
         updatedAt: event.data.occurredAt,
       });

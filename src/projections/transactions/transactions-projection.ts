@@ -160,7 +160,7 @@ const toStored = (state: PaymentState): StoredPaymentState => ({
   transactions: [...state.transactions.values()],
 });
 
-/** States stored before reversals, settlement and expiry existed lack their fields: they had none. */
+/** States stored before reversals, settlement, expiry and kept limit breaches existed lack their fields: they had none. */
 const laterFieldDefaults = {
   approvedLate: null,
   reversalId: null,
@@ -168,6 +168,7 @@ const laterFieldDefaults = {
   settlementId: null,
   expiredAt: null,
   approvedAt: null,
+  limitBreach: null,
 } as const;
 
 const fromStored = (stored: StoredPaymentState): PaymentState => ({

@@ -449,6 +449,20 @@ describe("recording an outcome", () => {
       .then([failed("auth", "processor_authentication_failed", at(5))]);
   });
 
+  it("keeps the limit a limit decline would break, so a retry can answer it again", () => {
+    const limitBreach = { limit: "dailyAmount" as const, value: 5000, remaining: 400 };
+    const declineCode = "limit_exceeded" as const;
+    const event: PaymentEvent = {
+      type: "TransactionDeclined.v1",
+      data: { transactionId: "auth", declineCode, processorResponse: null, limitBreach, occurredAt: at(5) },
+    };
+    const outcome = { status: "declined" as const, declineCode, processorResponse: null, limitBreach };
+    given(pending).when({ type: "RecordOutcome", transactionId: "auth", outcome, now: at(5) }).then([event]);
+    expect(fold([...pending, event]).transactions.get("auth")?.limitBreach).toEqual(limitBreach);
+    // Recorded before the breach was kept: none to answer.
+    expect(fold([...pending, declined("auth", "limit_exceeded")]).transactions.get("auth")?.limitBreach).toBeNull();
+  });
+
   it("needs the transaction", () => {
     given([]).when(approve("auth")).then("not_found");
     given(pending).when(approve("other")).then("not_found");
