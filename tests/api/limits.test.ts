@@ -83,7 +83,7 @@ for (const target of testDatabaseTargets()) {
       expect(first.status).toBe(402);
       expect(first.body.limit).toEqual({ currency: "USD", limit: "dailyCount", value: 1, remaining: 0 });
       // The limit no longer refuses it, and yet the retry answers what happened to this sale.
-      await api.request("PUT", `/v1/clients/${client.clientId}/limits`, { body: { limits: [] } });
+      expect((await api.request("PUT", `/v1/clients/${client.clientId}/limits`, { body: { limits: [] } })).status).toBe(200);
       const again = await api.request("POST", "/v1/transactions/sale", { key: client.key, body, headers });
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       const { requestId: _first, ...firstBody } = first.body;
@@ -110,6 +110,7 @@ for (const target of testDatabaseTargets()) {
         body: { processor: "processor_a", amount: 2000, currency: "USD", userId: "u", card: { ...card, number: "4000000000000002" } },
       });
       expect(declined.body.code).toBe("card_declined");
+      expect(declined.body).not.toHaveProperty("limit");
       const auth = await pay(client.key, "authorization", 2000);
       expect(auth.status).toBe(201);
       expect((await pay(client.key, "sale", 1)).status).toBe(402);

@@ -149,6 +149,26 @@ for (const target of testDatabaseTargets()) {
       });
     }
 
+    it("finds payments stored before limit breaches were kept equal to a replay", async () => {
+      const projection = projections.find((candidate) => candidate.name === "transactions")!;
+      const { rows: stored } = await sql<{ payment_id: string; state: string }>`
+        select payment_id, state::text as state from payments`.execute(db);
+      try {
+        // What a payment's stored state looked like then: no limitBreach key in any transaction.
+        await sql`
+          update payments set state = jsonb_set(state::jsonb, '{transactions}', (
+            select jsonb_agg(transaction - 'limitBreach' order by ordinal)
+            from jsonb_array_elements(state::jsonb -> 'transactions') with ordinality as kept(transaction, ordinal)
+          ))::json`.execute(db);
+        const verdict = await verifyReadModel({ db, store: new PostgresEventStore(db), projection });
+        expect(verdict).toMatchObject({ status: "compared", differences: [] });
+      } finally {
+        for (const { payment_id, state } of stored) {
+          await sql`update payments set state = ${state}::json where payment_id = ${payment_id}`.execute(db);
+        }
+      }
+    });
+
     it("names the rows of a read model edited in the database", async () => {
       const setStatus = (status: string) =>
         sql`update transactions set status = ${status} where transaction_id = ${payments.capture}`.execute(db);

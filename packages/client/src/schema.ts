@@ -9601,14 +9601,14 @@ export interface components {
             }[];
             /** @description When a transaction was recorded (a decline, a failure, an unknown outcome): the transaction as it stands. A `processor_timeout` transaction is `pending` and is resolved later; read it with `GET /v1/transactions/{id}`. */
             transaction?: components["schemas"]["Transaction"];
-            /** @description With `limit_exceeded`: which of the client's limits the transaction would exceed. */
+            /** @description With `limit_exceeded`: which of the client's limits the transaction would exceed, as it stood when the transaction was declined (a retry with its Idempotency-Key answers the same). Absent for declines recorded before 2026-11-27. */
             limit?: {
                 currency: string;
                 /** @enum {string} */
                 limit: "maxAmountPerTransaction" | "dailyAmount" | "dailyCount";
                 /** @description The limit as set. */
                 value: number;
-                /** @description What is left of it today (UTC). */
+                /** @description What was left of it that day (UTC). */
                 remaining: number;
             };
         };

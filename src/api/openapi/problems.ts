@@ -91,13 +91,15 @@ export const problemSchema: OpenAPIV3_1.SchemaObject = {
     },
     limit: {
       type: "object",
-      description: "With `limit_exceeded`: which of the client's limits the transaction would exceed.",
+      description:
+        "With `limit_exceeded`: which of the client's limits the transaction would exceed, as it stood when the transaction " +
+        "was declined (a retry with its Idempotency-Key answers the same). Absent for declines recorded before 2026-11-27.",
       required: ["currency", "limit", "value", "remaining"],
       properties: {
         currency: { type: "string" },
         limit: { type: "string", enum: ["maxAmountPerTransaction", "dailyAmount", "dailyCount"] },
         value: { type: "integer", description: "The limit as set." },
-        remaining: { type: "integer", description: "What is left of it today (UTC)." },
+        remaining: { type: "integer", description: "What was left of it that day (UTC)." },
       },
     },
   },

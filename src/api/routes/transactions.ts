@@ -4,12 +4,11 @@ import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
 import type { PaymentContext, PaymentMetrics } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
-import { transactionAsItStands } from "../../commands/payments/run-transaction.ts";
+import { type TransactionAsItStands, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { cardBrands, cardSchema } from "../../domain/cards.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
-import type { LimitBreach } from "../../domain/limits/usage.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
 import { declineCodes, failureReasons, type TransactionView } from "../../domain/payments/index.ts";
 import type { Connectors } from "../../processors/port.ts";
@@ -88,9 +87,7 @@ const metadataSchema = z
 
 const followUpTarget = { transactionId: z.uuid() };
 
-type Result =
-  | { ok: true; transaction: TransactionView; limitBreach?: LimitBreach }
-  | { ok: false; error: ProblemCode | "already_exists"; detail: string };
+type Result = TransactionAsItStands | { ok: false; error: ProblemCode | "already_exists"; detail: string };
 
 /** A transaction made by a command under a new id, or the one the request's Idempotency-Key is bound to. */
 type MakeTransaction = (context: PaymentContext, transactionId: string) => Promise<Result>;
@@ -287,12 +284,15 @@ function answer(reply: FastifyReply, result: Result) {
         { transaction },
       );
     case "declined":
-      if (limitBreach) {
-        throw new ApiProblem(
-          "limit_exceeded",
-          `The client's ${limitBreach.limit} limit in ${transaction.currency} would be exceeded.`,
-          { transaction, limit: { currency: transaction.currency, ...limitBreach } },
-        );
+      if (transaction.declineCode === "limit_exceeded") {
+        // Declines recorded before 2026-11-27 kept no breach: their retries name no limit.
+        throw limitBreach
+          ? new ApiProblem(
+              "limit_exceeded",
+              `The client's ${limitBreach.limit} limit in ${transaction.currency} would be exceeded.`,
+              { transaction, limit: { currency: transaction.currency, ...limitBreach } },
+            )
+          : new ApiProblem("limit_exceeded", `The client's limit in ${transaction.currency} would be exceeded.`, { transaction });
       }
       throw new ApiProblem(transaction.declineCode ?? "card_declined", `The card was declined${saying(transaction)}.`, { transaction });
     case "failed":

@@ -21,7 +21,7 @@ import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
 /** A transaction as its payment's stream has it, with the limit it would have broken when it was declined for one. */
-type TransactionAsItStands = { ok: true; transaction: TransactionView; limitBreach?: LimitBreach };
+export type TransactionAsItStands = { ok: true; transaction: TransactionView; limitBreach?: LimitBreach };
 
 export type TransactionResult =
   | TransactionAsItStands
@@ -43,9 +43,7 @@ export async function runTransaction(
   { newPayment = false, intentMetadata = {} }: { newPayment?: boolean; intentMetadata?: EventMetadata } = {},
 ): Promise<TransactionResult> {
   const initiated = await recordIntent(context, paymentId, initiate, { newPayment, intentMetadata });
-  if (!initiated.ok) {
-    return initiated.error === "already_exists" ? (asItStands(context, paymentId, initiate, initiated) ?? initiated) : initiated;
-  }
+  if (!initiated.ok) return answerRefusedIntent(context, paymentId, initiate, initiated);
 
   return sendAndRecord(context, paymentId, initiate, requestFor(initiated.state), initiated);
 }
@@ -140,7 +138,10 @@ async function recordOutcome(
   }
 }
 
-/** The transaction as `state` has it, remembered so that the client's next reads show it. */
+/**
+ * The transaction as `state` has it, with the limit a limit decline would have broken; given the
+ * stream's `tip`, remembered so that the client's next reads show it.
+ */
 export function asRecorded(
   context: PaymentContext,
   paymentId: string,
@@ -166,15 +167,19 @@ export async function transactionAsItStands(
   return asRecorded(context, paymentId, { clientId: transaction.clientId, transactionId }, state, tip);
 }
 
-/** An intent refused as already recorded: the transaction of that id as it stands, if the refusal was about it. */
-function asItStands(
+/**
+ * The answer to a refused intent: when the refusal was that this transaction is already recorded
+ * (a retry that took over its Idempotency-Key raced the first request), the transaction as it
+ * stands; otherwise the refusal.
+ */
+export function answerRefusedIntent(
   context: PaymentContext,
   paymentId: string,
   initiate: InitiateTransaction,
-  refused: { state: PaymentState },
-): TransactionResult | undefined {
+  refused: Extract<Awaited<ReturnType<typeof recordIntent>>, { ok: false }>,
+): TransactionResult {
   const existing = refused.state.transactions.get(initiate.transactionId);
-  if (!existing || existing.clientId !== initiate.clientId) return undefined;
+  if (refused.error !== "already_exists" || !existing || existing.clientId !== initiate.clientId) return refused;
   return asRecorded(context, paymentId, initiate, refused.state, undefined);
 }
 

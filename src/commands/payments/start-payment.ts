@@ -13,7 +13,7 @@ import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { paymentSettingsOf } from "./payment-settings.ts";
-import { asRecorded, recordIntent, runTransaction } from "./run-transaction.ts";
+import { answerRefusedIntent, asRecorded, recordIntent, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
   /** The new transaction's id, which is also its payment's. */
@@ -89,7 +89,7 @@ async function declineForLimit(
   breach: LimitBreach,
 ) {
   const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
-  if (!initiated.ok) return initiated;
+  if (!initiated.ok) return answerRefusedIntent(context, initiate.transactionId, initiate, initiated);
   const declined = await executeBatched(
     context.store,
     paymentDecider,

@@ -73,9 +73,13 @@ export interface InitiateVoid extends InitiateFollowUp {
 
 export type InitiateTransaction = InitiateRoot | InitiateCapture | InitiateRefund | InitiateVoid;
 
+/** A decline the processor gave; `limit_exceeded` is the service's own. */
+type ProcessorDeclineCode = Exclude<DeclineCode, "limit_exceeded">;
+
 export type Outcome =
   | { status: "approved"; processorResponse: ProcessorResponse }
-  | { status: "declined"; declineCode: DeclineCode; processorResponse: UnapprovedProcessorResponse | null; limitBreach?: LimitBreach }
+  | { status: "declined"; declineCode: ProcessorDeclineCode; processorResponse: UnapprovedProcessorResponse | null }
+  | { status: "declined"; declineCode: "limit_exceeded"; processorResponse: null; limitBreach: LimitBreach }
   | { status: "failed"; reason: FailureReason; processorResponse: UnapprovedProcessorResponse | null };
 
 /** The processor's answer, or the service's own decline (`limit_exceeded`), for a pending transaction. */
@@ -318,7 +322,7 @@ function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDeci
           transactionId,
           declineCode: outcome.declineCode,
           processorResponse: outcome.processorResponse,
-          ...(outcome.limitBreach && { limitBreach: outcome.limitBreach }),
+          ...(outcome.declineCode === "limit_exceeded" && { limitBreach: outcome.limitBreach }),
           occurredAt,
         },
       });

@@ -152,12 +152,18 @@ async function upsert(trx: Transaction<Database>, payments: PaymentRow[], transa
 /** The folded state as JSON: its map of transactions becomes a list in initiation order. */
 interface StoredPaymentState {
   rootTransactionId: string | null;
-  transactions: TransactionState[];
+  transactions: StoredTransaction[];
 }
+
+/** A limit breach is stored only where there is one. */
+type StoredTransaction = Omit<TransactionState, "limitBreach"> & { limitBreach?: TransactionState["limitBreach"] };
 
 const toStored = (state: PaymentState): StoredPaymentState => ({
   rootTransactionId: state.rootTransactionId,
-  transactions: [...state.transactions.values()],
+  // Without a null breach, a state stored before breaches were kept equals a replay's (`ledger verify`).
+  transactions: [...state.transactions.values()].map(({ limitBreach, ...transaction }) =>
+    limitBreach ? { ...transaction, limitBreach } : transaction,
+  ),
 });
 
 /** States stored before reversals, settlement, expiry and kept limit breaches existed lack their fields: they had none. */

@@ -443,7 +443,6 @@ describe("recording an outcome", () => {
   it("approves, declines or fails a pending transaction", () => {
     given(pending).when(approve("auth", at(5))).then([approved("auth", at(5))]);
     given(pending).when(decline("auth", "incorrect_cvc", at(5))).then([declined("auth", "incorrect_cvc", at(5))]);
-    given(pending).when(decline("auth", "limit_exceeded", at(5))).then([declined("auth", "limit_exceeded", at(5))]);
     given(pending)
       .when(fail("auth", "processor_authentication_failed", at(5)))
       .then([failed("auth", "processor_authentication_failed", at(5))]);

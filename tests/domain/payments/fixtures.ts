@@ -169,9 +169,10 @@ export const approve = (transactionId: string, now = at(1)): RecordOutcome => ({
   now,
 });
 
+/** A processor's decline; a limit decline carries its breach (see the decider's test of it). */
 export const decline = (
   transactionId: string,
-  declineCode: DeclineCode = "card_declined",
+  declineCode: Exclude<DeclineCode, "limit_exceeded"> = "card_declined",
   now = at(1),
 ): RecordOutcome => ({
   type: "RecordOutcome",
