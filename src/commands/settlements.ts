@@ -8,6 +8,7 @@ import {
   settleable,
   type TransactionState,
 } from "../domain/payments/index.ts";
+import type { StreamTip } from "../eventstore/hash-chain.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 import { settlementClaimDecider, settlementClaimStreamId } from "../domain/settlements/claim.ts";
 import { settlementDecider, type SettlementState } from "../domain/settlements/decider.ts";
@@ -18,9 +19,10 @@ import type { Connectors } from "../processors/port.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Logger } from "../logger.ts";
 import type { CommandContext } from "./context.ts";
-import { execute, readStream } from "./execute.ts";
+import { execute, type KnownStream, readStream } from "./execute.ts";
 import { executeBatched } from "./execute-batched.ts";
 import { loadHostConfiguration } from "./payments/host-configuration.ts";
+import { rememberSettlementWrite } from "../projections/settlements/own-writes.ts";
 import { rememberPaymentWrite } from "../projections/transactions/own-writes.ts";
 
 export interface SettlementContext extends CommandContext {
@@ -173,11 +175,12 @@ async function release(context: SettlementContext, batch: { settlementId: string
  */
 export async function finishSettlement(context: SettlementContext, settlementId: string): Promise<SettlementResult> {
   const streamId = settlementStreamId(settlementId);
-  const { state } = await readStream(context.store, settlementDecider, streamId, false);
+  const known = await readStream(context.store, settlementDecider, streamId, false);
+  const { state } = known;
   if (state.status === "none") return { ok: false, error: "already_exists", detail: "No such batch." };
   if (state.status !== "open") {
     await release(context, state.opened);
-    if (state.status === "closed") return { ok: true, settlement: toSettlementView(state.opened, state.closed) };
+    if (state.status === "closed") return { ok: true, settlement: answerClosed(context, state, known.tip!) };
     return { ok: false, error: "already_exists", detail: `The batch is ${state.status}.` };
   }
   const { opened } = state;
@@ -208,10 +211,10 @@ export async function finishSettlement(context: SettlementContext, settlementId:
     },
     context.metadata,
   );
-  const final: SettlementState = closed.ok ? closed.state : (await readStream(context.store, settlementDecider, streamId, false)).state;
-  if (final.status !== "closed") return { ok: false, error: "already_exists", detail: `The batch is ${final.status}.` };
+  const final: KnownStream<SettlementState> = closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false);
+  if (final.state.status !== "closed") return { ok: false, error: "already_exists", detail: `The batch is ${final.state.status}.` };
   await release(context, opened);
-  const settlement = toSettlementView(final.opened, final.closed);
+  const settlement = answerClosed(context, final.state, final.tip!);
   if (closed.ok && settlement.status === "mismatched") {
     context.logger.warn(
       {
@@ -225,6 +228,16 @@ export async function finishSettlement(context: SettlementContext, settlementId:
     );
   }
   return { ok: true, settlement };
+}
+
+/** A closed batch as answered: the reads of its client that follow on this instance wait until they show it. */
+function answerClosed(
+  context: SettlementContext,
+  { opened, closed }: Extract<SettlementState, { status: "closed" }>,
+  tip: StreamTip,
+): SettlementView {
+  rememberSettlementWrite(context.db, opened.clientId, opened.settlementId, tip.revision);
+  return toSettlementView(opened, closed);
 }
 
 /**

@@ -15,13 +15,15 @@ describe.skipIf(skip)("read-your-writes while the projections lag, on postgres",
   let api: TestService;
   let client: { clientId: string; key: string };
   let other: { key: string };
+  let hostConfigurationId: string;
   beforeAll(async () => {
     api = await startTestService("postgres");
     client = await api.createClient("Reader");
     other = await api.createClient("Other");
-    await api.request("POST", "/v1/host-configurations/processor_a", {
+    const created = await api.request("POST", "/v1/host-configurations/processor_a", {
       body: { ...validBodies.processor_a, clientId: client.clientId },
     });
+    hostConfigurationId = String(created.body.id);
   });
   afterAll(() => api.stop());
 
@@ -72,6 +74,33 @@ describe.skipIf(skip)("read-your-writes while the projections lag, on postgres",
       expect((await stream).status).toBe(200);
       // The refund found its parent sale through the read model.
       expect(await refund).toMatchObject({ status: 201, body: { type: "refund", parentTransactionId: id } });
+    });
+  });
+
+  it("a settlement batch closed by hand: the client's reads of batches that follow wait until the read model shows it", async () => {
+    const sale = await api.request("POST", "/v1/transactions/sale", {
+      key: client.key,
+      body: { processor: "processor_a", amount: 2500, currency: "USD", userId: "u2", card: approvedCard },
+    });
+    expect(sale.status).toBe(201);
+    expect((await api.request("GET", `/v1/transactions/${sale.body.id}`, { key: client.key })).status).toBe(200);
+    await withProjectionsHeld(async (release) => {
+      const closed = await api.request("POST", `/v1/host-configurations/processor_a/${hostConfigurationId}/settle`, { body: {} });
+      expect(closed.status, closed.text).toBe(201);
+      expect(closed.body.transactionIds).toContain(sale.body.id);
+
+      const byId = api.request("GET", `/v1/settlements/${closed.body.id}`, { key: client.key });
+      const list = api.request("GET", "/v1/settlements", { key: client.key });
+      const byAdmin = api.request("GET", `/v1/settlements/${closed.body.id}`);
+      expect(await settlesWithin(Promise.race([byId, list, byAdmin]), 400)).toBe(false);
+
+      // Another client has nothing waiting, so its reads answer while the projections lag.
+      expect((await api.request("GET", "/v1/settlements", { key: other.key })).body.data).toEqual([]);
+
+      await release();
+      expect(await byId).toMatchObject({ status: 200, body: closed.body });
+      expect((await list).body.data).toEqual([closed.body]);
+      expect(await byAdmin).toMatchObject({ status: 200, body: closed.body });
     });
   });
 });

@@ -4,6 +4,7 @@ import { closeSettlement, type SettlementContext } from "../../commands/settleme
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
+import { awaitOwnSettlementWrites } from "../../projections/settlements/own-writes.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
@@ -118,6 +119,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
       const { clientId: askedFor, processor, hostConfigurationId, from, to, limit, cursor } = request.query;
       if (principal.role === "client" && askedFor !== undefined && askedFor !== principal.clientId) return { data: [], nextCursor: null };
       const clientId = principal.role === "client" ? principal.clientId : askedFor;
+      await awaitOwnSettlementWrites(db, clientId);
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
       const filtered = db
         .selectFrom("settlements")
@@ -141,13 +143,15 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
       schema: { tags, summary: "A settlement batch", params: z.strictObject({ id: z.uuid() }), response: { 200: settlementSchema } },
     },
     async (request) => {
+      const principal = principalOf(request);
+      await awaitOwnSettlementWrites(db, principal.role === "client" ? principal.clientId : undefined);
       const row = await db
         .selectFrom("settlements")
         .select(["client_id", "view"])
         .where("settlement_id", "=", request.params.id)
         .where("status", "in", ["matched", "mismatched"])
         .executeTakeFirst();
-      if (!row || !canSeeClient(principalOf(request), row.client_id)) throw notFound("settlement");
+      if (!row || !canSeeClient(principal, row.client_id)) throw notFound("settlement");
       return row.view as SettlementView;
     },
   );
