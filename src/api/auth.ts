@@ -72,6 +72,11 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** A client key's own client; none for admin keys, which see every client. */
+export function ownClientOf(principal: Principal): string | undefined {
+  return principal.role === "client" ? principal.clientId : undefined;
+}
+
 /** The client a request may see: its own for client keys; none is forbidden for admins. */
 export function canSeeClient(principal: Principal, clientId: string): boolean {
   return principal.role === "admin" || principal.clientId === clientId;

@@ -12,7 +12,7 @@ import {
   toTransactionView,
 } from "../../domain/payments/index.ts";
 import type { EventStore } from "../../eventstore/port.ts";
-import { principalOf } from "../auth.ts";
+import { ownClientOf, principalOf } from "../auth.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 
@@ -64,8 +64,7 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      const ownClient = principal.role === "client" ? principal.clientId : undefined;
+      const ownClient = ownClientOf(principalOf(request));
       await awaitOwnPaymentWrites(db, ownClient);
       const streamId = await paymentStreamOf(db, request.params.id, ownClient);
       if (!streamId) throw notFound("transaction");

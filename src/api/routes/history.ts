@@ -10,7 +10,7 @@ import {
   type TransactionType,
   transactionTypes,
 } from "../../domain/payments/index.ts";
-import { principalOf } from "../auth.ts";
+import { ownClientOf, principalOf } from "../auth.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { transactionSchema } from "./transactions.ts";
@@ -118,7 +118,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
         return { data: [], nextCursor: null };
       }
       const { createdFrom, createdTo, ...filters } = query;
-      const clientId = principal.role === "client" ? principal.clientId : query.clientId;
+      const clientId = ownClientOf(principal) ?? query.clientId;
       await awaitOwnPaymentWrites(db, clientId);
       const page = await listHistory(db, {
         ...filters,

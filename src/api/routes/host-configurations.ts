@@ -18,7 +18,7 @@ import {
   versions,
 } from "../../domain/host-configurations/decider.ts";
 import { hostConfigurationSchemas, type Processor, processors } from "../../domain/host-configurations/schemas.ts";
-import { canSeeClient, principalOf } from "../auth.ts";
+import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
@@ -183,7 +183,7 @@ function registerProcessorRoutes(
       const principal = principalOf(request);
       const { clientId, limit, cursor } = request.query;
       if (clientId && !canSeeClient(principal, clientId)) return { data: [], nextCursor: null };
-      const ownClient = principal.role === "client" ? principal.clientId : clientId;
+      const ownClient = ownClientOf(principal) ?? clientId;
       let query = db
         .selectFrom("host_configurations")
         .select(["host_configuration_id", "view", "is_default"])

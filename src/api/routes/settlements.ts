@@ -6,7 +6,7 @@ import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
 import { awaitOwnSettlementWrites } from "../../projections/settlements/own-writes.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
-import { canSeeClient, principalOf } from "../auth.ts";
+import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
@@ -118,7 +118,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
       const principal = principalOf(request);
       const { clientId: askedFor, processor, hostConfigurationId, from, to, limit, cursor } = request.query;
       if (principal.role === "client" && askedFor !== undefined && askedFor !== principal.clientId) return { data: [], nextCursor: null };
-      const clientId = principal.role === "client" ? principal.clientId : askedFor;
+      const clientId = ownClientOf(principal) ?? askedFor;
       await awaitOwnSettlementWrites(db, clientId);
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
       const filtered = db
@@ -144,7 +144,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
     },
     async (request) => {
       const principal = principalOf(request);
-      await awaitOwnSettlementWrites(db, principal.role === "client" ? principal.clientId : undefined);
+      await awaitOwnSettlementWrites(db, ownClientOf(principal));
       const row = await db
         .selectFrom("settlements")
         .select(["client_id", "view"])

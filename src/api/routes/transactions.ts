@@ -12,7 +12,7 @@ import { processors } from "../../domain/host-configurations/schemas.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
 import { declineCodes, failureReasons, type TransactionView } from "../../domain/payments/index.ts";
 import type { Connectors } from "../../processors/port.ts";
-import { principalOf } from "../auth.ts";
+import { ownClientOf, principalOf } from "../auth.ts";
 import { transactionAsOf } from "./audit.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
@@ -233,8 +233,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      const ownClient = principal.role === "client" ? principal.clientId : undefined;
+      const ownClient = ownClientOf(principalOf(request));
       await awaitOwnPaymentWrites(deps.db, ownClient);
       const row = await deps.db
         .selectFrom("transactions")

@@ -14,7 +14,7 @@ import type { WebhookEndpointsTable } from "../../db/schema.ts";
 import type { WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
 import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
-import { canSeeClient, principalOf } from "../auth.ts";
+import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
@@ -184,7 +184,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       const principal = principalOf(request);
       const { clientId: askedFor, limit, cursor } = request.query;
       if (askedFor !== undefined && !canSeeClient(principal, askedFor)) return { data: [], nextCursor: null };
-      const clientId = principal.role === "client" ? principal.clientId : askedFor;
+      const clientId = ownClientOf(principal) ?? askedFor;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
       const endpoints = db
         .selectFrom("webhook_endpoints")
