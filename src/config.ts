@@ -51,6 +51,12 @@ const environmentSchema = z.object({
   WEBHOOK_ALLOW_HTTP: flag,
   WEBHOOK_ALLOW_PRIVATE: flag,
   WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
+  WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(1).default(24),
+  RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
+  SETTLEMENT_SYNC_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -111,7 +117,19 @@ export interface Config {
     /** Private, loopback and link-local addresses (tests, local receivers). */
     allowPrivate: boolean;
     dispatchIntervalMs: number;
+    /** Longest wait for the DNS answer of an endpoint's host name. */
+    dnsTimeoutMs: number;
+    /** How long delivery records and attempts are kept. */
+    logRetentionMs: number;
   };
+  /** How long an Idempotency-Key is remembered after its first use. */
+  idempotencyRetentionMs: number;
+  /** How often expired idempotency records and webhook logs are purged. */
+  retentionPurgeIntervalMs: number;
+  /** How long a manual settlement close waits for its batch before answering 202. */
+  settlementSyncWaitMs: number;
+  /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
 }
 
@@ -182,7 +200,13 @@ export function loadConfig(environment: Environment): Config {
       allowHttp: env.WEBHOOK_ALLOW_HTTP,
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS,
+      dnsTimeoutMs: env.WEBHOOK_DNS_TIMEOUT_MS,
+      logRetentionMs: env.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000,
     },
+    idempotencyRetentionMs: env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000,
+    retentionPurgeIntervalMs: env.RETENTION_PURGE_INTERVAL_MS,
+    settlementSyncWaitMs: env.SETTLEMENT_SYNC_WAIT_MS,
+    metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
   };
 }
