@@ -5,7 +5,7 @@ import { loadConfig } from "../config.ts";
 import { projections } from "../projections/all.ts";
 import { type Ledger, withLedger } from "./connection.ts";
 import { exportLog } from "./export.ts";
-import { writeErr } from "./output.ts";
+import { usesColour, writeErr } from "./output.ts";
 import { rebuild } from "./rebuild.ts";
 import { printSettlements } from "./settlements.ts";
 import { replay } from "./replay.ts";
@@ -85,7 +85,9 @@ program
   .description("print the settlement batches opened on a day and whether each matches its processor's totals; exit 1 if any does not")
   .option("--date <YYYY-MM-DD>", "the UTC day (default: today)", parsedBy(z.iso.date()))
   .action((options: { date?: string }) =>
-    run((ledger) => printSettlements(ledger, options.date ?? new Date().toISOString().slice(0, 10))),
+    run((ledger) =>
+      printSettlements(ledger, options.date ?? new Date().toISOString().slice(0, 10), { colour: usesColour(process.stdout, process.env) }),
+    ),
   );
 
 try {

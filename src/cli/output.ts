@@ -12,3 +12,10 @@ export function writeErr(text: string): void {
 
 /** "1 event", "2 events". */
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+/**
+ * Colours only for a person at a terminal who has not asked for none (no-color.org): a pipe, a
+ * file or NO_COLOR gets plain text, with no escape codes to strip.
+ */
+export const usesColour = (stream: { isTTY?: boolean }, environment: Record<string, string | undefined>): boolean =>
+  stream.isTTY === true && !environment.NO_COLOR;

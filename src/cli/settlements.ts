@@ -12,7 +12,7 @@ const net = (totals: readonly SettlementTotals[]) => totals.map((total) => `${to
  * Prints the batches opened on a UTC day with their reconciliation status; a batch still open
  * or refused by its processor shows as such. Exit 1 when any is mismatched: one to look into.
  */
-export async function printSettlements({ db }: Ledger, day: string): Promise<number> {
+export async function printSettlements({ db }: Ledger, day: string, { colour }: { colour: boolean }): Promise<number> {
   const from = new Date(`${day}T00:00:00.000Z`);
   const rows = await db
     .selectFrom("settlements")
@@ -24,6 +24,8 @@ export async function printSettlements({ db }: Ledger, day: string): Promise<num
     .execute();
   const table = new Table({
     head: ["batch", "client", "processor", "host configuration", "closed at", "transactions", "ledger net", "processor net", "status"],
+    // cli-table3 colours its header and borders wherever it writes unless told not to.
+    ...(colour ? {} : { style: { head: [], border: [] } }),
   });
   for (const row of rows) {
     const view = row.view as SettlementView | null;

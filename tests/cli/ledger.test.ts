@@ -135,6 +135,18 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
     expect(matched.code, matched.stderr).toBe(0);
     expect(matched.stdout).toContain(`1 settlement batch opened on ${day}, 0 mismatched`);
     expect(matched.stdout).toContain(closed.body.id);
+    // Piped, as here: plain text. Colours only at a terminal, and not there either with NO_COLOR.
+    const escape = "\x1b[";
+    expect(matched.stdout).not.toContain(escape);
+    const connection = { DATABASE_URL: api.database.url!, EVENTSTORE_URL: "", DATA_DIR: "memory://" };
+    const [atTerminal, noColour] = await Promise.all([
+      runInTerminal(ledger, ["settlements", "--date", day], { ...connection, NO_COLOR: "" }),
+      runInTerminal(ledger, ["settlements", "--date", day], { ...connection, NO_COLOR: "1" }),
+    ]);
+    expect(atTerminal.stdout).toContain(closed.body.id);
+    expect(atTerminal.stdout).toContain(escape);
+    expect(noColour.stdout).toContain(closed.body.id);
+    expect(noColour.stdout).not.toContain(escape);
     await sql`update settlements set status = 'mismatched' where settlement_id = ${closed.body.id}`.execute(api.database.db);
     try {
       const mismatched = await run("settlements", "--date", day);
