@@ -25,6 +25,9 @@ const environmentSchema = z.object({
   PROCESSOR_B_URL: optionalString.pipe(z.url().optional()),
   PROCESSOR_C_URL: optionalString.pipe(z.url().optional()),
   PROCESSOR_D_URL: optionalString.pipe(z.url().optional()),
+  /** `true` lets a production start run on the simulator. */
+  SIMULATOR: flag,
+  NODE_ENV: optionalString,
   PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   PENDING_RESOLVER_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
   PROCESSOR_OWN_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
@@ -152,6 +155,15 @@ export function loadConfig(environment: Environment): Config {
   const env = parseEnvironment(environmentSchema, environment);
   const [a, b, c, d] = [env.PROCESSOR_A_URL, env.PROCESSOR_B_URL, env.PROCESSOR_C_URL, env.PROCESSOR_D_URL];
   const processorUrls = a && b && c && d ? { processor_a: a, processor_b: b, processor_c: c, processor_d: d } : undefined;
+  // A production start that fell back to the simulator would approve test cards and charge no one.
+  if (env.NODE_ENV === "production" && !env.SIMULATOR && !processorUrls) {
+    const unset = Object.entries({ PROCESSOR_A_URL: a, PROCESSOR_B_URL: b, PROCESSOR_C_URL: c, PROCESSOR_D_URL: d })
+      .filter(([, url]) => !url)
+      .map(([name]) => name);
+    throw new Error(
+      `Invalid configuration: with NODE_ENV=production, set ${unset.join(", ")} (or SIMULATOR=true to run on the processor simulator)`,
+    );
+  }
   if (!processorUrls && (a || b || c || d)) {
     throw new Error("Invalid configuration: set all of PROCESSOR_A_URL..PROCESSOR_D_URL, or none (simulator)");
   }

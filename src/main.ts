@@ -1,8 +1,21 @@
-import { loadConfig } from "./config.ts";
+import { type Config, loadConfig } from "./config.ts";
 import { createLogger, logDestination } from "./logger.ts";
 import { startService } from "./service.ts";
 
-const config = loadConfig(process.env);
+/** Exit status of a start refused for its configuration: a supervisor should not retry it as it stands. */
+const BAD_CONFIGURATION = 2;
+
+function configurationOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    // One line naming the variable and what it must be: a stack would only bury it.
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(BAD_CONFIGURATION);
+  }
+}
+
+const config = configurationOrExit();
 const logger = createLogger(config.logLevel, logDestination(process.stdout));
 
 try {

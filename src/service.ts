@@ -16,6 +16,7 @@ import { measureLag } from "./projections/lag.ts";
 import { projections } from "./projections/all.ts";
 import { ProjectionRunner } from "./projections/runner.ts";
 import { createConnectors } from "./processors/connectors.ts";
+import { processors } from "./domain/host-configurations/schemas.ts";
 import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
 import { awaitOwnWrites } from "./projections/read-your-writes.ts";
@@ -73,6 +74,7 @@ export async function startService(
     simulator = await startSimulator({ dataDir: `${config.dataDir}/simulator` });
     baseUrls = simulator.baseUrls;
   }
+  const simulatedProcessors = simulator ? processors : [];
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
   const connectors = createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
   const runners = projections.map(
@@ -150,6 +152,7 @@ export async function startService(
     requestTimeoutMs: config.requestTimeoutMs,
     connectionTimeoutMs: config.connectionTimeoutMs,
     loadShedding: { maxInFlight: config.maxInFlightRequests, maxEventLoopDelayMs: config.maxEventLoopDelayMs },
+    simulatedProcessors,
     checkReadiness: async () => {
       // Reads a row of every read model: a table that cannot be read fails every GET.
       for (const table of projections.flatMap((projection) => projection.tables)) {
@@ -163,7 +166,8 @@ export async function startService(
     {
       database: database.kind,
       eventStore: config.eventStoreUrl ? "eventstoredb" : "postgres",
-      processors: simulator ? `simulator at ${simulator.url}` : "configured",
+      simulatedProcessors,
+      ...(simulator ? { simulator: simulator.url } : {}),
     },
     "payment ledger listening",
   );

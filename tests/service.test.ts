@@ -26,7 +26,7 @@ for (const target of testDatabaseTargets()) {
       expect(live.status).toBe(200);
       const ready = await fetch(`${service.url}/health/ready`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: "ready" });
+      expect(await ready.json()).toEqual({ status: "ready", simulatedProcessors: ["processor_a", "processor_b", "processor_c", "processor_d"] });
     });
   });
 

@@ -3,7 +3,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { once } from "node:events";
-import { startServiceInTerminal, startServiceProcess, startWithNpm, stopProcess } from "./support/process.ts";
+import { fileURLToPath } from "node:url";
+import {
+  runProcess,
+  startServiceInTerminal,
+  startServiceProcess,
+  startSimulatorProcess,
+  startWithNpm,
+  stopProcess,
+} from "./support/process.ts";
+import { everyProcessorAt } from "./support/service.ts";
 
 const start = (dataDir: string) => startServiceProcess({ DATA_DIR: dataDir });
 const stop = stopProcess;
@@ -81,3 +90,82 @@ function killQuietly(pid: number): void {
     // Gone already, as it should be.
   }
 }
+
+const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const everyProcessor = ["processor_a", "processor_b", "processor_c", "processor_d"];
+
+describe("a start refused for its configuration", () => {
+  /**
+   * Starts `src/main.ts` with `environment` and expects it to stop before it opens anything: exit
+   * 2, one line on stderr. A start that goes on instead is killed (a minute is far beyond a
+   * refusal, and far below a first start) and fails the test with code null.
+   */
+  async function refusedLine(environment: Record<string, string>): Promise<string> {
+    const started = await runProcess(
+      main,
+      [],
+      { PORT: "0", DATA_DIR: "memory://", DATABASE_URL: "", ...environment },
+      { killAfterMs: 60_000 },
+    );
+    expect(started.code, started.stderr).toBe(2);
+    expect(started.stdout).toBe("");
+    const lines = started.stderr.trimEnd().split("\n");
+    expect(lines, started.stderr).toHaveLength(1);
+    return lines[0]!;
+  }
+
+  it("says which variable is bad and what it must be, in one line without a stack, and exits 2", { timeout: 120_000 }, async () => {
+    const [port, level, flag] = await Promise.all([
+      refusedLine({ PORT: "abc" }),
+      refusedLine({ LOG_LEVEL: "loud" }),
+      refusedLine({ SIMULATOR: "yes" }),
+    ]);
+    expect(port).toMatch(/^Invalid configuration: PORT: .*expected number/);
+    expect(level).toMatch(/^Invalid configuration: LOG_LEVEL: .*"info"/);
+    expect(flag).toMatch(/^Invalid configuration: SIMULATOR: .*"true"\|"false"/);
+  });
+
+  it("refuses a production start that would run on the simulator, naming the processor URLs left unset", { timeout: 120_000 }, async () => {
+    const [none, some] = await Promise.all([
+      refusedLine({ NODE_ENV: "production" }),
+      refusedLine({ NODE_ENV: "production", PROCESSOR_A_URL: "https://a.example", PROCESSOR_C_URL: "https://c.example" }),
+    ]);
+    expect(none).toBe(
+      "Invalid configuration: with NODE_ENV=production, set PROCESSOR_A_URL, PROCESSOR_B_URL, PROCESSOR_C_URL, PROCESSOR_D_URL " +
+        "(or SIMULATOR=true to run on the processor simulator)",
+    );
+    expect(some).toMatch(/set PROCESSOR_B_URL, PROCESSOR_D_URL \(or SIMULATOR=true/);
+  });
+});
+
+describe("which processors a start simulates", () => {
+  it("a production start with SIMULATOR=true runs on the simulator, and its log and readiness say so", async () => {
+    const started = await startServiceProcess({ DATA_DIR: "memory://", NODE_ENV: "production", SIMULATOR: "true" });
+    try {
+      const listening = started.output().split("\n").find((line) => line.includes("payment ledger listening"))!;
+      expect(JSON.parse(listening)).toMatchObject({ simulatedProcessors: everyProcessor, simulator: expect.stringMatching(/^http:/) });
+      const ready = await fetch(`${started.url}/health/ready`);
+      expect(await ready.json()).toEqual({ status: "ready", simulatedProcessors: everyProcessor });
+    } finally {
+      expect(await stop(started.child)).toBe(0);
+    }
+  }, 400_000);
+
+  it("a production start with every processor URL simulates none, and its log and readiness say so", async () => {
+    const processors = await startSimulatorProcess();
+    try {
+      const started = await startServiceProcess({ DATA_DIR: "memory://", NODE_ENV: "production", ...everyProcessorAt(processors.url) });
+      try {
+        const listening = started.output().split("\n").find((line) => line.includes("payment ledger listening"))!;
+        expect(JSON.parse(listening)).toMatchObject({ simulatedProcessors: [] });
+        expect(JSON.parse(listening)).not.toHaveProperty("simulator");
+        const ready = await fetch(`${started.url}/health/ready`);
+        expect(await ready.json()).toEqual({ status: "ready", simulatedProcessors: [] });
+      } finally {
+        expect(await stop(started.child)).toBe(0);
+      }
+    } finally {
+      await processors.stop();
+    }
+  }, 400_000);
+});

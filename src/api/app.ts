@@ -16,6 +16,7 @@ import { registerBodyParsing } from "./body-parsing.ts";
 import { registerConsole } from "./console.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
+import { type HealthDependencies, registerHealth } from "./routes/health.ts";
 import { historyRoutes } from "./routes/history.ts";
 import { operationsRoutes } from "./routes/operations.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
@@ -24,12 +25,10 @@ import { type TransactionRouteDependencies, transactionRoutes } from "./routes/t
 import { webhookRoutes } from "./routes/webhooks.ts";
 import type { UrlPolicy } from "../webhooks/destination.ts";
 
-export interface AppDependencies extends TransactionRouteDependencies {
+export interface AppDependencies extends TransactionRouteDependencies, HealthDependencies {
   logger: Logger;
   metrics: Metrics;
   adminKeyHash: string;
-  /** Resolves when every store answers; rejects with the reason otherwise. */
-  checkReadiness: () => Promise<void>;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
@@ -73,16 +72,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await registerApiReference(app);
 
-  app.get("/health/live", { schema: { hide: true } }, async () => ({ status: "ok" }));
-  app.get("/health/ready", { schema: { hide: true } }, async (request, reply) => {
-    try {
-      await deps.checkReadiness();
-      return { status: "ready" };
-    } catch (error) {
-      request.log.warn({ err: error }, "not ready");
-      return reply.code(503).send({ status: "unavailable" });
-    }
-  });
+  registerHealth(app, deps);
 
   await registerConsole(app);
 

@@ -97,9 +97,18 @@ export interface FinishedProcess {
   stderr: string;
 }
 
-/** Runs a TypeScript entry (`src/main.ts`, `src/cli/ledger.ts`) with `args` until it exits. */
-export async function runProcess(script: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
-  return run(process.execPath, ["--import", "tsx", script, ...args], environment);
+/**
+ * Runs a TypeScript entry (`src/main.ts`, `src/cli/ledger.ts`) with `args` until it exits, or
+ * until `killAfterMs` has passed (then it is killed and its code is null): for an entry expected
+ * to stop at once, which must not be left running when it does not.
+ */
+export async function runProcess(
+  script: string,
+  args: string[],
+  environment: Record<string, string>,
+  { killAfterMs }: { killAfterMs?: number } = {},
+): Promise<FinishedProcess> {
+  return run(process.execPath, ["--import", "tsx", script, ...args], environment, killAfterMs);
 }
 
 /**
@@ -122,7 +131,7 @@ export async function startServiceInTerminal(environment: Record<string, string>
   return { child, url: ready[1]!, output };
 }
 
-async function run(file: string, args: string[], environment: Record<string, string>): Promise<FinishedProcess> {
+async function run(file: string, args: string[], environment: Record<string, string>, killAfterMs?: number): Promise<FinishedProcess> {
   const child = spawn(file, args, {
     env: { ...process.env, ...environment },
     stdio: ["ignore", "pipe", "pipe"],
@@ -131,6 +140,8 @@ async function run(file: string, args: string[], environment: Record<string, str
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += String(chunk)));
   child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  const kill = killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfterMs);
   const [code] = (await once(child, "exit")) as [number | null];
+  clearTimeout(kill);
   return { code, stdout, stderr };
 }

@@ -43,6 +43,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     webhookUrlPolicy: { allowHttp: false, allowPrivate: false },
     adminKeyHash: "",
     checkReadiness: unused,
+    simulatedProcessors: [],
     rateLimitPerMinute: 1,
     bodyLimitBytes: 1,
     requestHashKey: randomBytes(32),
