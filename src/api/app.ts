@@ -20,6 +20,7 @@ import { type HealthDependencies, registerHealth } from "./routes/health.ts";
 import { historyRoutes } from "./routes/history.ts";
 import { operationsRoutes } from "./routes/operations.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
+import { registerServiceIndex } from "./routes/service-index.ts";
 import { settlementRoutes } from "./routes/settlements.ts";
 import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await registerApiReference(app);
 
+  registerServiceIndex(app);
   registerHealth(app, deps);
 
   await registerConsole(app);

@@ -1,6 +1,43 @@
 // Generated from the service's OpenAPI document by `npm run client:generate`: do not edit.
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Links to the API, its reference, health, metrics and the console */
+        get: operations["getServiceIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links to the API's reference and its main resources
+         * @description Every other operation under `/v1` needs `Authorization: Bearer <api key>`.
+         */
+        get: operations["getApiIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -9477,6 +9514,37 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Link: {
+            href: string;
+            title: string;
+        };
+        ServiceIndex: {
+            name: string;
+            links: {
+                api: components["schemas"]["Link"];
+                docs: components["schemas"]["Link"];
+                openapi: components["schemas"]["Link"];
+                live: components["schemas"]["Link"];
+                ready: components["schemas"]["Link"];
+                metrics: components["schemas"]["Link"];
+                console: components["schemas"]["Link"];
+            };
+        };
+        ApiIndex: {
+            name: string;
+            links: {
+                service: components["schemas"]["Link"];
+                docs: components["schemas"]["Link"];
+                openapi: components["schemas"]["Link"];
+                me: components["schemas"]["Link"];
+                clients: components["schemas"]["Link"];
+                transactions: components["schemas"]["Link"];
+                settlements: components["schemas"]["Link"];
+                webhookEndpoints: components["schemas"]["Link"];
+                events: components["schemas"]["Link"];
+                operationsStatus: components["schemas"]["Link"];
+            };
+        };
         Settlement: {
             /** Format: uuid */
             id: string;
@@ -9646,4 +9714,45 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getServiceIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's entry points */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceIndex"];
+                };
+            };
+        };
+    };
+    getApiIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API's reference and main resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiIndex"];
+                };
+            };
+        };
+    };
+}

@@ -90,6 +90,7 @@ The service ships a simulator of the four processors, used when no processor URL
 `;
 
 export const tags: OpenAPIV3_1.TagObject[] = [
+  { name: "service", description: "Where to start: the indexes of the service and of the API (no key needed)." },
   { name: "clients", description: "The platform's clients, their API keys and their transaction limits (admin)." },
   {
     name: "host configurations",
