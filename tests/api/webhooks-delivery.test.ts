@@ -25,7 +25,7 @@ import {
 } from "../support/webhook-receiver.ts";
 
 // Webhooks end to end, through the real API and a real HTTP receiver, from the contract
-// (/work/shared/API.md "Webhooks" and the webhooks decisions). Every signature is checked with
+// (docs/api.md "Webhooks" and the webhooks decisions). Every signature is checked with
 // the standardwebhooks library, never with the project's own code.
 
 const CVC = "731";

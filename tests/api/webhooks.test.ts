@@ -9,7 +9,7 @@ import { validBodies } from "../support/host-configurations.ts";
 import { apiRequest, type Json, startTestService, TEST_ADMIN_KEY, type TestService, testConfig } from "../support/service.ts";
 import { type ReceivedRequest, startWebhookReceiver, subjectOf, typeOf, verified, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
-// Webhook endpoints through the real API, from the contract (/work/shared/API.md "Webhooks",
+// Webhook endpoints through the real API, from the contract (docs/api.md "Webhooks",
 // "Idempotency", "Errors", and the webhooks decisions). Signatures are checked with the
 // standardwebhooks library, never with the project's own code.
 
