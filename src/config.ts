@@ -150,13 +150,16 @@ function parseEnvironment<Schema extends z.ZodType>(schema: Schema, environment:
   return parsed.data;
 }
 
-/** Reads and validates the environment once; everything else receives the result. */
-export function loadConfig(environment: Environment): Config {
+/**
+ * Reads and validates the environment once; everything else receives the result.
+ * `callsProcessors: false` (the ledger CLI) skips the rule that keeps a production start off the simulator.
+ */
+export function loadConfig(environment: Environment, { callsProcessors = true }: { callsProcessors?: boolean } = {}): Config {
   const env = parseEnvironment(environmentSchema, environment);
   const [a, b, c, d] = [env.PROCESSOR_A_URL, env.PROCESSOR_B_URL, env.PROCESSOR_C_URL, env.PROCESSOR_D_URL];
   const processorUrls = a && b && c && d ? { processor_a: a, processor_b: b, processor_c: c, processor_d: d } : undefined;
   // A production start that fell back to the simulator would approve test cards and charge no one.
-  if (env.NODE_ENV === "production" && !env.SIMULATOR && !processorUrls) {
+  if (callsProcessors && env.NODE_ENV === "production" && !env.SIMULATOR && !processorUrls) {
     const unset = Object.entries({ PROCESSOR_A_URL: a, PROCESSOR_B_URL: b, PROCESSOR_C_URL: c, PROCESSOR_D_URL: d })
       .filter(([, url]) => !url)
       .map(([name]) => name);

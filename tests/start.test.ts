@@ -92,6 +92,7 @@ function killQuietly(pid: number): void {
 }
 
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const ledger = fileURLToPath(new URL("../src/cli/ledger.ts", import.meta.url));
 const everyProcessor = ["processor_a", "processor_b", "processor_c", "processor_d"];
 
 describe("a start refused for its configuration", () => {
@@ -135,6 +136,13 @@ describe("a start refused for its configuration", () => {
         "(or SIMULATOR=true to run on the processor simulator)",
     );
     expect(some).toMatch(/set PROCESSOR_B_URL, PROCESSOR_D_URL \(or SIMULATOR=true/);
+  });
+
+  it("lets the ledger CLI run in production without processor URLs: it calls no processor", { timeout: 120_000 }, async () => {
+    const day = "2020-01-01";
+    const settlements = await runProcess(ledger, ["settlements", "--date", day], { NODE_ENV: "production", DATA_DIR: "memory://", DATABASE_URL: "" });
+    expect(settlements.code, settlements.stderr).toBe(0);
+    expect(settlements.stdout).toBe(`0 settlement batches opened on ${day}, 0 mismatched\n`);
   });
 });
 

@@ -32,7 +32,9 @@ function parsedBy<T>(schema: z.ZodType<T>) {
 
 /** Runs a command on the stores of the configuration; its result becomes the exit status. */
 async function run(command: (ledger: Ledger) => Promise<number>): Promise<void> {
-  process.exitCode = await withLedger(loadConfig(process.env), command);
+  // The commands call no processor: an environment without processor URLs is theirs too (the
+  // Docker image runs with NODE_ENV=production).
+  process.exitCode = await withLedger(loadConfig(process.env, { callsProcessors: false }), command);
 }
 
 const projectionNamed = (name: string) => projections.find((projection) => projection.name === name)!;
