@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MasterKeyError, parseMasterKeys } from "./crypto/secrets.ts";
 import type { DatabaseTimeouts } from "./db/connection.ts";
 
 const optionalString = z
@@ -19,8 +20,19 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default("./data"),
   EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
   ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  SECRETS_MASTER_KEYS: optionalString,
-  CARD_FINGERPRINT_KEY: optionalString,
+  SECRETS_MASTER_KEYS: optionalString.superRefine((spec, context) => {
+    if (spec === undefined) return;
+    try {
+      parseMasterKeys(spec);
+    } catch (error) {
+      if (!(error instanceof MasterKeyError)) throw error;
+      context.addIssue({ code: "custom", message: `must be id:base64key[,id:base64key...] (${error.message})` });
+    }
+  }),
+  CARD_FINGERPRINT_KEY: optionalString.refine(
+    (key) => key === undefined || (/^[A-Za-z0-9+/_-]+={0,2}$/.test(key) && Buffer.from(key, "base64").length >= 32),
+    "must be base64 of at least 32 bytes",
+  ),
   PROCESSOR_A_URL: optionalString.pipe(z.url().optional()),
   PROCESSOR_B_URL: optionalString.pipe(z.url().optional()),
   PROCESSOR_C_URL: optionalString.pipe(z.url().optional()),

@@ -116,14 +116,18 @@ describe("a start refused for its configuration", () => {
   }
 
   it("says which variable is bad and what it must be, in one line without a stack, and exits 2", { timeout: 120_000 }, async () => {
-    const [port, level, flag] = await Promise.all([
+    const [port, level, flag, masterKeys, fingerprintKey] = await Promise.all([
       refusedLine({ PORT: "abc" }),
       refusedLine({ LOG_LEVEL: "loud" }),
       refusedLine({ SIMULATOR: "yes" }),
+      refusedLine({ SECRETS_MASTER_KEYS: "k1:short" }),
+      refusedLine({ CARD_FINGERPRINT_KEY: "abc" }),
     ]);
     expect(port).toMatch(/^Invalid configuration: PORT: .*expected number/);
     expect(level).toMatch(/^Invalid configuration: LOG_LEVEL: .*"info"/);
     expect(flag).toMatch(/^Invalid configuration: SIMULATOR: .*"true"\|"false"/);
+    expect(masterKeys).toMatch(/^Invalid configuration: SECRETS_MASTER_KEYS: must be id:base64key.*32 bytes/);
+    expect(fingerprintKey).toBe("Invalid configuration: CARD_FINGERPRINT_KEY: must be base64 of at least 32 bytes");
   });
 
   it("refuses a production start that would run on the simulator, naming the processor URLs left unset", { timeout: 120_000 }, async () => {
