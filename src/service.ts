@@ -19,6 +19,7 @@ import { createConnectors } from "./processors/connectors.ts";
 import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
 import { awaitOwnWrites } from "./projections/read-your-writes.ts";
+import { IdempotencyPurge } from "./jobs/idempotency-purge.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 import { Lifecycle } from "./jobs/lifecycle.ts";
 import { countMismatchedSettlements } from "./projections/settlements/settlements-projection.ts";
@@ -117,6 +118,14 @@ export async function startService(
     settlementResumeAfterMs: config.settlementResumeAfterMs,
   });
   lifecycle.start();
+  const idempotencyPurge = new IdempotencyPurge({
+    db: database.db,
+    logger,
+    intervalMs: config.retentionPurgeIntervalMs,
+    retentionMs: config.idempotencyRetentionMs,
+    leaseMs: 30_000,
+  });
+  idempotencyPurge.start();
   const webhookUrlPolicy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
   const webhookSender = createWebhookSender({ ...webhookUrlPolicy, timeoutMs: config.webhooks.timeoutMs });
   const webhookDispatcher = new WebhookDispatcher({
@@ -146,6 +155,7 @@ export async function startService(
     bodyLimitBytes: config.bodyLimitBytes,
     requestHashKey: requestHashKeyOf(fingerprintKey),
     idempotencyInProgressTimeoutMs: config.idempotencyInProgressTimeoutMs,
+    idempotencyRetentionMs: config.idempotencyRetentionMs,
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
     requestTimeoutMs: config.requestTimeoutMs,
     connectionTimeoutMs: config.connectionTimeoutMs,
@@ -179,6 +189,7 @@ export async function startService(
       await resolver.stop();
       await limitSweeper.stop();
       await lifecycle.stop();
+      await idempotencyPurge.stop();
       await webhookDispatcher.stop();
       await webhookSender.close();
       await awaitOwnWrites(database.db, {});
