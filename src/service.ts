@@ -20,6 +20,7 @@ import { processors } from "./domain/host-configurations/schemas.ts";
 import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
 import { awaitOwnWrites } from "./projections/read-your-writes.ts";
+import { IdempotencyPurge } from "./jobs/idempotency-purge.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 import { Lifecycle } from "./jobs/lifecycle.ts";
 import { countMismatchedSettlements } from "./projections/settlements/settlements-projection.ts";
@@ -119,6 +120,14 @@ export async function startService(
     settlementResumeAfterMs: config.settlementResumeAfterMs,
   });
   lifecycle.start();
+  const idempotencyPurge = new IdempotencyPurge({
+    db: database.db,
+    logger,
+    intervalMs: config.retentionPurgeIntervalMs,
+    retentionMs: config.idempotencyRetentionMs,
+    leaseMs: 30_000,
+  });
+  idempotencyPurge.start();
   const webhookUrlPolicy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
   const webhookSender = createWebhookSender({ ...webhookUrlPolicy, timeoutMs: config.webhooks.timeoutMs });
   const webhookDispatcher = new WebhookDispatcher({
@@ -148,6 +157,7 @@ export async function startService(
     bodyLimitBytes: config.bodyLimitBytes,
     requestHashKey: requestHashKeyOf(fingerprintKey),
     idempotencyInProgressTimeoutMs: config.idempotencyInProgressTimeoutMs,
+    idempotencyRetentionMs: config.idempotencyRetentionMs,
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
     requestTimeoutMs: config.requestTimeoutMs,
     connectionTimeoutMs: config.connectionTimeoutMs,
@@ -183,6 +193,7 @@ export async function startService(
       await resolver.stop();
       await limitSweeper.stop();
       await lifecycle.stop();
+      await idempotencyPurge.stop();
       await webhookDispatcher.stop();
       await webhookSender.close();
       await awaitOwnWrites(database.db, {});

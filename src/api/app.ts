@@ -37,6 +37,8 @@ export interface AppDependencies extends TransactionRouteDependencies, HealthDep
   requestHashKey: Buffer;
   /** How long an Idempotency-Key whose request never answered stays in progress. */
   idempotencyInProgressTimeoutMs: number;
+  /** How long an Idempotency-Key is remembered after its first use. */
+  idempotencyRetentionMs: number;
   /** How long close() lets the requests it finds running finish before it cuts them off. */
   closeGraceMs: number;
   /** Longest wait for a request's headers and body. */
@@ -97,6 +99,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         db: deps.db,
         requestHashKey: deps.requestHashKey,
         inProgressTimeoutMs: deps.idempotencyInProgressTimeoutMs,
+        retentionMs: deps.idempotencyRetentionMs,
       });
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);

@@ -79,6 +79,14 @@ function returnedTokens(rows: readonly { token: string }[], returned: readonly {
   return rows.map((row) => tokens.has(row.token));
 }
 
+/**
+ * Whether a record still holds its key: first used within the retention, or claimed by a request
+ * still running (a claim is never taken from under its request, however old its key). A record
+ * that does not is as good as absent: its key starts a new request, and the purge deletes it.
+ */
+export const isRetained = (retentionMs: number) =>
+  sql<boolean>`(created_at >= now() - ${retentionMs} * interval '1 millisecond' or (status_code is null and locked_until >= now()))`;
+
 /** Claims the key for the row's request: `false` when the key already has a record. */
 export const claimKey = unwrap(
   grouped(async (db, rows: ClaimRow[]) => {

@@ -2,13 +2,13 @@ import { createHmac, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import canonicalize from "canonicalize";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, sql, type UpdateObject } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
 import type { TransactionView } from "../domain/payments/index.ts";
 import { newId } from "../ids.ts";
 import { principalOf } from "./auth.ts";
-import { bindKey, claimKey, storeAnswer } from "./idempotency-records.ts";
+import { bindKey, claimKey, isRetained, storeAnswer } from "./idempotency-records.ts";
 import { ApiProblem } from "./problems.ts";
 
 /** The transaction an Idempotency-Key belongs to, once its intent is (about to be) recorded. */
@@ -60,6 +60,8 @@ export interface IdempotencyOptions {
   requestHashKey: Buffer;
   /** How long a claim whose request never answered (its instance died) blocks its key. */
   inProgressTimeoutMs: number;
+  /** How long a key is remembered after its first use; then the same key starts a new request. */
+  retentionMs: number;
 }
 
 const keyFormat = /^[\x20-\x7e]{1,255}$/;
@@ -77,7 +79,7 @@ const answersWithTransaction = new Set([201, 402, 502, 504]);
  * key belongs to that transaction, and a retry answers with it as it stands. Records live in
  * PostgreSQL, so this holds across instances and restarts.
  */
-export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, inProgressTimeoutMs }: IdempotencyOptions): void {
+export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, inProgressTimeoutMs, retentionMs }: IdempotencyOptions): void {
   app.decorateRequest("idempotency", undefined);
   const lockedUntil = sql<Date>`now() + ${inProgressTimeoutMs} * interval '1 millisecond'`;
 
@@ -102,9 +104,40 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       .selectFrom("idempotency_records")
       .select(["request_hash", "status_code", "response_headers", "response_body", "claim_token", "transaction_id", "payment_id"])
       .select(sql<boolean>`coalesce(locked_until < now(), true)`.as("expired"))
+      .select(isRetained(retentionMs).as("retained"))
       .where("scope", "=", scope)
       .where("idempotency_key", "=", key)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Gone since the claim found it: its request answered a 5xx that freed the key (or the record
+    // outlived the retention and was purged). That request was in flight when this one came.
+    if (!existing) throw inProgress();
+    const takeOver = (values: UpdateObject<Database, "idempotency_records">) =>
+      db
+        .updateTable("idempotency_records")
+        .set({ ...values, claim_token: token, locked_until: lockedUntil })
+        .where("scope", "=", scope)
+        .where("idempotency_key", "=", key)
+        .where((where) =>
+          existing.claim_token === null ? where("claim_token", "is", null) : where("claim_token", "=", existing.claim_token),
+        )
+        .returning("scope")
+        .executeTakeFirst();
+    // Remembered no more (API.md): the same key starts a new request, with a record of its own.
+    if (!existing.retained) {
+      const renewed = await takeOver({
+        request_hash: requestHash,
+        transaction_id: newTransactionId ?? null,
+        payment_id: newTransactionId ?? null,
+        status_code: null,
+        response_headers: null,
+        response_body: null,
+        created_at: sql`now()`,
+        completed_at: null,
+      });
+      if (!renewed) throw inProgress();
+      request.idempotency = { ...unclaimed(scope, key), token, newTransactionId };
+      return;
+    }
     if (existing.request_hash !== requestHash) {
       throw new ApiProblem("idempotency_key_reused", "This Idempotency-Key was used with a different request.");
     }
@@ -127,17 +160,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
       request.idempotency = { ...unclaimed(scope, key), bound, unanswered: true };
       return;
     }
-    const takenOver = await db
-      .updateTable("idempotency_records")
-      .set({ claim_token: token, locked_until: lockedUntil, status_code: null, completed_at: null })
-      .where("scope", "=", scope)
-      .where("idempotency_key", "=", key)
-      .where((where) =>
-        existing.claim_token === null ? where("claim_token", "is", null) : where("claim_token", "=", existing.claim_token),
-      )
-      .returning("scope")
-      .executeTakeFirst();
-    if (!takenOver) throw inProgress();
+    if (!(await takeOver({ status_code: null, completed_at: null }))) throw inProgress();
     request.idempotency = { ...unclaimed(scope, key), token, bound };
   });
 

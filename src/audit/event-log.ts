@@ -57,9 +57,17 @@ export class InvalidCursorError extends Error {
 /** The store's checkpoint, made opaque. Both adapters' checkpoints are `<digits>:<digits>`. */
 const encodeLogCursor = (checkpoint: Checkpoint) => Buffer.from(checkpoint, "utf8").toString("base64url");
 
+/**
+ * Both adapters' positions are signed 64-bit integers (PostgreSQL's transaction ids and bigint
+ * positions, EventStoreDB's commit and prepare positions): a larger number is no position, and
+ * a query given it would overflow.
+ */
+const MAX_POSITION = 2n ** 63n - 1n;
+
 function decodeLogCursor(cursor: string): Checkpoint {
   const checkpoint = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!/^\d{1,20}:\d{1,20}$/.test(checkpoint)) throw new InvalidCursorError();
+  const match = /^(\d{1,19}):(\d{1,19})$/.exec(checkpoint);
+  if (!match || BigInt(match[1]!) > MAX_POSITION || BigInt(match[2]!) > MAX_POSITION) throw new InvalidCursorError();
   return checkpoint;
 }
 

@@ -240,6 +240,9 @@ for (const target of testDatabaseTargets()) {
       ["createdTo=2025-13-01", ["createdTo"]],
       ["createdTo=2025-02-30", ["createdTo"]],
       ["createdFrom=2025-01-01T10:00:00", ["createdFrom"]],
+      ["createdFrom=0000-01-01", ["createdFrom"]],
+      ["createdFrom=0001-01-01T00:00:00%2B14:00", ["createdFrom"]],
+      ["createdTo=9999-12-31T23:59:59-14:00", ["createdTo"]],
       ["createdFrom=2025-01-02T00:00:00Z&createdTo=2025-01-01T23:59:59Z", ["createdFrom", "createdTo"]],
       ["createdFrom=2025-01-02&createdTo=2025-01-01", ["createdFrom", "createdTo"]],
       ["amountMin=-1", ["amountMin"]],
@@ -252,6 +255,7 @@ for (const target of testDatabaseTargets()) {
       ["colour=red", ["colour"]],
       ["cursor=not-a-cursor", ["cursor"]],
       [`cursor=${Buffer.from("2025-01-01T00:00:00.000Z|nope").toString("base64url")}`, ["cursor"]],
+      [`cursor=${Buffer.from("0000-01-01T00:00:00.000Z|0190a8e2-7c3b-7def-8a12-3456789abcde").toString("base64url")}`, ["cursor"]],
       ["type=payment", ["type"]],
       ["status=settled", ["status"]],
       ["processor=processor_z", ["processor"]],
@@ -265,6 +269,14 @@ for (const target of testDatabaseTargets()) {
       expect(response.headers.get("content-type")).toContain("application/problem+json");
       expect(response.body.code).toBe("validation_error");
       expect(response.body.errors.map((error: { path: string }) => error.path)).toEqual(paths);
+      // Each error says what the parameter must be, not only that it is wrong.
+      for (const error of response.body.errors) expect(error.message).not.toBe("Invalid input");
+    });
+
+    it("says a time bound must be an ISO 8601 timestamp", async () => {
+      const response = await api.request("GET", "/v1/transactions?createdFrom=yesterday", { key: acme.key });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([{ path: "createdFrom", message: expect.stringContaining("ISO 8601 timestamp") }]);
     });
 
     it("documents every filter in the OpenAPI description", async () => {

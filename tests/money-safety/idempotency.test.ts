@@ -1,15 +1,56 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { sql } from "kysely";
+import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { IdempotencyPurge } from "../../src/jobs/idempotency-purge.ts";
+import { createLogger } from "../../src/logger.ts";
 import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
-import { testDatabaseTargets } from "../support/database.ts";
+import { startService } from "../../src/service.ts";
+import { openTestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { type ProcessorRelay, startProcessorRelay } from "../support/processor-relay.ts";
-import { type ApiResponse, everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
+import {
+  type ApiResponse,
+  apiRequest,
+  capturedLogs,
+  everyProcessorAt,
+  startTestService,
+  testConfig,
+  type TestService,
+} from "../support/service.ts";
 import { everythingStored } from "../support/stored-text.ts";
 
 const card = (number: string) => ({ number, expMonth: 12, expYear: 2030, cvc: "123" });
+
+/**
+ * Shows the service's statements to a test, as their operation trees in JSON (their SQL text and
+ * values): `onQuery` when one is asked for, `onResult` with its rows before the service gets
+ * them; a test holds a statement there, or fails it.
+ */
+class StatementHook implements KyselyPlugin {
+  readonly #statements = new WeakMap<QueryId, string>();
+  onQuery: ((statement: string) => void) | undefined;
+  onResult: ((statement: string, rows: readonly unknown[]) => Promise<void>) | undefined;
+
+  transformQuery({ node, queryId }: PluginTransformQueryArgs) {
+    const statement = JSON.stringify(node);
+    this.#statements.set(queryId, statement);
+    this.onQuery?.(statement);
+    return node;
+  }
+
+  async transformResult({ queryId, result }: PluginTransformResultArgs) {
+    await this.onResult?.(this.#statements.get(queryId) ?? "", result.rows);
+    return result;
+  }
+}
+
+/** A moment a test waits for. */
+function moment() {
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  return { reach, reached };
+}
 
 for (const target of testDatabaseTargets()) {
   describe(`an Idempotency-Key belongs to its transaction, on ${target}`, () => {
@@ -159,6 +200,25 @@ for (const target of testDatabaseTargets()) {
       );
     });
 
+    it("forgets a key after the retention: the same key, even with another body, starts a new request", async () => {
+      const key = `retained-${Math.random()}`;
+      const first = await sale(key);
+      expect(first.status).toBe(201);
+      expect((await sale(key, "4000000000000002")).status).toBe(422);
+      // The key's record as if made IDEMPOTENCY_RETENTION_HOURS (24) and a minute ago.
+      await sql`
+        update idempotency_records
+        set created_at = created_at - interval '24 hours 1 minute', locked_until = locked_until - interval '24 hours 1 minute'
+        where idempotency_key = ${key}`.execute(api.database.db);
+      const renewed = await sale(key, "4000000000000002");
+      expect(renewed.status, renewed.text).toBe(402);
+      expect(renewed.body.transaction.id).not.toBe(first.body.id);
+      const again = await sale(key, "4000000000000002");
+      expect(again.status).toBe(402);
+      expect(again.body.transaction.id).toBe(renewed.body.transaction.id);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+    });
+
     it("keys the stored request hash: the card in a body cannot be tested against it", async () => {
       const key = `hash-${Math.random()}`;
       const body = { processor: "processor_a", amount: 1500, currency: "USD", card: card("4242424242424242"), userId: "u1" };
@@ -181,6 +241,106 @@ for (const target of testDatabaseTargets()) {
       expect(replayed.headers.get("idempotent-replayed")).toBe("true");
       expect(replayed.body).toEqual({ ...created.body, key: null });
       expect((await api.request("GET", `/v1/clients/${acme.clientId}`, { key: created.body.key })).status).toBe(200);
+    });
+  });
+
+  describe(`a duplicate racing its first request's failure, on ${target}`, () => {
+    it("answers 409 when the first request's 5xx frees the key between the duplicate's claim and its look at the record", async () => {
+      const database = await openTestDatabase(target);
+      const hook = new StatementHook();
+      const service = await startService(testConfig(database.url), createLogger("info", capturedLogs().sink), {
+        ...database,
+        db: database.db.withPlugin(hook),
+        close: async () => {},
+      });
+      try {
+        const { body: client } = await apiRequest(service.url, "POST", "/v1/clients", { body: { name: "Acme" } });
+        const key = `released-${Math.random()}`;
+        const issue = () => apiRequest(service.url, "POST", `/v1/clients/${client.id}/api-keys`, { body: {}, headers: { "idempotency-key": key } });
+        // A statement counts as run once it is asked for on PGlite, which runs one at a time in the
+        // order asked (a statement held in its result holds the only connection); once it has run
+        // on PostgreSQL, which runs statements side by side.
+        const asked = { running: moment(), duplicateClaim: moment(), release: moment() };
+        const done = { duplicateClaim: moment(), release: moment() };
+        const hasRun = (step: "duplicateClaim" | "release") =>
+          target === "pglite" ? asked[step].reached.then(() => new Promise((resolve) => setImmediate(resolve))) : done[step].reached;
+        const isClaim = (statement: string) => statement.includes(key) && statement.includes("insert into idempotency_records");
+        const isRelease = (statement: string) => statement.includes(key) && statement.includes("DeleteQueryNode");
+        let claims = 0;
+        hook.onQuery = (statement) => {
+          if (isClaim(statement) && ++claims === 2) asked.duplicateClaim.reach();
+          if (isRelease(statement)) asked.release.reach();
+        };
+        let failed = false;
+        hook.onResult = async (statement, rows) => {
+          // The first request's first read of the client's stream, once its key is claimed: it
+          // fails (nothing is written yet) once the duplicate's claim has found the key taken.
+          if (!failed && statement.includes(`client-${client.id}`)) {
+            failed = true;
+            asked.running.reach();
+            await hasRun("duplicateClaim");
+            throw new Error("the database went away");
+          }
+          // The duplicate's claim, refused: it looks at the record only once the first request's
+          // 5xx has deleted it.
+          if (isClaim(statement) && rows.length === 0) {
+            done.duplicateClaim.reach();
+            await hasRun("release");
+          }
+          if (isRelease(statement)) done.release.reach();
+        };
+        const first = issue();
+        await asked.running.reached;
+        const duplicate = await issue();
+        expect((await first).status).toBe(500);
+        expect(duplicate.status, duplicate.text).toBe(409);
+        expect(duplicate.body.code).toBe("idempotency_request_in_progress");
+        hook.onQuery = hook.onResult = undefined;
+        // The key was freed: a retry runs the request.
+        const retried = await issue();
+        expect(retried.status, retried.text).toBe(201);
+        expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      } finally {
+        await service.stop();
+        await database.close();
+      }
+    }, 60_000);
+  });
+
+  describe(`the idempotency purge, on ${target}`, () => {
+    it("deletes, in batches and under a lease, only records older than the retention whose claim no request holds", async () => {
+      const database = await openTestDatabase(target);
+      const { sink } = capturedLogs();
+      const purge = (batchSize: number) =>
+        new IdempotencyPurge({ db: database.db, logger: createLogger("info", sink), intervalMs: 60_000, retentionMs: 3_600_000, leaseMs: 60_000, batchSize });
+      try {
+        const record = (key: string, age: string, status: number | null, lockedFor: string | null) => sql`
+          insert into idempotency_records (scope, idempotency_key, request_hash, status_code, created_at, claim_token, locked_until)
+          values ('client:x', ${key}, 'hash', ${status}, now() - ${age}::interval, 'token',
+                  case when ${lockedFor}::interval is null then null else now() + ${lockedFor}::interval end)`.execute(database.db);
+        for (let index = 0; index < 5; index += 1) await record(`answered-${index}`, "2 hours", 201, null);
+        await record("claim-expired", "2 hours", null, "-1 minute");
+        await record("answered-by-log", "61 minutes", null, "-50 minutes");
+        await record("still-running", "2 hours", null, "1 minute");
+        await record("young", "59 minutes", 201, null);
+        await record("young-running", "1 minute", null, "1 minute");
+        const first = purge(2);
+        const other = purge(2);
+        try {
+          expect(await first.purgeOnce()).toBe(7);
+          // The lease is the first one's until it stops: the other purges nothing meanwhile.
+          await record("answered-later", "2 hours", 201, null);
+          expect(await other.purgeOnce()).toBe(0);
+        } finally {
+          await first.stop();
+        }
+        expect(await other.purgeOnce()).toBe(1);
+        await other.stop();
+        const left = await database.db.selectFrom("idempotency_records").select("idempotency_key").orderBy("idempotency_key").execute();
+        expect(left.map((row) => row.idempotency_key)).toEqual(["still-running", "young", "young-running"]);
+      } finally {
+        await database.close();
+      }
     });
   });
 }

@@ -19,6 +19,7 @@ export interface JsonSchema {
   oneOf?: JsonSchema[];
   nullable?: boolean;
   pattern?: string;
+  format?: string;
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -303,4 +304,153 @@ function requestFor(route: Route, knownIds: readonly string[]): fc.Arbitrary<Fuz
     headers: text === undefined ? given : { ...given, "content-type": "application/json" },
     body: text,
   }));
+}
+
+/** One request that gives one parameter of a route a hostile value, every other one a value that reaches the handler. */
+export interface ParameterProbe {
+  parameter: { in: "path" | "query"; name: string };
+  value: string;
+  request: FuzzRequest;
+}
+
+const base64url = (text: string) => Buffer.from(text, "utf8").toString("base64url");
+const someUuid = "0190a8e2-7c3b-7def-8a12-3456789abcde";
+
+/** Ids a careless or hostile caller sends where a UUID belongs. */
+const malformedIds = [
+  "",
+  "x",
+  "not-a-uuid",
+  `${someUuid}0`,
+  someUuid.slice(0, -1),
+  someUuid.toUpperCase(),
+  someUuid.replaceAll("-", ""),
+  `{${someUuid}}`,
+  "00000000-0000-0000-0000-000000000001",
+  "00000000-0000-0000-0000-000000000000",
+  "ffffffff-ffff-ffff-ffff-ffffffffffff",
+  "0190a8e2-7c3b-7def-8a12-3456789abcdg",
+  "99999999999999999999",
+  "-1",
+  "1e309",
+  "x".repeat(1_000),
+];
+
+/** Text that is, or looks like, a cursor: both stores' checkpoints and the lists' `<timestamp>|<id>`, out of every range. */
+const forgedCursorTexts = [
+  "0:0",
+  "1:1",
+  "99999999999999999999:1",
+  "1:99999999999999999999",
+  "18446744073709551615:9223372036854775807",
+  "18446744073709551616:0",
+  "9223372036854775808:9223372036854775808",
+  "-1:-1",
+  "1:2:3",
+  `2025-01-01T00:00:00.000Z|${someUuid}`,
+  `0000-01-01T00:00:00.000Z|${someUuid}`,
+  `-000001-01-01T00:00:00.000Z|${someUuid}`,
+  `+275760-09-13T00:00:00.000Z|${someUuid}`,
+  `9999-12-31T23:59:59.999Z|${someUuid}`,
+  `2025-02-30T00:00:00.000Z|${someUuid}`,
+  `2025-01-01T00:00:00Z|not-a-uuid`,
+  `2025-01-01T00:00:00.000Z|${someUuid}|x`,
+  "|",
+  "",
+];
+
+/** Cursors that no list gave out, and `given`: real ones, each passed to every list, its own and the others. */
+const cursorValues = (given: readonly string[]) => [
+  ...given,
+  ...forgedCursorTexts.map(base64url),
+  ...forgedCursorTexts,
+  "!!!",
+  "====",
+  "x".repeat(201),
+];
+
+/** Where an integer belongs: out of range, not integers, not numbers, too big for any integer type. */
+const numberValues = ["0", "-1", "101", "1.5", "1e2", "0x10", " 5", "", "abc", "NaN", "Infinity", "-0", "99999999999999999999", "1e309"];
+
+/** Where a timestamp belongs: words, impossible dates, years no database stores. */
+const timestampValues = [
+  "yesterday",
+  "now",
+  "",
+  "2025-02-30",
+  "2025-13-01",
+  "2025-01-01T24:00:00Z",
+  "2025-01-01T00:00:00",
+  "0000-01-01",
+  "0000-01-01T00:00:00Z",
+  "0001-01-01T00:00:00+14:00",
+  "-000001-01-01T00:00:00Z",
+  "+275760-09-13T00:00:00Z",
+  "9999-12-31",
+  "9999-12-31T23:59:59-14:00",
+  "2025-01-01T00:00:00.1234567890123Z",
+  "1700000000",
+];
+
+/** Where a numeric string belongs (an amount bound). */
+const digitValues = ["0", "999999999999999", "9999999999999999", "99999999999999999999", "-1", "1.5", "1e3", ""];
+
+/** What any parameter may be sent instead of its value: other types, and text that trips parsers and stores. */
+const wrongTypes = ["", " ", "\u0000", "\ud800", "\u{1F600}", "'; drop table events; --", "x".repeat(513), "[]", "{}", "true", "null", "-1", "1e21", "NaN"];
+
+const isUuid = (schema: JsonSchema) => schema.format === "uuid";
+const isTimestamp = (schema: JsonSchema) => (schema.anyOf ?? []).some((alternative) => alternative.format === "date-time");
+
+/** The hostile values of one parameter, by what its name and schema say it holds, and the wrong types any parameter gets. */
+function hostileValuesOf(parameter: Parameter, cursors: readonly string[]): string[] {
+  const { name, schema } = parameter;
+  const specific =
+    name === "cursor" || name === "after"
+      ? cursorValues(cursors)
+      : isUuid(schema)
+        ? malformedIds
+        : isTimestamp(schema)
+          ? timestampValues
+          : schema.type === "integer" || schema.type === "number"
+            ? numberValues
+            : schema.pattern?.startsWith("^\\d")
+              ? digitValues
+              : schema.enum
+                ? ["", "SALE", `${String(schema.enum[0])},${String(schema.enum[0])}`, `${String(schema.enum[0])} `]
+                : [];
+  return [...new Set([...specific, ...wrongTypes])];
+}
+
+/**
+ * For every path and query parameter of `route`, one request per hostile value of that parameter
+ * (and one that sends the query parameter twice), with every path parameter else at the value
+ * `pathValues` gives it (one that reaches the handler, so the hostile value is not answered by a
+ * lookup that came first). `cursors`: real cursors, of any list.
+ */
+export function parameterProbes(route: Route, pathValues: Record<string, string>, cursors: readonly string[]): ParameterProbe[] {
+  const parameters = (route.operation.parameters ?? []).filter(
+    (parameter): parameter is Parameter & { in: "path" | "query" } => parameter.in === "path" || parameter.in === "query",
+  );
+  const pathWith = (name: string | undefined, value: string) =>
+    route.path.replace(/\{(\w+)\}/g, (_, parameter: string) => (parameter === name ? value : encoded(pathValues[parameter] ?? someUuid)));
+  const request = (path: string, query: string): FuzzRequest => ({
+    method: route.method,
+    url: query ? `${path}?${query}` : path,
+    headers: route.method === "GET" || route.method === "DELETE" ? {} : { "content-type": "application/json" },
+    body: route.method === "GET" || route.method === "DELETE" ? undefined : "{}",
+  });
+  return parameters.flatMap((parameter) => {
+    const values = hostileValuesOf(parameter, cursors);
+    const probe = (value: string, query: string, path = pathWith(undefined, "")): ParameterProbe => ({
+      parameter: { in: parameter.in, name: parameter.name },
+      value,
+      request: request(path, query),
+    });
+    if (parameter.in === "path") return values.filter((value) => value !== "").map((value) => probe(value, "", pathWith(parameter.name, encoded(value))));
+    const name = encodeURIComponent(parameter.name);
+    return [
+      ...values.map((value) => probe(value, `${name}=${encoded(value)}`)),
+      probe("twice", `${name}=1&${name}=2`),
+    ];
+  });
 }

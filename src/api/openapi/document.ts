@@ -48,6 +48,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     bodyLimitBytes: 1,
     requestHashKey: randomBytes(32),
     idempotencyInProgressTimeoutMs: 1,
+    idempotencyRetentionMs: 1,
     closeGraceMs: 1,
     requestTimeoutMs: 1,
     connectionTimeoutMs: 1,

@@ -13,7 +13,8 @@ import {
 } from "../../domain/payments/index.ts";
 import type { EventStore } from "../../eventstore/port.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
-import { ApiProblem, notFound } from "../problems.ts";
+import { invalidCursor } from "../pagination.ts";
+import { notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 
 /**
@@ -94,9 +95,7 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
         return { data: page.events, nextCursor: page.nextCursor };
       } catch (error) {
         if (!(error instanceof InvalidCursorError)) throw error;
-        throw new ApiProblem("validation_error", "The cursor is not one this list gave out: pass the `nextCursor` of the page before.", {
-          errors: [{ path: request.query.after === undefined ? "cursor" : "after", message: "is invalid" }],
-        });
+        throw invalidCursor(request.query.after === undefined ? "cursor" : "after");
       }
     },
   );
