@@ -2,6 +2,7 @@ import { execute } from "../commands/execute.ts";
 import { releaseLimitOf } from "../commands/limits.ts";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
+import { followUpRequest } from "../commands/payments/follow-up.ts";
 import { outcomeOf } from "../commands/payments/outcome.ts";
 import { givesLimitBack } from "../domain/limits/limits.ts";
 import {
@@ -60,7 +61,8 @@ const neverReceived: Outcome = { status: "failed", reason: "not_found", processo
 
 /**
  * Does what the resolver owes one transaction (`resolverWork`): asks the processor about a pending
- * one and records its answer, reversing it once it stayed unknown too long; finishes or starts the
+ * one and records its answer, reversing it once it stayed unknown too long; sends again a void the
+ * service decided on (an expiry's) that the processor does not know; finishes or starts the
  * reversal of one the processor approved after the ledger recorded it failed; watches one failed
  * on "not found". Returns what it recorded, `still_pending` when the processor gave no usable
  * answer, or null when it recorded no resolution (a watched failure the processor did not
@@ -72,7 +74,7 @@ export async function resolveTransaction(
   paymentId: string,
   transactionId: string,
 ): Promise<PendingResolution | null> {
-  const { state: payment } = await loadPayment(context, paymentId);
+  const { state: payment, events } = await loadPayment(context, paymentId);
   const transaction = payment.transactions.get(transactionId);
   const work = transaction && resolverWork(transaction);
   if (!transaction || !work) return null;
@@ -83,6 +85,12 @@ export async function resolveTransaction(
   const askedAt = context.now();
   const answer = await job.connector.inquire({ transactionId, hostConfiguration });
   if (work === "watch") return watch(job, answer, askedAt);
+  // The service decided on this void: "not found" means it never arrived, and it must. The
+  // processor answers a repeated id with its first answer, so sending it again is safe.
+  if (answer.kind === "not_found" && isExpiryVoid(events, transactionId)) {
+    const resent = outcomeOf(await job.connector.submit(followUpRequest(payment, transactionId, hostConfiguration)));
+    return resent ? recordOutcome(job, resent) : "still_pending";
+  }
   const outcome =
     answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, askedAt) ? neverReceived : null) : outcomeOf(answer);
   if (outcome) return recordOutcome(job, outcome);
@@ -147,7 +155,7 @@ async function reverse(job: Job): Promise<PendingResolution | null> {
 }
 
 /** The void's result; `null` while the processor gives no usable answer (sent again, same id, next time). */
-async function voidAtProcessor({ transaction, hostConfiguration, connector }: Job, reversalId: string): Promise<ReversalResult | null> {
+async function voidAtProcessor({ transaction, hostConfiguration, connector, timing, context }: Job, reversalId: string): Promise<ReversalResult | null> {
   const reference = (transaction.approvedLate ?? transaction.processorResponse)?.reference;
   const answer = await connector.submit({
     operation: "void",
@@ -161,10 +169,14 @@ async function voidAtProcessor({ transaction, hostConfiguration, connector }: Jo
   if (answer.kind === "unknown") return null;
   const processorResponse = outcomeOf(answer)?.processorResponse ?? null;
   if (answer.kind === "approved") return { status: "reversed", processorResponse };
-  // The void was refused: only the processor can say whether it still holds the money.
+  // The void was refused: only the processor can say whether it still holds the money. A "not
+  // found" that is not final yet may come before the transaction reached it, or from a search
+  // that lags: counted as a refusal, so that another void is sent.
+  const askedAt = context.now();
   const original = await connector.inquire({ transactionId: transaction.id, hostConfiguration });
   if (original.kind === "unknown") return null;
-  return { status: original.kind === "approved" ? "refused" : "reversed", processorResponse };
+  const mayHoldIt = original.kind === "approved" || (original.kind === "not_found" && !notFoundIsFinal(transaction, timing, askedAt));
+  return { status: mayHoldIt ? "refused" : "reversed", processorResponse };
 }
 
 /** Appends what resolves the transaction; the resolution once it is recorded, null when nothing was (another instance was first). */
@@ -200,3 +212,7 @@ async function loadPayment(context: PaymentContext, paymentId: string): Promise<
   const events = (await context.store.readStream(paymentStreamId(paymentId))) as unknown as PaymentEvent[];
   return { state: events.reduce(paymentDecider.evolve, paymentDecider.initialState()), events };
 }
+
+/** The void an authorization's expiry decided on (`AuthorizationExpired`), not one a client asked for. */
+const isExpiryVoid = (events: readonly PaymentEvent[], transactionId: string) =>
+  events.some((event) => event.type === "AuthorizationExpired.v1" && event.data.voidTransactionId === transactionId);
