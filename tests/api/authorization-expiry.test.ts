@@ -96,7 +96,7 @@ for (const target of testDatabaseTargets()) {
   });
 
   describe(`an expiry's void the processor never received, on ${target}`, () => {
-    it("is sent again until the processor voids the authorization: its funds are released there too", async () => {
+    it("is sent again until the processor voids the authorization: its funds are released there too", { timeout: 60_000 }, async () => {
       let current = new Date("2026-06-10T12:00:00Z");
       const advance = (seconds: number) => (current = new Date(current.getTime() + seconds * 1000));
       const simulator = await startSimulator();
@@ -130,8 +130,8 @@ for (const target of testDatabaseTargets()) {
           );
 
         advance(TTL_SECONDS + 1);
+        await vi.waitFor(() => expect(dropped).toBe(1), { timeout: 10_000, interval: 50 });
         await vi.waitFor(async () => expect(await voidsOf()).toMatchObject([{ status: "pending" }]), { timeout: 10_000, interval: 50 });
-        expect(dropped).toBe(1);
         // Past the processor's own timeout: its "not found" for the void is final.
         advance(600);
         await vi.waitFor(async () => expect(await voidsOf()).toMatchObject([{ status: "approved" }]), { timeout: 10_000, interval: 50 });
