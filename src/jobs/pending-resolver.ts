@@ -125,18 +125,15 @@ export class PendingResolver {
   /** The next rows with work after the cursor, in (created_at, transaction_id) order; from the start again after the last. */
   async #nextRows() {
     const { context, batchSize, timing } = this.#options;
-    // Younger ones may still get their answer from the call that is waiting for it.
-    const youngest = new Date(context.now().getTime() - timing.processorTimeoutMs);
-    const watchedSince = new Date(context.now().getTime() - timing.pendingReversalAfterMs);
+    // Younger ones may still get their answer from the call that is waiting for it: a call starts
+    // at most `processorTimeoutMs` after its intent and lasts at most as long (`sendAndRecord`).
+    const youngest = new Date(context.now().getTime() - 2 * timing.processorTimeoutMs);
     const cursor = this.#cursor;
     const rows = await context.db
       .selectFrom("transactions")
       .select(["transaction_id", "payment_id", "created_at"])
       .where("resolver_work", "is not", null)
       .where("created_at", "<", youngest)
-      // A failure on "not found" is watched, from the moment it was recorded, as long as a pending
-      // transaction would be asked before its reversal.
-      .where((eb) => eb.or([eb("resolver_work", "!=", "watch"), eb("updated_at", ">", watchedSince)]))
       .$if(cursor !== undefined, (query) =>
         query.where((eb) =>
           eb.or([

@@ -2,6 +2,7 @@ import { execute } from "../commands/execute.ts";
 import { releaseLimitOf } from "../commands/limits.ts";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
+import { followUpRequest } from "../commands/payments/follow-up.ts";
 import { outcomeOf } from "../commands/payments/outcome.ts";
 import { givesLimitBack } from "../domain/limits/limits.ts";
 import {
@@ -17,7 +18,7 @@ import {
   type TransactionState,
 } from "../domain/payments/index.ts";
 import { newId } from "../ids.ts";
-import type { ProcessorConnector, ProcessorHostConfiguration } from "../processors/port.ts";
+import type { InquiryOutcome, ProcessorConnector, ProcessorHostConfiguration } from "../processors/port.ts";
 
 export interface ResolverTiming {
   /** How long our own processor call may last. */
@@ -28,31 +29,44 @@ export interface ResolverTiming {
   pendingReversalAfterMs: number;
 }
 
-const ageMs = (transaction: TransactionState, now: Date) => now.getTime() - Date.parse(transaction.createdAt);
+const ageMs = (transaction: TransactionState, at: Date) => at.getTime() - Date.parse(transaction.createdAt);
 
 /**
- * Whether a "not found" proves the processor never got the transaction. Only the intent's time is
- * recorded, and it is earlier than the call: the call starts once the intent's append returns.
- * The request can reach the processor until our connector gives up, `processorTimeoutMs` after
- * the call starts, and the processor acts on it at most its own timeout after receiving it. So
- * the bound is the intent's time plus both; the processor's own timeout (minutes by default) also
- * covers, as margin, the one append between intent and call and the clock skew between instances.
+ * Whether a "not found" the processor gave to a question asked `askedAt` proves it never got the
+ * transaction. Only the intent's time is recorded, and the call starts once the intent's append
+ * returns, however long that took; so a call is only ever started within `processorTimeoutMs`
+ * of its intent (`sendAndRecord`), and the processor can receive it until our connector gives
+ * up, `processorTimeoutMs` later. It acts on it at most its own timeout after receiving it. The
+ * bound is the intent's time plus all three; the processor's own timeout (minutes by default)
+ * also covers, as margin, the network's delays and the clock skew between instances. The time
+ * the question was asked counts, not the answer's: the processor answered from what it knew then.
  */
-export const notFoundIsFinal = (transaction: TransactionState, timing: ResolverTiming, now: Date) =>
-  ageMs(transaction, now) >= timing.processorTimeoutMs + timing.processorOwnTimeoutMs;
+export const notFoundIsFinal = (transaction: TransactionState, timing: ResolverTiming, askedAt: Date) =>
+  ageMs(transaction, askedAt) >= 2 * timing.processorTimeoutMs + timing.processorOwnTimeoutMs;
 
 export const reversalIsDue = (transaction: TransactionState, timing: ResolverTiming, now: Date) =>
   ageMs(transaction, now) >= timing.pendingReversalAfterMs;
+
+/**
+ * Whether an answer other than an approval, to a question asked `askedAt`, ends a watched
+ * failure's watch: it came `pendingReversalAfterMs` after the failure (its `updatedAt`), as long
+ * as a pending transaction is asked about before it is reversed. Measured on answers, not on the
+ * clock alone: a resolver kept from asking (faults, restarts) never lets a late approval go unseen.
+ */
+const watchIsOver = (transaction: TransactionState, timing: ResolverTiming, askedAt: Date) =>
+  askedAt.getTime() - Date.parse(transaction.updatedAt) >= timing.pendingReversalAfterMs;
 
 /** A transaction the processor has surely never received: nothing was charged. */
 const neverReceived: Outcome = { status: "failed", reason: "not_found", processorResponse: null };
 
 /**
  * Does what the resolver owes one transaction (`resolverWork`): asks the processor about a pending
- * one and records its answer, reversing it once it stayed unknown too long; finishes or starts the
- * reversal of one the processor approved after the ledger recorded it failed. Returns what it
- * recorded, `still_pending` when the processor gave no usable answer, or null when nothing was owed
- * (a watched failure the processor did not approve, or another instance recorded it first).
+ * one and records its answer, reversing it once it stayed unknown too long; sends again a void the
+ * service decided on (an expiry's) that the processor does not know; finishes or starts the
+ * reversal of one the processor approved after the ledger recorded it failed; watches one failed
+ * on "not found". Returns what it recorded, `still_pending` when the processor gave no usable
+ * answer, or null when it recorded no resolution (a watched failure the processor did not
+ * approve, or another instance recorded it first).
  */
 export async function resolveTransaction(
   context: PaymentContext,
@@ -60,24 +74,27 @@ export async function resolveTransaction(
   paymentId: string,
   transactionId: string,
 ): Promise<PendingResolution | null> {
-  const transaction = (await loadPayment(context, paymentId)).transactions.get(transactionId);
+  const { state: payment, events } = await loadPayment(context, paymentId);
+  const transaction = payment.transactions.get(transactionId);
   const work = transaction && resolverWork(transaction);
   if (!transaction || !work) return null;
   const hostConfiguration = await loadHostConfiguration(context, transaction.hostConfigurationId);
-  const job = { context, paymentId, transaction, hostConfiguration, connector: context.connectors[transaction.processor] };
+  const job = { context, paymentId, transaction, hostConfiguration, connector: context.connectors[transaction.processor], timing };
   if (work === "reverse") return reverse(job);
 
+  const askedAt = context.now();
   const answer = await job.connector.inquire({ transactionId, hostConfiguration });
-  const now = context.now();
-  const outcome =
-    answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, now) ? neverReceived : null) : outcomeOf(answer);
-  // A watched failure changes only on an approval: recorded as late, it is then reversed.
-  if (work === "watch" && outcome?.status !== "approved") return null;
-  if (outcome) {
-    const command = { type: "RecordOutcome" as const, transactionId, outcome, now: now.toISOString() };
-    return recordResolution(job, command, work === "watch" ? "approved_late" : outcome.status);
+  if (work === "watch") return watch(job, answer, askedAt);
+  // The service decided on this void: "not found" means it never arrived, and it must. The
+  // processor answers a repeated id with its first answer, so sending it again is safe.
+  if (answer.kind === "not_found" && isExpiryVoid(events, transactionId)) {
+    const resent = outcomeOf(await job.connector.submit(followUpRequest(payment, transactionId, hostConfiguration)));
+    return resent ? recordOutcome(job, resent) : "still_pending";
   }
-  if (!isReversible(transaction) || !reversalIsDue(transaction, timing, now)) return "still_pending";
+  const outcome =
+    answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, askedAt) ? neverReceived : null) : outcomeOf(answer);
+  if (outcome) return recordOutcome(job, outcome);
+  if (!isReversible(transaction) || !reversalIsDue(transaction, timing, context.now())) return "still_pending";
   return reverse(job);
 }
 
@@ -87,6 +104,26 @@ interface Job {
   transaction: TransactionState;
   hostConfiguration: ProcessorHostConfiguration;
   connector: ProcessorConnector;
+  timing: ResolverTiming;
+}
+
+/**
+ * A watched failure changes only on an approval: recorded as late, it is then reversed. A
+ * processor that still does not approve it once the watch is over ends the watch.
+ */
+async function watch(job: Job, answer: InquiryOutcome, askedAt: Date): Promise<PendingResolution | null> {
+  const { context, transaction, timing } = job;
+  const outcome = answer.kind === "not_found" ? null : outcomeOf(answer);
+  if (outcome?.status === "approved") return recordOutcome(job, outcome, "approved_late");
+  if (answer.kind !== "unknown" && watchIsOver(transaction, timing, askedAt)) {
+    await record(job, { type: "ConfirmFailure", transactionId: transaction.id, now: context.now().toISOString() });
+  }
+  return null;
+}
+
+function recordOutcome(job: Job, outcome: Outcome, resolution: PendingResolution = outcome.status): Promise<PendingResolution | null> {
+  const command = { type: "RecordOutcome" as const, transactionId: job.transaction.id, outcome, now: job.context.now().toISOString() };
+  return recordResolution(job, command, resolution);
 }
 
 /**
@@ -118,7 +155,7 @@ async function reverse(job: Job): Promise<PendingResolution | null> {
 }
 
 /** The void's result; `null` while the processor gives no usable answer (sent again, same id, next time). */
-async function voidAtProcessor({ transaction, hostConfiguration, connector }: Job, reversalId: string): Promise<ReversalResult | null> {
+async function voidAtProcessor({ transaction, hostConfiguration, connector, timing, context }: Job, reversalId: string): Promise<ReversalResult | null> {
   const reference = (transaction.approvedLate ?? transaction.processorResponse)?.reference;
   const answer = await connector.submit({
     operation: "void",
@@ -132,10 +169,14 @@ async function voidAtProcessor({ transaction, hostConfiguration, connector }: Jo
   if (answer.kind === "unknown") return null;
   const processorResponse = outcomeOf(answer)?.processorResponse ?? null;
   if (answer.kind === "approved") return { status: "reversed", processorResponse };
-  // The void was refused: only the processor can say whether it still holds the money.
+  // The void was refused: only the processor can say whether it still holds the money. A "not
+  // found" that is not final yet may come before the transaction reached it, or from a search
+  // that lags: counted as a refusal, so that another void is sent.
+  const askedAt = context.now();
   const original = await connector.inquire({ transactionId: transaction.id, hostConfiguration });
   if (original.kind === "unknown") return null;
-  return { status: original.kind === "approved" ? "refused" : "reversed", processorResponse };
+  const mayHoldIt = original.kind === "approved" || (original.kind === "not_found" && !notFoundIsFinal(transaction, timing, askedAt));
+  return { status: mayHoldIt ? "refused" : "reversed", processorResponse };
 }
 
 /** Appends what resolves the transaction; the resolution once it is recorded, null when nothing was (another instance was first). */
@@ -167,10 +208,11 @@ const endedNow = (events: readonly PaymentEvent[], transactionId: string) =>
       event.data.transactionId === transactionId,
   );
 
-async function loadPayment(context: PaymentContext, paymentId: string): Promise<PaymentState> {
-  const events = await context.store.readStream(paymentStreamId(paymentId));
-  return events.reduce(
-    (folded: PaymentState, event) => paymentDecider.evolve(folded, event as unknown as PaymentEvent),
-    paymentDecider.initialState(),
-  );
+async function loadPayment(context: PaymentContext, paymentId: string): Promise<{ state: PaymentState; events: PaymentEvent[] }> {
+  const events = (await context.store.readStream(paymentStreamId(paymentId))) as unknown as PaymentEvent[];
+  return { state: events.reduce(paymentDecider.evolve, paymentDecider.initialState()), events };
 }
+
+/** The void an authorization's expiry decided on (`AuthorizationExpired`), not one a client asked for. */
+const isExpiryVoid = (events: readonly PaymentEvent[], transactionId: string) =>
+  events.some((event) => event.type === "AuthorizationExpired.v1" && event.data.voidTransactionId === transactionId);

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startSimulator } from "../../src/processors/simulator/server.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { startTestService, type TestService } from "../support/service.ts";
+import { startProcessorRelay } from "../support/processor-relay.ts";
+import { everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
 
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
 const TTL_SECONDS = 3_600;
@@ -90,6 +92,58 @@ for (const target of testDatabaseTargets()) {
       );
       expect(Number(rows[0]!.count)).toBe(1);
       expect(await childrenOf(once)).toHaveLength(1);
+    });
+  });
+
+  describe(`an expiry's void the processor never received, on ${target}`, () => {
+    it("is sent again until the processor voids the authorization: its funds are released there too", { timeout: 60_000 }, async () => {
+      let current = new Date("2026-06-10T12:00:00Z");
+      const advance = (seconds: number) => (current = new Date(current.getTime() + seconds * 1000));
+      const simulator = await startSimulator();
+      let dropped = 0;
+      // The first void is lost on the way: the processor never sees it.
+      const relay = await startProcessorRelay(simulator.url, async () => {}, {
+        beforeForward: async ({ path }) => {
+          if (path.endsWith("/void") && dropped++ === 0) throw new Error("request lost");
+        },
+      });
+      const api = await startTestService(
+        target,
+        { ...everyProcessorAt(relay.url), LIFECYCLE_CHECK_INTERVAL_MS: "50", AUTHORIZATION_TTL_SECONDS: String(TTL_SECONDS) },
+        { now: () => current },
+      );
+      try {
+        const acme = await api.createClient("Acme");
+        const created = await api.request("POST", "/v1/host-configurations/processor_a", {
+          body: { ...validBodies.processor_a, clientId: acme.clientId },
+        });
+        expect(created.status).toBe(201);
+        const authorized = await api.request("POST", "/v1/transactions/authorization", {
+          key: acme.key,
+          body: { processor: "processor_a", amount: 5000, currency: "USD", card, userId: "u1" },
+        });
+        expect(authorized.status).toBe(201);
+        const id = authorized.body.id as string;
+        const voidsOf = async () =>
+          (await api.request("GET", "/v1/transactions?limit=100", { key: acme.key })).body.data.filter(
+            (child: { type: string; parentTransactionId: string | null }) => child.type === "void" && child.parentTransactionId === id,
+          );
+
+        advance(TTL_SECONDS + 1);
+        await vi.waitFor(() => expect(dropped).toBe(1), { timeout: 10_000, interval: 50 });
+        await vi.waitFor(async () => expect(await voidsOf()).toMatchObject([{ status: "pending" }]), { timeout: 10_000, interval: 50 });
+        // Past the processor's own timeout: its "not found" for the void is final.
+        advance(600);
+        await vi.waitFor(async () => expect(await voidsOf()).toMatchObject([{ status: "approved" }]), { timeout: 10_000, interval: 50 });
+        const authorization = (await api.request("GET", `/v1/transactions/${id}`, { key: acme.key })).body;
+        expect(authorization).toMatchObject({ status: "approved", voided: true });
+        expect(authorization.expiredAt).not.toBeNull();
+        expect(simulator.transactions().find((recorded) => recorded.transactionId === id)).toMatchObject({ code: "00", voided: true });
+      } finally {
+        await api.stop();
+        await relay.close();
+        await simulator.close();
+      }
     });
   });
 }

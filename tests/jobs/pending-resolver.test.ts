@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { execute } from "../../src/commands/execute.ts";
 import { safeCard } from "../../src/domain/cards.ts";
@@ -81,7 +82,7 @@ for (const target of testDatabaseTargets()) {
       // A processor whose inquiries lag behind its approvals: "not found" twice, then the truth.
       const { service, processor, client } = await start(
         { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry: (nth) => (nth <= 2 ? "not_found" : "approved") },
-        // The watch lasts this long after the failure, which comes at least the processor timeout (2 s) after the intent.
+        // The watch lasts this long after the failure, which comes at least twice the processor timeout (4 s) after the intent.
         { PROCESSOR_OWN_TIMEOUT_SECONDS: "0", PENDING_REVERSAL_AFTER_SECONDS: "2" },
       );
       const sale = await sell(service, client.key);
@@ -100,6 +101,87 @@ for (const target of testDatabaseTargets()) {
       ]);
       expect(await statusOf(service, client.key, id)).toBe("failed");
       await vi.waitFor(async () => expect(await usedToday(service, client.clientId)).toBe(0), eventually);
+    });
+
+    it("watches a failure on a not-found until the processor answers again, however long the resolver was kept from asking", async () => {
+      // The processor does not find the sale when first asked, and the ledger records it failed;
+      // then it cannot be reached for longer than the watch lasts; then it reports the sale approved.
+      let firstAskedAt = Number.POSITIVE_INFINITY;
+      const unreachableMs = 4_000;
+      const inquiry = (nth: number): FakeAnswer => {
+        if (nth === 1) {
+          firstAskedAt = Date.now();
+          return "not_found";
+        }
+        return Date.now() < firstAskedAt + unreachableMs ? "unknown" : "approved";
+      };
+      const { service, processor, client } = await start(
+        { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry },
+        // First asked 2 x 2 s after the intent, when a not-found is final; the watch lasts 2 s after the failure.
+        { PROCESSOR_OWN_TIMEOUT_SECONDS: "0", PENDING_REVERSAL_AFTER_SECONDS: "2" },
+      );
+      const sale = await sell(service, client.key);
+      expect(sale.status).toBe(504);
+      const id = sale.body.transaction.id;
+      await vi.waitFor(async () => expect((await eventTypes(service, id)).map((event) => event.type)).toEqual([
+        "TransactionInitiated.v1",
+        "TransactionFailed.v1",
+        "TransactionApprovedLate.v1",
+        "TransactionReversalRequested.v1",
+        "TransactionReversed.v1",
+      ]), eventually);
+      const events = await eventTypes(service, id);
+      expect(events[1]!.data).toMatchObject({ reason: "not_found" });
+      expect(processor.calls.filter((call) => call.operation === "void")).toEqual([
+        { kind: "submit", operation: "void", transactionId: events[3]!.data.reversalId, parentId: id },
+      ]);
+      await vi.waitFor(async () => expect(await usedToday(service, client.clientId)).toBe(0), eventually);
+    });
+
+    it("ends the watch of a failure on a not-found with a not-found asked once the watch is over", async () => {
+      const { service, processor, client } = await start(
+        { submit: () => "unknown", inquiry: () => "not_found" },
+        { PROCESSOR_OWN_TIMEOUT_SECONDS: "0", PENDING_REVERSAL_AFTER_SECONDS: "2" },
+      );
+      const sale = await sell(service, client.key);
+      const id = sale.body.transaction.id;
+      await vi.waitFor(async () => expect((await eventTypes(service, id)).map((event) => event.type)).toEqual([
+        "TransactionInitiated.v1",
+        "TransactionFailed.v1",
+        "TransactionFailureConfirmed.v1",
+      ]), eventually);
+      const [, failed, confirmed] = await eventTypes(service, id);
+      expect(Date.parse(String(confirmed!.data.occurredAt)) - Date.parse(String(failed!.data.occurredAt))).toBeGreaterThanOrEqual(2_000);
+      // Nothing is owed any more, as operators see it: it is not asked about again.
+      await vi.waitFor(async () => {
+        const status = await service.request("GET", "/v1/operations/status");
+        expect(status.body.resolver.owed).toEqual({ inquire: 0, reverse: 0, watch: 0 });
+      }, eventually);
+      const asked = processor.calls.filter((call) => call.kind === "inquiry" && call.transactionId === id).length;
+      await sleep(500);
+      expect(processor.calls.filter((call) => call.kind === "inquiry" && call.transactionId === id)).toHaveLength(asked);
+    });
+
+    it("never sends a call whose intent took longer than PROCESSOR_TIMEOUT_MS to record: the resolver fails it on the processor's not-found", async () => {
+      // A world where every reading of the clock is 3 s after the one before: between the intent's
+      // time and the call, more than the 2 s processor timeout has always passed.
+      let clock = Date.parse("2026-06-10T12:00:00Z");
+      processor = await startFakeProcessor({ submit: () => "approved", inquiry: () => "not_found" });
+      api = await startTestService(
+        target,
+        { ...everyProcessorAt(processor.url), PENDING_RESOLVER_INTERVAL_MS: "50", PROCESSOR_OWN_TIMEOUT_SECONDS: "0" },
+        { now: () => new Date((clock += 3_000)) },
+      );
+      const client = await api.createClient();
+      expect((await api.request("POST", "/v1/host-configurations/processor_a", {
+        body: { ...validBodies.processor_a, clientId: client.clientId },
+      })).status).toBe(201);
+      const sale = await sell(api, client.key);
+      expect(sale.status).toBe(504);
+      const id = sale.body.transaction.id;
+      await vi.waitFor(async () => expect(await statusOf(api!, client.key, id)).toBe("failed"), eventually);
+      expect(processor.calls.filter((call) => call.kind === "submit")).toEqual([]);
+      expect(api.logs()).toContain("the intent took too long to record");
     });
 
     it("reverses what stays unknown past PENDING_REVERSAL_AFTER_SECONDS: the void's intent first, then failed, reason reversed", async () => {

@@ -6,19 +6,25 @@ export interface ProcessorRelay {
   close(): Promise<void>;
 }
 
+type RelayedRequest = { method: string; path: string };
+
 /**
  * A processor in front of another: every request is forwarded as it came and answered as the
  * processor behind answered, after `beforeAnswer` ran. Tests use it to make something happen at
- * the one moment that matters: after the processor acted, before the service heard of it.
+ * the one moment that matters: after the processor acted, before the service heard of it; or,
+ * with `beforeForward`, before the processor ever saw the request.
  */
 export async function startProcessorRelay(
   target: string,
   /** Throwing drops the connection unanswered, as a lost answer. */
-  beforeAnswer: (request: { method: string; path: string }) => Promise<void>,
+  beforeAnswer: (request: RelayedRequest) => Promise<void>,
+  /** Throwing drops the connection unanswered without forwarding the request, as a request lost on the way. */
+  { beforeForward = async () => {} }: { beforeForward?: (request: RelayedRequest) => Promise<void> } = {},
 ): Promise<ProcessorRelay> {
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
+      await beforeForward({ method: request.method ?? "GET", path: request.url ?? "/" });
       const headers = Object.fromEntries(
         Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" && name !== "host" && name !== "content-length" ? [[name, value]] : [])),
       );

@@ -39,6 +39,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     now: () => new Date(),
     secrets: createSecretBox({ activeKeyId: "document", keys: { document: randomBytes(32) } }),
     connectors: createConnectors({ baseUrls: { processor_a: nowhere, processor_b: nowhere, processor_c: nowhere, processor_d: nowhere }, http }),
+    processorTimeoutMs: 1,
     fingerprint: createCardFingerprinter(randomBytes(32).toString("base64")),
     webhookUrlPolicy: { allowHttp: false, allowPrivate: false },
     adminKeyHash: "",

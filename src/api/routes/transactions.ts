@@ -24,6 +24,7 @@ import { answeringWithTransaction, bindIdempotencyKey, REPLAYED_HEADER } from ".
 export interface TransactionRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
   connectors: Connectors;
+  processorTimeoutMs: number;
   fingerprint: (cardNumber: string) => string;
   metrics: PaymentMetrics;
 }

@@ -38,6 +38,8 @@ export interface PaymentMetrics {
 export interface PaymentContext extends CommandContext {
   secrets: SecretBox;
   connectors: Connectors;
+  /** How long a processor call may last; a call is started only this long after its intent, at most (`sendAndRecord`). */
+  processorTimeoutMs: number;
   fingerprint: (cardNumber: string) => string;
   logger: Pick<Logger, "error" | "warn" | "info">;
   metrics: PaymentMetrics;

@@ -51,6 +51,11 @@ export async function runTransaction(
 /**
  * Sends a transaction whose intent `initiated` holds to its processor and records the answer;
  * an unknown outcome leaves it pending for the resolver.
+ *
+ * The resolver takes a processor's "not found" as final from the intent's recorded time on
+ * (`notFoundIsFinal`), which holds only for a call started within `processorTimeoutMs` of it.
+ * An intent that took longer to record (a slow or failing store) is not sent at all: it stays
+ * pending, and the resolver fails it once the processor's "not found" is final.
  */
 export async function sendAndRecord(
   context: PaymentContext,
@@ -59,8 +64,14 @@ export async function sendAndRecord(
   request: ProcessorRequest,
   initiated: KnownStream<PaymentState>,
 ): Promise<TransactionResult> {
-  const answer = await context.connectors[request.hostConfiguration.view.processor].submit(request);
-  const outcome = outcomeOf(answer);
+  const intentAt = initiated.state.transactions.get(transaction.transactionId)?.createdAt;
+  const intentAgeMs = intentAt === undefined ? 0 : context.now().getTime() - Date.parse(intentAt);
+  const sendable = intentAgeMs <= context.processorTimeoutMs;
+  if (!sendable) {
+    context.logger.warn({ transactionId: transaction.transactionId, intentAgeMs }, "the intent took too long to record; the processor call is not sent");
+  }
+  const answer = sendable ? await context.connectors[request.hostConfiguration.view.processor].submit(request) : null;
+  const outcome = answer && outcomeOf(answer);
   const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, initiated) : initiated;
   const result = asRecorded(context, paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);

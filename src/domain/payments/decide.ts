@@ -14,7 +14,14 @@ import type {
   TransactionInitiated,
   UnapprovedProcessorResponse,
 } from "./events.ts";
-import { type RecordReversal, recordReversal, type RequestReversal, requestReversal } from "./reversal.ts";
+import {
+  type ConfirmFailure,
+  confirmFailure,
+  type RecordReversal,
+  recordReversal,
+  type RequestReversal,
+  requestReversal,
+} from "./reversal.ts";
 import type { PaymentState, TransactionState } from "./state.ts";
 
 // --- commands --------------------------------------------------------------------------------
@@ -116,6 +123,7 @@ export type PaymentCommand =
   | RecordOutcome
   | RequestReversal
   | RecordReversal
+  | ConfirmFailure
   | SettleTransaction
   | ExpireAuthorization;
 
@@ -396,6 +404,8 @@ export function decide(command: PaymentCommand, state: PaymentState): PaymentDec
       return requestReversal(command, state);
     case "RecordReversal":
       return recordReversal(command, state);
+    case "ConfirmFailure":
+      return confirmFailure(command, state);
     case "SettleTransaction":
       return settle(command, state);
     case "ExpireAuthorization":

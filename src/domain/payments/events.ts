@@ -120,6 +120,15 @@ export type TransactionReversalRefused = {
   data: { transactionId: string; reversalId: string; processorResponse: ProcessorResponse | null; occurredAt: string };
 };
 
+/**
+ * A transaction failed on "not found" was asked about again once the processor's inquiries could
+ * no longer lag behind its approvals, and it still did not report it approved: the failure is final.
+ */
+export type TransactionFailureConfirmed = {
+  type: "TransactionFailureConfirmed.v1";
+  data: { transactionId: string; occurredAt: string };
+};
+
 /** A sale, capture or refund went to the processor in the settlement batch `settlementId`. */
 export type TransactionSettled = {
   type: "TransactionSettled.v1";
@@ -145,7 +154,8 @@ export type PaymentEvent =
   | TransactionReversed
   | TransactionReversalRefused
   | TransactionSettled
-  | AuthorizationExpired;
+  | AuthorizationExpired
+  | TransactionFailureConfirmed;
 
 export const paymentEventTypes = [
   "TransactionInitiated.v1",
@@ -158,4 +168,5 @@ export const paymentEventTypes = [
   "TransactionReversalRefused.v1",
   "TransactionSettled.v1",
   "AuthorizationExpired.v1",
+  "TransactionFailureConfirmed.v1",
 ] as const satisfies readonly PaymentEvent["type"][];

@@ -54,16 +54,37 @@ export function resolverWork(transaction: TransactionState): ResolverWork | null
 
 /**
  * `watch`: failed on the processor's "not found", which a processor whose inquiries lag behind
- * its approvals may answer all the same; asked again for `PENDING_REVERSAL_AFTER_SECONDS` after
- * the failure, so that a late approval is recorded and reversed.
+ * its approvals may answer all the same; asked again until an answer other than an approval comes
+ * at least `PENDING_REVERSAL_AFTER_SECONDS` after the failure (`ConfirmFailure`), so that a late
+ * approval is recorded and reversed however long the resolver was kept from asking.
  */
 export type ResolverWork = "inquire" | "reverse" | "watch";
 
+/** A watched transaction's failure is its last change (`updatedAt`): nothing else touches a failed one that was never approved. */
 const isWatched = (transaction: TransactionState): boolean =>
   transaction.status === "failed" &&
   transaction.failureReason === "not_found" &&
   transaction.approvedLate === null &&
+  !transaction.failureConfirmed &&
   isReversible(transaction);
+
+/** Ends the watch of a transaction failed on "not found": asked again late enough, the processor still did not approve it. */
+export interface ConfirmFailure {
+  type: "ConfirmFailure";
+  transactionId: string;
+  now: string;
+}
+
+export function confirmFailure(command: ConfirmFailure, state: PaymentState): PaymentDecision {
+  const transaction = state.transactions.get(command.transactionId);
+  if (!transaction) return reject("not_found", "No such transaction.");
+  // Confirmed already, or approved late meanwhile (its reversal is owed instead): nothing to add.
+  if (!isWatched(transaction)) return accept();
+  return accept<PaymentEvent>({
+    type: "TransactionFailureConfirmed.v1",
+    data: { transactionId: transaction.id, occurredAt: command.now },
+  });
+}
 
 type PaymentDecision = Decision<PaymentEvent, "not_found" | "invalid_transaction_state">;
 

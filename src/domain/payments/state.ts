@@ -54,6 +54,8 @@ export type TransactionState = {
   reversalId: string | null;
   /** The processor holds none of its money any more (see `TransactionReversed`). */
   reversed: boolean;
+  /** Failed on "not found", and still not approved once the processor's inquiries could no longer lag. */
+  failureConfirmed: boolean;
   createdAt: string;
   updatedAt: string;
 };
@@ -148,6 +150,7 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       approvedLate: null,
       reversalId: null,
       reversed: false,
+      failureConfirmed: false,
       createdAt: data.occurredAt,
       updatedAt: data.occurredAt,
     };
@@ -174,6 +177,8 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       });
     case "AuthorizationExpired.v1":
       return withTransactions(state, { ...transaction, expiredAt: event.data.occurredAt, updatedAt: event.data.occurredAt });
+    case "TransactionFailureConfirmed.v1":
+      return withTransactions(state, { ...transaction, failureConfirmed: true });
   }
   // Outcomes only ever decide a pending transaction: a terminal status never changes, even on replay.
   if (transaction.status !== "pending") return state;

@@ -155,18 +155,21 @@ interface StoredPaymentState {
   transactions: StoredTransaction[];
 }
 
-/** A limit breach is stored only where there is one. */
-type StoredTransaction = Omit<TransactionState, "limitBreach"> & { limitBreach?: TransactionState["limitBreach"] };
+/** A limit breach, and a not-found's confirmation, are stored only where there is one. */
+type StoredTransaction = Omit<TransactionState, "limitBreach" | "failureConfirmed"> &
+  Partial<Pick<TransactionState, "limitBreach" | "failureConfirmed">>;
 
 const toStored = (state: PaymentState): StoredPaymentState => ({
   rootTransactionId: state.rootTransactionId,
-  // Without a null breach, a state stored before breaches were kept equals a replay's (`ledger verify`).
-  transactions: [...state.transactions.values()].map(({ limitBreach, ...transaction }) =>
-    limitBreach ? { ...transaction, limitBreach } : transaction,
-  ),
+  // Without them, a state stored before they were kept equals a replay's (`ledger verify`).
+  transactions: [...state.transactions.values()].map(({ limitBreach, failureConfirmed, ...transaction }) => ({
+    ...transaction,
+    ...(limitBreach && { limitBreach }),
+    ...(failureConfirmed && { failureConfirmed }),
+  })),
 });
 
-/** States stored before reversals, settlement, expiry and kept limit breaches existed lack their fields: they had none. */
+/** States stored before reversals, settlement, expiry, kept limit breaches and confirmed not-founds existed lack their fields: they had none. */
 const laterFieldDefaults = {
   approvedLate: null,
   reversalId: null,
@@ -175,6 +178,7 @@ const laterFieldDefaults = {
   expiredAt: null,
   approvedAt: null,
   limitBreach: null,
+  failureConfirmed: false,
 } as const;
 
 const fromStored = (stored: StoredPaymentState): PaymentState => ({

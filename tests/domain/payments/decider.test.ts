@@ -84,6 +84,7 @@ describe("payment", () => {
       "TransactionReversalRefused.v1",
       "TransactionSettled.v1",
       "AuthorizationExpired.v1",
+      "TransactionFailureConfirmed.v1",
     ]);
   });
 
@@ -511,6 +512,35 @@ describe("a late approval", () => {
     const failedRefund = [...sold, initiated("ref", "refund", 100, "sale"), failed("ref")];
     given(failedRefund).when(approve("ref", at(2))).then([approvedLate("ref", at(2))]);
     expect(resolverWork(fold([...failedRefund, approvedLate("ref")]).transactions.get("ref")!)).toBeNull();
+  });
+});
+
+describe("a failure on a not-found", () => {
+  const notFoundSale = [initiated("sale", "sale", 1000), failed("sale", "not_found")];
+  const confirmFailure = (transactionId: string, now = at(5)): PaymentCommand => ({ type: "ConfirmFailure", transactionId, now });
+  const failureConfirmed = (transactionId: string, occurredAt = at(5)): PaymentEvent => ({
+    type: "TransactionFailureConfirmed.v1",
+    data: { transactionId, occurredAt },
+  });
+
+  it("is watched for a late approval until its failure is confirmed, once", () => {
+    expect(resolverWork(fold(notFoundSale).transactions.get("sale")!)).toBe("watch");
+    given(notFoundSale).when(confirmFailure("sale")).then([failureConfirmed("sale")]);
+    const confirmed = fold([...notFoundSale, failureConfirmed("sale")]);
+    expect(resolverWork(confirmed.transactions.get("sale")!)).toBeNull();
+    expect(toTransactionView(confirmed, "sale")).toEqual(toTransactionView(fold(notFoundSale), "sale"));
+    given([...notFoundSale, failureConfirmed("sale")]).when(confirmFailure("sale", at(9))).then([]);
+  });
+
+  it("approved late is reversed, not confirmed", () => {
+    const late = [...notFoundSale, approvedLate("sale")];
+    given(late).when(confirmFailure("sale")).then([]);
+    expect(resolverWork(fold(late).transactions.get("sale")!)).toBe("reverse");
+  });
+
+  it("is the only failure watched", () => {
+    given([initiated("sale", "sale", 1000), failed("sale")]).when(confirmFailure("sale")).then([]);
+    given([]).when(confirmFailure("sale")).then("not_found");
   });
 });
 
