@@ -8,7 +8,8 @@ export type FaultMode =
   | { kind: "hold" } // forward nothing either way; what arrives is buffered and flows, in order, once the mode is no longer hold/blackhole
   | { kind: "blackhole" } // like hold, but data that arrives meanwhile is discarded for ever (connections stay open and silent)
   | { kind: "reset_responses" } // forward client->upstream; the upstream's first byte back resets the client's socket instead
-  | { kind: "http_error"; status: number }; // answer a connection's client data with a canned HTTP error, without contacting upstream
+  | { kind: "http_error"; status: number } // answer a connection's client data with a canned HTTP error, without contacting upstream
+  | { kind: "drop_requests"; matching: RegExp }; // forward, except that client data matching the pattern resets the connection on both sides instead of reaching upstream
 
 export interface FaultProxyStats {
   /** Connections accepted so far. */
@@ -19,6 +20,8 @@ export interface FaultProxyStats {
   resets: number;
   /** Canned HTTP error answers sent. */
   httpErrors: number;
+  /** Connections reset in drop_requests mode, their matching data never forwarded. */
+  dropped: number;
 }
 
 export interface FaultProxy {
@@ -49,6 +52,10 @@ export interface FaultProxy {
  * http_error mode, client data on any connection (existing ones too) gets the canned answer, the
  * connection's upstream is closed, and what the client sends afterwards is dropped; a connection
  * accepted in that mode opens its upstream only if the mode changes before its first data.
+ *
+ * drop_requests judges each chunk of client data as it is about to be forwarded: one that matches
+ * resets both sides instead, so the upstream never gets it (an HTTP request whose head went ahead
+ * is cut short, which a server never acts on) and the client cannot tell this from an answer lost.
  */
 export async function startFaultProxy(options: {
   target: { host: string; port: number };
@@ -56,7 +63,7 @@ export async function startFaultProxy(options: {
   port?: number;
 }): Promise<FaultProxy> {
   let currentMode: FaultMode = { kind: "pass" };
-  const counters: Counters = { connections: 0, resets: 0, httpErrors: 0 };
+  const counters: Counters = { connections: 0, resets: 0, httpErrors: 0, dropped: 0 };
   const connections = new Set<ProxiedConnection>();
   const proxy: ProxyState = { target: options.target, mode: () => currentMode, counters };
 
@@ -115,6 +122,7 @@ interface Counters {
   connections: number;
   resets: number;
   httpErrors: number;
+  dropped: number;
 }
 
 interface ProxyState {
@@ -244,6 +252,11 @@ class ProxiedConnection {
       }
       if (item.kind === "data" && lane === this.toUpstream && mode.kind === "http_error") {
         this.answerHttpError(mode.status);
+        return;
+      }
+      if (item.kind === "data" && lane === this.toUpstream && mode.kind === "drop_requests" && mode.matching.test(item.chunk.toString("latin1"))) {
+        this.proxy.counters.dropped++;
+        this.reset();
         return;
       }
       const destination = lane === this.toUpstream ? this.upstream : this.client;

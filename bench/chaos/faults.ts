@@ -12,7 +12,8 @@ export type Fault =
   | { kind: "database restart" }
   | { kind: "processor latency"; latencyMs: number; forMs: number }
   | { kind: "processor resets mid-response"; forMs: number }
-  | { kind: "processor 5xx"; status: number; forMs: number };
+  | { kind: "processor 5xx"; status: number; forMs: number }
+  | { kind: "processor drops voids"; forMs: number };
 
 export interface ScheduledFault {
   /** Milliseconds after the load started; a fault waits for its lane's previous one to end. */
@@ -31,6 +32,13 @@ export interface FaultTargets {
 
 type Lane = (random: Random) => Fault;
 
+/**
+ * A void as each processor's wire carries it: processor_a's path, processor_b's and processor_c's
+ * transaction type in the body, processor_d's reversals sub-resource. The merchants' voids, the
+ * expiries' and the reversals' alike.
+ */
+export const voidRequest = /^POST \/processor_a\/v1\/void |"REVERSAL"|"ccvoid"|^POST \/processor_d\/v2\/payments\/[^/ ]+\/reversals /m;
+
 function lanesFor(targets: FaultTargets): Lane[] {
   const instanceLane: Lane = (random) => {
     const instance = random.int(0, targets.instances.length - 1);
@@ -48,6 +56,8 @@ function lanesFor(targets: FaultTargets): Lane[] {
       { kind: "processor latency", latencyMs: targets.processorTimeoutMs + random.int(100, 1_000), forMs: random.int(1_000, 4_000) },
       { kind: "processor resets mid-response", forMs: random.int(500, 3_000) },
       { kind: "processor 5xx", status: random.pick([500, 502, 503]), forMs: random.int(500, 3_000) },
+      // Longer: only voids are touched, and they are few.
+      { kind: "processor drops voids", forMs: random.int(3_000, 10_000) },
     ]);
   return [
     instanceLane,
@@ -78,6 +88,7 @@ export function describeFault(fault: Fault): string {
       return `${fault.kind} instance ${fault.instance}, restarted after ${fault.downMs} ms`;
     case "database connections held":
     case "processor resets mid-response":
+    case "processor drops voids":
       return `${fault.kind} for ${fault.forMs} ms`;
     case "processor latency":
       return `${fault.kind} ${fault.latencyMs} ms for ${fault.forMs} ms`;
@@ -117,6 +128,9 @@ async function inject(fault: Fault, targets: FaultTargets): Promise<void> {
       return;
     case "processor 5xx":
       await holdFor(targets.processorProxy, { kind: "http_error", status: fault.status }, fault.forMs);
+      return;
+    case "processor drops voids":
+      await holdFor(targets.processorProxy, { kind: "drop_requests", matching: voidRequest }, fault.forMs);
       return;
   }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import type { Database } from "../../src/db/schema.ts";
 import { type LimitUsageEvent, limitUsageStreamId, type OpenReservation, openReservations } from "../../src/domain/limits/usage.ts";
 import type { EventStore } from "../../src/eventstore/port.ts";
@@ -29,17 +30,36 @@ export interface Evidence {
   /** The UTC day `limitUsage` is of. */
   today: string;
   /** Every settlement batch, as the read model has it. */
-  settlements: { settlementId: string; status: string }[];
+  settlements: LedgerBatch[];
+  /** When each host configuration's batch was to close on schedule during the run (those that had one). */
+  scheduledCloses: { hostConfigurationId: string; at: Date }[];
+  /** The service's AUTHORIZATION_TTL_SECONDS, in milliseconds. */
+  authorizationTtlMs: number;
+  /** When the evidence was read: what was due by then must have happened. */
+  judgedAt: Date;
   /** What the merchants' receiver got; every client subscribed to every event before the load. */
   webhooks: ReceivedWebhook[];
   /** Outbox rows not delivered once the queue drained (or the wait for it ended). */
   undeliveredWebhooks: { deliveryId: string; eventType: string; subjectId: string; status: string }[];
 }
 
+/** A settlement batch as the read model has it. */
+export interface LedgerBatch {
+  settlementId: string;
+  status: string;
+  hostConfigurationId: string;
+  /** The scheduled day; null for a batch closed by hand. */
+  localDate: string | null;
+  /** What it settled, once closed. */
+  transactionIds: string[] | null;
+}
+
 export interface Violation {
   invariant: string;
   /** The transaction whose timeline explains it, when there is one. */
   transactionId?: string;
+  /** The batch whose timeline explains it, when there is one. */
+  settlementId?: string;
   detail: string;
 }
 
@@ -55,6 +75,11 @@ export const invariantNames = [
   "limit usage equals what counts",
   "idempotency records complete",
   "settlements agree with the processor",
+  "each settled transaction in one batch, each batch once at the processor",
+  "batches closed on schedule",
+  "authorizations past their time expired",
+  "expired authorizations released at the processor and in the ledger",
+  "reversals reached the processor",
   "webhooks delivered, signed, in order",
 ] as const;
 export type InvariantName = (typeof invariantNames)[number];
@@ -76,11 +101,18 @@ export async function readOpenReservations(
   return open;
 }
 
+/** What the invariants read of a closed batch's API object. */
+const closedBatchView = z.object({ transactionIds: z.array(z.string()) });
+
 export async function readLedger(
   db: Kysely<Database>,
 ): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords" | "settlements" | "undeliveredWebhooks">> {
   const rows = await db.selectFrom("payments").select("state").execute();
-  const settlements = await db.selectFrom("settlements").select(["settlement_id as settlementId", "status"]).execute();
+  const batches = await db
+    .selectFrom("settlements")
+    .select(["settlement_id as settlementId", "status", "host_configuration_id as hostConfigurationId", "local_date as localDate", "view"])
+    .execute();
+  const settlements = batches.map(({ view, ...batch }) => ({ ...batch, transactionIds: closedBatchView.safeParse(view).data?.transactionIds ?? null }));
   const incomplete = await db
     .selectFrom("idempotency_records")
     .select(["scope", "idempotency_key as key", "transaction_id as transactionId"])
@@ -110,6 +142,11 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...ledgerApprovalsAreApprovedAtTheProcessor(transactions, atProcessor),
     ...voidsAgree(transactions, atProcessor),
     ...settlementsAgree(evidence, transactions, byId, atProcessor),
+    ...oneBatchEach(evidence, transactions),
+    ...batchesClosedOnSchedule(evidence),
+    ...authorizationsExpired(evidence),
+    ...expiriesReleased(evidence, atProcessor),
+    ...reversalsReachedTheProcessor(transactions, atProcessor),
     ...oneChargePerIdempotencyKey(evidence, byId),
     ...answersAreInTheLedger(evidence.answers, byId),
     ...amountsHold(evidence.payments),
@@ -239,10 +276,162 @@ function settlementsAgree(
     if (status === "matched" || status === "failed") continue;
     violations.push({
       invariant: status === "open" ? "nothing left pending" : "settlements agree with the processor",
+      settlementId,
       detail: `settlement batch ${settlementId} is ${status}`,
     });
   }
   return violations;
+}
+
+/**
+ * Each transaction is listed by one closed batch at most, the one its payment names; the
+ * processor settled exactly what the ledger's batch of the same id lists (a batch sent again
+ * under its id is answered with its first close; its transactions under another id would show
+ * here); one scheduled batch per host configuration and day.
+ */
+function oneBatchEach(evidence: Evidence, transactions: TransactionState[]): Violation[] {
+  const invariant = "each settled transaction in one batch, each batch once at the processor";
+  const violations: Violation[] = [];
+  const listedBy = new Map<string, string[]>();
+  for (const batch of evidence.settlements) {
+    for (const transactionId of batch.transactionIds ?? []) listedBy.set(transactionId, [...(listedBy.get(transactionId) ?? []), batch.settlementId]);
+  }
+  for (const [transactionId, batches] of listedBy) {
+    if (batches.length > 1) violations.push({ invariant, transactionId, settlementId: batches[1], detail: `${transactionId} is listed by ${batches.length} batches: ${batches.join(", ")}` });
+  }
+  for (const transaction of transactions) {
+    if (transaction.settlementId === null || listedBy.get(transaction.id)?.includes(transaction.settlementId)) continue;
+    violations.push({
+      invariant,
+      transactionId: transaction.id,
+      settlementId: transaction.settlementId,
+      detail: `${transaction.type} ${transaction.id} is settled in ${transaction.settlementId}, which does not list it (listed by ${listedBy.get(transaction.id)?.join(", ") ?? "none"})`,
+    });
+  }
+  const atProcessor = new Map<string, Set<string>>();
+  for (const record of evidence.processorTransactions) {
+    if (record.settlementId !== null) atProcessor.set(record.settlementId, (atProcessor.get(record.settlementId) ?? new Set()).add(record.transactionId));
+  }
+  const ledgerBatches = new Map(evidence.settlements.map((batch) => [batch.settlementId, batch]));
+  for (const [settlementId, settled] of atProcessor) {
+    const batch = ledgerBatches.get(settlementId);
+    const listed = new Set(batch?.transactionIds ?? []);
+    const onlyThere = [...settled].filter((id) => !listed.has(id));
+    const onlyHere = [...listed].filter((id) => !settled.has(id));
+    if (batch?.transactionIds && onlyThere.length === 0 && onlyHere.length === 0) continue;
+    violations.push({
+      invariant,
+      settlementId,
+      detail: `the processor settled ${settled.size} transaction(s) in batch ${settlementId}; the ledger has it ${batch ? `${batch.status}, listing ${listed.size}` : "nowhere"} (only at the processor: ${onlyThere.join(", ") || "none"}; only in the ledger: ${onlyHere.join(", ") || "none"})`,
+    });
+  }
+  for (const batch of evidence.settlements) {
+    if (batch.transactionIds && batch.transactionIds.length > 0 && !atProcessor.has(batch.settlementId)) {
+      violations.push({ invariant, settlementId: batch.settlementId, detail: `batch ${batch.settlementId} lists ${batch.transactionIds.length} transaction(s) the processor settled in no batch of that id` });
+    }
+  }
+  const scheduled = new Map<string, string[]>();
+  for (const batch of evidence.settlements) {
+    if (batch.localDate === null) continue;
+    const day = `${batch.hostConfigurationId} ${batch.localDate}`;
+    scheduled.set(day, [...(scheduled.get(day) ?? []), batch.settlementId]);
+  }
+  for (const [day, batches] of scheduled) {
+    if (batches.length > 1) violations.push({ invariant, settlementId: batches[1], detail: `host configuration and day ${day} have ${batches.length} scheduled batches: ${batches.join(", ")}` });
+  }
+  return violations;
+}
+
+/** The projection may lag the approval a little; a batch opened within this of its cutoff may miss it. */
+const SCHEDULE_MARGIN_MS = 10_000;
+/** How long after its time a scheduled batch may take to close, faults over. */
+const SCHEDULE_GRACE_MS = 20_000;
+
+/**
+ * Once a host configuration's settlement time came round, what it had approved well before then
+ * (not voided, nor being voided) is settled: the scheduled batch took it, or one closed by hand.
+ */
+function batchesClosedOnSchedule(evidence: Evidence): Violation[] {
+  const closes = new Map(
+    evidence.scheduledCloses
+      .filter(({ at }) => at.getTime() <= evidence.judgedAt.getTime() - SCHEDULE_GRACE_MS)
+      .map(({ hostConfigurationId, at }) => [hostConfigurationId, at]),
+  );
+  const failedDays = new Set(evidence.settlements.filter((batch) => batch.status === "failed" && batch.localDate !== null).map((batch) => batch.hostConfigurationId));
+  const violations: Violation[] = [];
+  for (const payment of evidence.payments) {
+    const voidTargets = new Set(payment.transactions.filter((transaction) => transaction.type === "void").map((transaction) => transaction.parentTransactionId));
+    for (const transaction of payment.transactions) {
+      const at = closes.get(transaction.hostConfigurationId);
+      if (!at || failedDays.has(transaction.hostConfigurationId)) continue;
+      if (!["sale", "capture", "refund"].includes(transaction.type) || transaction.status !== "approved" || transaction.settlementId !== null) continue;
+      if (transaction.voided || voidTargets.has(transaction.id)) continue;
+      const approvedAt = Date.parse(transaction.approvedAt ?? transaction.updatedAt);
+      if (approvedAt > at.getTime() - SCHEDULE_MARGIN_MS || Date.parse(transaction.createdAt) > at.getTime()) continue;
+      violations.push({
+        invariant: "batches closed on schedule",
+        transactionId: transaction.id,
+        detail: `${transaction.type} ${transaction.id}, approved at ${new Date(approvedAt).toISOString()}, is in no batch; its host configuration ${transaction.hostConfigurationId} closed on schedule at ${at.toISOString()}`,
+      });
+    }
+  }
+  return violations;
+}
+
+/** An expiry pass every LIFECYCLE_CHECK_INTERVAL_MS, the read model's lag, the void's round trip. */
+const EXPIRY_GRACE_MS = 15_000;
+
+/** An approved authorization with something left to capture, approved longer ago than the TTL, has expired. */
+function authorizationsExpired(evidence: Evidence): Violation[] {
+  const dueBefore = evidence.judgedAt.getTime() - evidence.authorizationTtlMs - EXPIRY_GRACE_MS;
+  return evidence.payments.flatMap((payment) =>
+    payment.transactions
+      .filter((transaction) => transaction.type === "authorization" && transaction.status === "approved" && transaction.expiredAt === null)
+      .filter((authorization) => !authorization.voided && authorization.capturedAmount < authorization.amount)
+      .filter((authorization) => Date.parse(authorization.approvedAt ?? authorization.updatedAt) <= dueBefore)
+      .map((authorization) => ({
+        invariant: "authorizations past their time expired",
+        transactionId: authorization.id,
+        detail: `authorization ${authorization.id}, approved at ${authorization.approvedAt}, captured ${authorization.capturedAmount} of ${authorization.amount}, has not expired ${evidence.authorizationTtlMs / 1000} s on`,
+      })),
+  );
+}
+
+/** An expired authorization is voided in the ledger (its expiry's void approved) and at the processor. */
+function expiriesReleased(evidence: Evidence, atProcessor: Map<string, SimulatedTransaction>): Violation[] {
+  const violations: Violation[] = [];
+  for (const payment of evidence.payments) {
+    for (const authorization of payment.transactions) {
+      if (authorization.expiredAt === null) continue;
+      const record = atProcessor.get(processorKey(authorization.processor, authorization.id));
+      const heldAtProcessor = record?.code === APPROVED && !record.voided;
+      if (authorization.voided && !heldAtProcessor) continue;
+      const voids = payment.transactions
+        .filter((transaction) => transaction.type === "void" && transaction.parentTransactionId === authorization.id)
+        .map((transaction) => `${transaction.id} ${transaction.status}${transaction.failureReason ? ` (${transaction.failureReason})` : ""}`);
+      violations.push({
+        invariant: "expired authorizations released at the processor and in the ledger",
+        transactionId: authorization.id,
+        detail: `authorization ${authorization.id} expired at ${authorization.expiredAt}: the ledger has it voided=${authorization.voided} (voids: ${voids.join(", ") || "none"}); ${authorization.processor} ${record ? `has it code ${record.code}, voided=${record.voided}` : "has no record of it"}`,
+      });
+    }
+  }
+  return violations;
+}
+
+/** A reversed transaction holds nothing at the processor: its void got there, or the processor never approved it. */
+function reversalsReachedTheProcessor(transactions: TransactionState[], atProcessor: Map<string, SimulatedTransaction>): Violation[] {
+  return transactions
+    .filter((transaction) => transaction.reversed)
+    .filter((transaction) => {
+      const record = atProcessor.get(processorKey(transaction.processor, transaction.id));
+      return record?.code === APPROVED && !record.voided;
+    })
+    .map((transaction) => ({
+      invariant: "reversals reached the processor",
+      transactionId: transaction.id,
+      detail: `${transaction.type} ${transaction.id} is reversed in the ledger; ${transaction.processor} holds it approved, not voided`,
+    }));
 }
 
 function oneChargePerIdempotencyKey(evidence: Evidence, byId: Map<string, TransactionState>): Violation[] {

@@ -6,12 +6,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openDatabase } from "../../src/db/connection.ts";
+import { processors } from "../../src/domain/host-configurations/schemas.ts";
 import { openEventStore } from "../../src/eventstore/open.ts";
 import { openLedger } from "../../src/processors/simulator/ledger.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { startFaultProxy } from "./fault-proxy.ts";
 import { type FaultTargets, type InjectedFault, describeFault, planFaults, runFaults } from "./faults.ts";
 import { type Evidence, checkInvariants, readLedger, readOpenReservations } from "./invariants.ts";
+import { settlementTimesBetween } from "./schedule.ts";
 import { ledgerVerify, readLimitUsage, waitUntilNothingPending } from "./ledger-checks.ts";
 import { Disturbances, startMonitor } from "./monitors.ts";
 import { startThrowawayPostgres } from "./postgres-server.ts";
@@ -35,6 +37,7 @@ const options = z
     keep: z.boolean().default(false),
   })
   .strict()
+  .refine((given) => given.seconds === undefined || given.minutes === undefined, "give --seconds or --minutes, not both")
   .parse(
     parseArgs({
       options: {
@@ -63,6 +66,8 @@ const timing = {
   LIMIT_SWEEP_INTERVAL_MS: "2000",
   LIMIT_SWEEP_GRACE_MS: "20000",
   LIFECYCLE_CHECK_INTERVAL_MS: "2000",
+  // Authorizations left uncaptured expire (their rest voided) while the load and the faults go on.
+  AUTHORIZATION_TTL_SECONDS: "30",
   SETTLEMENT_RESUME_AFTER_MS: "5000",
   DATABASE_CONNECT_TIMEOUT_MS: "2000",
   DATABASE_STATEMENT_TIMEOUT_MS: "5000",
@@ -79,6 +84,16 @@ const processorTimeoutMs = Number(timing.PROCESSOR_TIMEOUT_MS);
 const sweepSettleMs = Number(timing.LIMIT_SWEEP_GRACE_MS) + 2 * Number(timing.LIMIT_SWEEP_INTERVAL_MS);
 /** The resolver's window: what it takes to settle every pending transaction, reversals included. */
 const resolverWindowMs = (Number(timing.PENDING_REVERSAL_AFTER_SECONDS) + 60) * 1_000;
+const authorizationTtlMs = Number(timing.AUTHORIZATION_TTL_SECONDS) * 1_000;
+/**
+ * Once nothing is pending: every authorization approved by then is past its TTL, and every
+ * failure on "not found" past its watch (a late approval recorded and reversed), a few passes on.
+ */
+const lifecycleWindowMs =
+  Math.max(authorizationTtlMs, Number(timing.PENDING_REVERSAL_AFTER_SECONDS) * 1_000) +
+  3 * Math.max(Number(timing.LIFECYCLE_CHECK_INTERVAL_MS), Number(timing.PENDING_RESOLVER_INTERVAL_MS));
+/** A batch's settlement time is this long past before the evidence is read (the invariant's grace). */
+const scheduledCloseWaitMs = 25_000;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -88,6 +103,9 @@ const secrets = {
   CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
 };
 
+/** What the run itself knows, not read from the ledger or the processor. */
+type RunFacts = Pick<Evidence, "scheduledCloses" | "authorizationTtlMs" | "judgedAt">;
+
 interface Harness {
   instances: ServiceInstance[];
   targets: FaultTargets;
@@ -96,7 +114,7 @@ interface Harness {
     clients: readonly WorkloadClient[],
     answers: Answer[],
     webhooks: WebhookReceiver,
-  ): Promise<{ evidence: Evidence; verify: { ok: boolean; output: string } }>;
+  ): Promise<{ evidence: Omit<Evidence, keyof RunFacts>; verify: { ok: boolean; output: string } }>;
   close(): Promise<void>;
 }
 
@@ -223,7 +241,22 @@ async function run(): Promise<boolean> {
   const webhooks = await startWebhookReceiver(random.fork("webhooks"));
   try {
     const baseUrls = harness.instances.map((instance) => instance.url);
-    const clients = await setUpClients({ baseUrl: baseUrls[0]!, adminKey: secrets.ADMIN_API_KEY, count: options.clients, random: random.fork("clients") });
+    // Each host configuration's batch closes on schedule at a minute that comes round under load.
+    const settlementTimes = settlementTimesBetween(new Date(Date.now() + 15_000), new Date(Date.now() + durationMs));
+    const clients = await setUpClients({
+      baseUrl: baseUrls[0]!,
+      adminKey: secrets.ADMIN_API_KEY,
+      count: options.clients,
+      random: random.fork("clients"),
+      settlementTimes,
+    });
+    const scheduledCloses = clients.flatMap((client) =>
+      processors.flatMap((processor) => {
+        const close = client.scheduledCloses[processor];
+        return close ? [{ hostConfigurationId: client.hostConfigurationIds[processor], at: close.at }] : [];
+      }),
+    );
+    log(`settlement times (UTC): ${settlementTimes.map((time) => time.settlementTime).join(", ")}; authorizations expire after ${authorizationTtlMs / 1000} s`);
     for (const client of clients) await subscribe(baseUrls[0]!, client, webhooks);
     const lanes = planFaults(random.fork("faults"), durationMs, harness.targets);
     log("fault schedule:");
@@ -258,13 +291,23 @@ async function run(): Promise<boolean> {
     const loadMs = Date.now() - started;
     log(`load stopped after ${(loadMs / 1000).toFixed(1)} s; waiting for the resolvers`);
 
-    const settledInMs = await waitUntilNothingPending(baseUrls[0]!, clients, resolverWindowMs);
+    const resolvedInMs = await waitUntilNothingPending(baseUrls[0]!, clients, resolverWindowMs);
+    const lastScheduledClose = Math.max(0, ...scheduledCloses.map(({ at }) => at.getTime()));
+    const lifecycleDue = Math.max(Date.now() + lifecycleWindowMs, lastScheduledClose + scheduledCloseWaitMs);
+    log(`resolvers ${resolvedInMs === undefined ? "did not settle everything" : `settled in ${resolvedInMs} ms`}; waiting ${((lifecycleDue - Date.now()) / 1000).toFixed(0)} s for expiries, watched failures and scheduled batches`);
+    await sleep(lifecycleDue - Date.now());
+    // The expiries' voids and the reversals the watch started are settled in their turn.
+    const lifecycleSettledInMs = await waitUntilNothingPending(baseUrls[0]!, clients, resolverWindowMs);
+    const settledInMs = resolvedInMs === undefined || lifecycleSettledInMs === undefined ? undefined : resolvedInMs;
     // The limit sweeper judges a reservation only once it and its payment stood for its grace period.
     await sleep(sweepSettleMs);
     const drainedInMs = await waitUntilWebhooksDrained(baseUrls[0]!, webhookDrainMs);
     log(drainedInMs === undefined ? "webhooks: the queue did not drain" : `webhooks: ${webhooks.received.length} received; the queue drained in ${drainedInMs} ms`);
     const monitorSummary = await monitor.stop();
-    const { evidence, verify } = await harness.evidence(clients, answers, webhooks);
+    const judgedAt = new Date();
+    const gathered = await harness.evidence(clients, answers, webhooks);
+    const evidence: Evidence = { ...gathered.evidence, scheduledCloses, authorizationTtlMs, judgedAt };
+    const { verify } = gathered;
     const violations = checkInvariants(evidence);
     const result: RunResult = {
       mode,
@@ -279,6 +322,7 @@ async function run(): Promise<boolean> {
       runDirectory: directory,
       evidence,
       instances: harness.instances.map((instance) => ({ name: instance.name, crashes: instance.process.crashes })),
+      droppedVoids: harness.targets.processorProxy?.stats().dropped,
     };
     const maxRssMb = options["max-rss-mb"] ?? (options.embedded ? 1536 : 512);
     const failed = printReport(result, { maxRssBytes: maxRssMb * 1024 * 1024 });

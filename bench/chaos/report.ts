@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import Table from "cli-table3";
 import type { InjectedFault } from "./faults.ts";
 import { type Evidence, type Violation, invariantNames } from "./invariants.ts";
@@ -19,6 +21,8 @@ export interface RunResult {
   runDirectory: string;
   evidence: Evidence;
   instances: { name: string; crashes: readonly { at: string; reason: string }[] }[];
+  /** Voids the processor proxy dropped before they reached the processor; undefined without one. */
+  droppedVoids: number | undefined;
 }
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
@@ -36,16 +40,48 @@ export function timeline(evidence: Evidence, transactionId: string): string[] {
       `  ledger    ${transaction.createdAt} ${transaction.type} ${transaction.id} ${transaction.status}` +
         `${transaction.failureReason ? ` (${transaction.failureReason})` : ""} card ${transaction.card?.last4 ?? "—"} amount ${transaction.amount}` +
         ` captured ${transaction.capturedAmount} refunded ${transaction.refundedAmount} voided ${transaction.voided}` +
-        `${transaction.approvedLate ? " approved late" : ""}${transaction.reversalId ? ` reversal ${transaction.reversalId} open` : ""}${transaction.reversed ? " reversed" : ""}`,
+        `${transaction.approvedLate ? " approved late" : ""}${transaction.reversalId ? ` reversal ${transaction.reversalId} open` : ""}${transaction.reversed ? " reversed" : ""}` +
+        `${transaction.approvedAt ? ` approved at ${transaction.approvedAt}` : ""}${transaction.expiredAt ? ` expired at ${transaction.expiredAt}` : ""}` +
+        `${transaction.settlementId ? ` settled in ${transaction.settlementId} at ${transaction.settledAt}` : ""}`,
     );
   }
   for (const record of evidence.processorTransactions.filter((candidate) => ids.has(candidate.transactionId))) {
-    lines.push(`  processor ${record.recordedAt} ${record.operation} ${record.transactionId} code ${record.code} amount ${record.amount} voided ${record.voided}`);
+    lines.push(
+      `  processor ${record.recordedAt} ${record.operation} ${record.transactionId} code ${record.code} amount ${record.amount} voided ${record.voided}` +
+        `${record.settlementId ? ` settled in ${record.settlementId}` : ""}`,
+    );
   }
   for (const answer of evidence.answers.filter((candidate) => ids.has(candidate.transactionId))) {
     lines.push(`  client    ${answer.at} ${answer.operation} ${answer.transactionId} answered ${answer.httpStatus} ${answer.status} (key ${answer.idempotencyKey})`);
   }
   return lines.length > 0 ? lines : [`  nothing anywhere about ${transactionId}`];
+}
+
+/** What the ledger and the processor each have of a settlement batch. */
+export function batchTimeline(evidence: Evidence, settlementId: string): string[] {
+  const batch = evidence.settlements.find((candidate) => candidate.settlementId === settlementId);
+  const settled = evidence.processorTransactions.filter((record) => record.settlementId === settlementId);
+  const scheduled = batch && evidence.scheduledCloses.find((close) => close.hostConfigurationId === batch.hostConfigurationId);
+  return [
+    batch
+      ? `  ledger    batch ${settlementId} ${batch.status}, host configuration ${batch.hostConfigurationId}, ${batch.localDate === null ? "closed by hand" : `scheduled for ${batch.localDate}${scheduled ? ` at ${scheduled.at.toISOString()}` : ""}`}, lists ${batch.transactionIds?.join(", ") ?? "nothing yet"}`
+      : `  ledger    no batch ${settlementId}`,
+    `  processor settled in it: ${settled.map((record) => `${record.operation} ${record.transactionId}`).join(", ") || "nothing"}`,
+  ];
+}
+
+/** Every violation, then the timeline of each payment and batch they name (at most `timelines` of each). */
+function explain(evidence: Evidence, violations: readonly Violation[], timelines = Infinity): string[] {
+  const lines = violations.map((violation) => `- ${violation.invariant}: ${violation.detail}`);
+  const offending = [...new Set(violations.flatMap((violation) => (violation.transactionId ? [violation.transactionId] : [])))];
+  for (const transactionId of offending.slice(0, timelines)) {
+    lines.push("", `timeline of the payment of ${transactionId}:`, ...timeline(evidence, transactionId));
+  }
+  const batches = [...new Set(violations.flatMap((violation) => (violation.settlementId ? [violation.settlementId] : [])))];
+  for (const settlementId of batches.slice(0, timelines)) {
+    lines.push("", `timeline of batch ${settlementId}:`, ...batchTimeline(evidence, settlementId));
+  }
+  return lines;
 }
 
 /** Prints the summary and the offending payments' timelines; returns whether the run failed. */
@@ -80,6 +116,16 @@ export function printReport(result: RunResult, bounds: { maxRssBytes: number }):
   for (const [kind, count] of faultCounts) faults.push([kind, count]);
   out(faults.toString());
 
+  const closed = result.evidence.settlements.filter((batch) => batch.transactionIds !== null);
+  const lifecycle = new Table({ head: ["without a client asking", "count"] });
+  lifecycle.push(
+    ["batches closed on schedule", closed.filter((batch) => batch.localDate !== null).length],
+    ["batches closed by hand", closed.filter((batch) => batch.localDate === null).length],
+    ["authorizations expired", result.evidence.payments.flatMap((payment) => payment.transactions).filter((transaction) => transaction.expiredAt !== null).length],
+    ["voids dropped before the processor", result.droppedVoids ?? "—"],
+  );
+  out(lifecycle.toString());
+
   const invariants = new Table({ head: ["invariant", "violations"] });
   const names = [...invariantNames, "no instance crashed", "ledger verify passes", "memory stayed bounded", "health answered while the database was reachable"];
   for (const name of names) invariants.push([name, violations.filter((violation) => violation.invariant === name).length]);
@@ -91,14 +137,12 @@ export function printReport(result: RunResult, bounds: { maxRssBytes: number }):
     out("no violations");
     return false;
   }
+  const recorded = join(result.runDirectory, "violations.txt");
+  const explained = explain(result.evidence, violations);
+  writeFileSync(recorded, `${explained.join("\n")}\n`);
   out();
-  out(`${violations.length} violation(s); logs kept in ${result.runDirectory}`);
+  out(`${violations.length} violation(s); logs kept in ${result.runDirectory}, every violation with its timeline in ${recorded}`);
   for (const violation of violations.slice(0, 50)) out(`- ${violation.invariant}: ${violation.detail}`);
-  const offending = [...new Set(violations.flatMap((violation) => (violation.transactionId ? [violation.transactionId] : [])))];
-  for (const transactionId of offending.slice(0, TIMELINES_SHOWN)) {
-    out();
-    out(`timeline of the payment of ${transactionId}:`);
-    for (const line of timeline(result.evidence, transactionId)) out(line);
-  }
+  for (const line of explain(result.evidence, violations, TIMELINES_SHOWN).slice(violations.length)) out(line);
   return true;
 }

@@ -1,8 +1,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { Agent, request } from "undici";
 import { z } from "zod";
-import { validBodies } from "../../tests/support/host-configurations.ts";
+import { type Body, validBodies } from "../../tests/support/host-configurations.ts";
 import type { Random } from "./random.ts";
+import type { ScheduledClose } from "./schedule.ts";
 
 export type Processor = "processor_a" | "processor_b" | "processor_c" | "processor_d";
 
@@ -13,6 +14,8 @@ export interface WorkloadClient {
   key: string;
   hostConfigurationIds: Record<Processor, string>;
   limit: { currency: "USD"; dailyAmount: number; maxAmountPerTransaction: number };
+  /** When each host configuration's batch closes on schedule during the run; null: at the valid body's 23:30 in Chicago. */
+  scheduledCloses: Record<Processor, ScheduledClose | null>;
 }
 
 type Operation = "authorization" | "sale" | "capture" | "refund" | "void";
@@ -242,8 +245,18 @@ function anotherBaseUrl(transport: Transport, current: string): string {
 
 const clientLimit = { currency: "USD", maxAmountPerTransaction: 10_000, dailyAmount: 5_000_000 } as const;
 
-/** Creates `count` clients with a key each, one enabled host configuration on each of the four processors, and a USD limit; retries (same Idempotency-Key) like the workload does. */
-export async function setUpClients(options: { baseUrl: string; adminKey: string; count: number; random: Random }): Promise<WorkloadClient[]> {
+/**
+ * Creates `count` clients with a key each, one enabled host configuration on each of the four
+ * processors, and a USD limit; retries (same Idempotency-Key) like the workload does. Given
+ * `settlementTimes`, each host configuration's batch closes at one of them, drawn.
+ */
+export async function setUpClients(options: {
+  baseUrl: string;
+  adminKey: string;
+  count: number;
+  random: Random;
+  settlementTimes?: readonly ScheduledClose[];
+}): Promise<WorkloadClient[]> {
   const agent = createAgent(DEFAULT_ATTEMPT_TIMEOUT_MS);
   const transport: Transport = {
     agent,
@@ -254,22 +267,31 @@ export async function setUpClients(options: { baseUrl: string; adminKey: string;
   };
   try {
     const clients: WorkloadClient[] = [];
-    for (let index = 1; index <= options.count; index += 1) clients.push(await setUpClient(transport, options.adminKey, index));
+    for (let index = 1; index <= options.count; index += 1) {
+      clients.push(await setUpClient(transport, options.adminKey, index, options.settlementTimes ?? []));
+    }
     return clients;
   } finally {
     await agent.close();
   }
 }
 
-async function setUpClient(transport: Transport, adminKey: string, index: number): Promise<WorkloadClient> {
+async function setUpClient(
+  transport: Transport,
+  adminKey: string,
+  index: number,
+  settlementTimes: readonly ScheduledClose[],
+): Promise<WorkloadClient> {
   const admin = (method: ApiCall["method"], path: string, body: unknown, expectedStatus: number) =>
     adminCall(transport, { method, path, key: adminKey, body }, expectedStatus);
   const clientId = createdSchema.parse(await admin("POST", "/v1/clients", { name: `chaos-client-${index}` }, 201)).id;
   const key = await issueKey(transport, adminKey, clientId);
-  const hostConfiguration = async (processor: Processor) =>
-    createdSchema.parse(
-      await admin("POST", `/v1/host-configurations/${processor}`, { ...validBodies[processor], clientId }, 201),
-    ).id;
+  const draw = () => (settlementTimes.length > 0 ? transport.random.pick(settlementTimes) : null);
+  const scheduledCloses = { processor_a: draw(), processor_b: draw(), processor_c: draw(), processor_d: draw() };
+  const hostConfiguration = async (processor: Processor) => {
+    const body = { ...withSettlementTime(validBodies[processor], scheduledCloses[processor]), clientId };
+    return createdSchema.parse(await admin("POST", `/v1/host-configurations/${processor}`, body, 201)).id;
+  };
   const hostConfigurationIds = {
     processor_a: await hostConfiguration("processor_a"),
     processor_b: await hostConfiguration("processor_b"),
@@ -277,7 +299,14 @@ async function setUpClient(transport: Transport, adminKey: string, index: number
     processor_d: await hostConfiguration("processor_d"),
   };
   await admin("PUT", `/v1/clients/${clientId}/limits`, { limits: [clientLimit] }, 200);
-  return { clientId, key, hostConfigurationIds, limit: clientLimit };
+  return { clientId, key, hostConfigurationIds, limit: clientLimit, scheduledCloses };
+}
+
+function withSettlementTime(body: Body, close: ScheduledClose | null): Body {
+  if (close === null) return body;
+  const { settings } = body;
+  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) throw new Error("a valid host configuration body has settings");
+  return { ...body, settings: { ...settings, settlementTime: close.settlementTime, timeZone: "UTC" } };
 }
 
 /**
@@ -336,6 +365,10 @@ function learnApproved(model: ClientModel, operation: Operation, { id, amount, p
     model.authorizations.delete(parentId);
     model.payments.delete(parentId);
   }
+}
+
+function forgetAuthorization(model: ClientModel, parentId: unknown): void {
+  if (typeof parentId === "string") model.authorizations.delete(parentId);
 }
 
 function takeFrom(approved: Map<string, Approved>, id: string, amount: number): void {
@@ -542,9 +575,13 @@ async function send(user: User, { client, operation, body, reference }: Operatio
   run.stats.retries += result.attempts - 1;
   if (result.gaveUp) run.stats.gaveUp += 1;
   count(run.stats, `${operation} ${result.gaveUp ? "gave_up" : outcomeOf(result.response)}`);
-  const final = result.response && transactionOf(result.response);
-  if (!final) return;
   const model = modelOf(run, client);
+  const final = result.response && transactionOf(result.response);
+  if (!final) {
+    // An authorization that takes no more (expired, or voided meanwhile): the merchant stops trying it.
+    if (!result.gaveUp && problemCodeOf(result.response.body) === "invalid_transaction_state") forgetAuthorization(model, body.transactionId);
+    return;
+  }
   model.transactionIds.push(final.id);
   if (final.status === "approved") learnApproved(model, operation, final);
 }

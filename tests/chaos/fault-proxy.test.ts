@@ -38,15 +38,22 @@ async function startEchoServer(): Promise<Upstream> {
 interface HttpUpstream {
   port: number;
   requests: number;
+  /** The bodies of the requests received whole, the only ones a server acts on. */
+  bodies: string[];
   close(): Promise<void>;
 }
 
 async function startHttpServer(): Promise<HttpUpstream> {
-  const upstream = { port: 0, requests: 0, close: () => Promise.resolve() };
+  const upstream: HttpUpstream = { port: 0, requests: 0, bodies: [], close: () => Promise.resolve() };
   const server = http.createServer((request, response) => {
     upstream.requests++;
-    response.setHeader("content-type", "application/json");
-    response.end(JSON.stringify({ ok: true }));
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      upstream.bodies.push(body);
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ ok: true }));
+    });
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -87,6 +94,19 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000
 }
 
 const receivedText = (client: Client) => client.received().toString();
+
+/** A POST on a connection of its own; its status, or the error that ended it. */
+async function post(port: number, body: string): Promise<number | NodeJS.ErrnoException> {
+  const request = http.request({ host: "127.0.0.1", port, path: "/transactions", method: "POST", agent: false, headers: { "content-type": "application/json" } });
+  request.end(body);
+  return once(request, "response").then(
+    ([response]: http.IncomingMessage[]) => {
+      response!.resume();
+      return response!.statusCode!;
+    },
+    (error: NodeJS.ErrnoException) => error,
+  );
+}
 
 async function get(port: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const request = http.get({ host: "127.0.0.1", port, path: "/", agent: false });
@@ -131,7 +151,7 @@ describe("fault proxy", () => {
     const response = await get(webProxy.port);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual({ ok: true });
-    expect(proxy.stats()).toMatchObject({ connections: 1, open: 1, resets: 0, httpErrors: 0 });
+    expect(proxy.stats()).toMatchObject({ connections: 1, open: 1, resets: 0, httpErrors: 0, dropped: 0 });
   });
 
   it("carries megabytes intact, under backpressure", async () => {
@@ -238,6 +258,23 @@ describe("fault proxy", () => {
     expect(web.requests).toBe(requestsBefore);
     expect(proxy.stats().httpErrors).toBe(1);
     await waitFor(() => proxy.stats().open === 0, "the answered connection to close");
+  });
+
+  it("resets the connection instead of forwarding data that matches, in drop_requests mode", async () => {
+    const proxy = await proxyTo(web.port);
+    proxy.setMode({ kind: "drop_requests", matching: /"REVERSAL"/ });
+    const bodiesBefore = web.bodies.length;
+    expect(await post(proxy.port, JSON.stringify({ transactionType: "SALE" }))).toBe(200);
+    const dropped = await post(proxy.port, JSON.stringify({ transactionType: "REVERSAL" }));
+    expect(dropped).toBeInstanceOf(Error);
+    expect((dropped as NodeJS.ErrnoException).code === "ECONNRESET" || (dropped as Error).message === "socket hang up").toBe(true);
+    expect(proxy.stats().dropped).toBe(1);
+    await waitFor(() => proxy.stats().open === 0, "the dropped connection to close");
+    // A request whose head went ahead is cut short: the upstream never receives it whole.
+    expect(web.bodies.slice(bodiesBefore)).toEqual([JSON.stringify({ transactionType: "SALE" })]);
+    proxy.setMode({ kind: "pass" });
+    expect(await post(proxy.port, JSON.stringify({ transactionType: "REVERSAL" }))).toBe(200);
+    expect(web.bodies.slice(bodiesBefore)).toHaveLength(2);
   });
 
   it("resets every open connection on both sides with resetAll", async () => {

@@ -43,6 +43,11 @@ describe("seeded random", () => {
 });
 
 describe("chaos workload against one service", () => {
+  // Two to draw from; whether one comes round during the test does not matter to it.
+  const settlementTimes = [
+    { settlementTime: "00:01", at: new Date(Date.UTC(2099, 0, 1, 0, 1)) },
+    { settlementTime: "00:02", at: new Date(Date.UTC(2099, 0, 1, 0, 2)) },
+  ];
   let api: TestService;
   let clients: WorkloadClient[];
   let answers: Answer[];
@@ -51,7 +56,7 @@ describe("chaos workload against one service", () => {
   beforeAll(async () => {
     api = await startTestService("pglite", { PROCESSOR_TIMEOUT_MS: "1000", PROCESSOR_OWN_TIMEOUT_SECONDS: "1" });
     const random = createRandom(20_240_601);
-    clients = await setUpClients({ baseUrl: api.url, adminKey: TEST_ADMIN_KEY, count: 2, random: random.fork("setup") });
+    clients = await setUpClients({ baseUrl: api.url, adminKey: TEST_ADMIN_KEY, count: 2, random: random.fork("setup"), settlementTimes });
     const stop = new AbortController();
     const running = runWorkload({
       baseUrls: [api.url],
@@ -80,6 +85,9 @@ describe("chaos workload against one service", () => {
       });
       expect(configuration.status).toBe(200);
       expect(configuration.body.clientId).toBe(client.clientId);
+      const close = client.scheduledCloses.processor_c;
+      expect(settlementTimes).toContain(close);
+      expect(configuration.body.settings).toMatchObject({ settlementTime: close?.settlementTime, timeZone: "UTC" });
     }
   });
 
@@ -174,6 +182,7 @@ const fakeClient: WorkloadClient = {
   key: "client-key",
   hostConfigurationIds: { processor_a: "a", processor_b: "b", processor_c: "c", processor_d: "d" },
   limit: { currency: "USD", dailyAmount: 5_000_000, maxAmountPerTransaction: 10_000 },
+  scheduledCloses: { processor_a: null, processor_b: null, processor_c: null, processor_d: null },
 };
 
 const transactionFor = (request: FakeRequest, id: string, status: string) => {
