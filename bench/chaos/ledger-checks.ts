@@ -5,6 +5,9 @@ import { spawnEntry } from "./processes.ts";
 import type { WorkloadClient } from "./workload.ts";
 
 const page = z.object({ data: z.array(z.unknown()) });
+const resolverOwed = z.object({
+  resolver: z.object({ owed: z.object({ inquire: z.number(), reverse: z.number(), watch: z.number() }) }),
+});
 const clientView = z.object({
   limits: z.array(z.object({ currency: z.string(), today: z.object({ usedAmount: z.number(), usedCount: z.number() }) })),
 });
@@ -16,16 +19,23 @@ async function getJson<T>(url: string, key: string, schema: z.ZodType<T>): Promi
 }
 
 /**
- * Waits until no client has a pending transaction (the resolvers settled them), at most
- * `timeoutMs`; returns how long it took, or undefined if some stayed pending.
+ * Waits until no client has a pending transaction and the resolver owes nothing (no inquiry, no
+ * reversal, no failed transaction still watched for a late approval), at most `timeoutMs`; returns
+ * how long it took, or undefined if some work stayed owed. A failure still watched is not pending,
+ * so judging on `status=pending` alone judged before a late approval could be recorded.
  */
 export async function waitUntilNothingPending(
   baseUrl: string,
+  adminKey: string,
   clients: readonly WorkloadClient[],
   timeoutMs: number,
 ): Promise<number | undefined> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
+    const owed = await getJson(`${baseUrl}/v1/operations/status`, adminKey, resolverOwed).then(
+      ({ resolver }) => resolver.owed.inquire + resolver.owed.reverse + resolver.owed.watch,
+      () => 1,
+    );
     const pending = await Promise.all(
       clients.map((client) =>
         getJson(`${baseUrl}/v1/transactions?status=pending&limit=1`, client.key, page).then(
@@ -34,7 +44,7 @@ export async function waitUntilNothingPending(
         ),
       ),
     );
-    if (pending.every((count) => count === 0)) return Date.now() - started;
+    if (owed === 0 && pending.every((count) => count === 0)) return Date.now() - started;
     await sleep(1_000);
   }
   return undefined;

@@ -291,13 +291,13 @@ async function run(): Promise<boolean> {
     const loadMs = Date.now() - started;
     log(`load stopped after ${(loadMs / 1000).toFixed(1)} s; waiting for the resolvers`);
 
-    const resolvedInMs = await waitUntilNothingPending(baseUrls[0]!, clients, resolverWindowMs);
+    const resolvedInMs = await waitUntilNothingPending(baseUrls[0]!, secrets.ADMIN_API_KEY, clients, resolverWindowMs);
     const lastScheduledClose = Math.max(0, ...scheduledCloses.map(({ at }) => at.getTime()));
     const lifecycleDue = Math.max(Date.now() + lifecycleWindowMs, lastScheduledClose + scheduledCloseWaitMs);
     log(`resolvers ${resolvedInMs === undefined ? "did not settle everything" : `settled in ${resolvedInMs} ms`}; waiting ${((lifecycleDue - Date.now()) / 1000).toFixed(0)} s for expiries, watched failures and scheduled batches`);
     await sleep(lifecycleDue - Date.now());
     // The expiries' voids and the reversals the watch started are settled in their turn.
-    const lifecycleSettledInMs = await waitUntilNothingPending(baseUrls[0]!, clients, resolverWindowMs);
+    const lifecycleSettledInMs = await waitUntilNothingPending(baseUrls[0]!, secrets.ADMIN_API_KEY, clients, resolverWindowMs);
     const settledInMs = resolvedInMs === undefined || lifecycleSettledInMs === undefined ? undefined : resolvedInMs;
     // The limit sweeper judges a reservation only once it and its payment stood for its grace period.
     await sleep(sweepSettleMs);
