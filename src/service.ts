@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { buildApp } from "./api/app.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
+import { createRegistries } from "./commands/context.ts";
 import type { Config } from "./config.ts";
 import { PendingResolver } from "./jobs/pending-resolver.ts";
 import { countPendingByAge } from "./projections/transactions/pending-ages.ts";
@@ -18,7 +19,6 @@ import { ProjectionRunner } from "./projections/runner.ts";
 import { createConnectors } from "./processors/connectors.ts";
 import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
-import { awaitOwnWrites } from "./projections/read-your-writes.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 import { Lifecycle } from "./jobs/lifecycle.ts";
 import { countMismatchedSettlements } from "./projections/settlements/settlements-projection.ts";
@@ -61,6 +61,7 @@ export async function startService(
     measureWebhookQueue: () => measureWebhookQueue(database.db),
   });
   const store = instrumentEventStore(rawStore, metrics);
+  const registries = createRegistries(store);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
   const fingerprintKey =
@@ -76,7 +77,7 @@ export async function startService(
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
   const connectors = createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
   const runners = projections.map(
-    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
+    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites: registries.readYourWrites }),
   );
   for (const runner of runners) runner.start();
   const systemContext = {
@@ -88,6 +89,7 @@ export async function startService(
     fingerprint,
     logger,
     metrics,
+    registries,
     metadata: { actor: { role: "system" } },
   };
   const resolver = new PendingResolver({
@@ -103,7 +105,7 @@ export async function startService(
   });
   resolver.start();
   const limitSweeper = new LimitSweeper({
-    context: { db: database.db, store, now, metadata: { actor: { role: "system" } } },
+    context: { db: database.db, store, now, registries, metadata: { actor: { role: "system" } } },
     logger,
     intervalMs: config.limitSweepIntervalMs,
     graceMs: config.limitSweepGraceMs,
@@ -136,6 +138,7 @@ export async function startService(
     db: database.db,
     store,
     now,
+    registries,
     metrics,
     secrets,
     connectors,
@@ -181,7 +184,7 @@ export async function startService(
       await lifecycle.stop();
       await webhookDispatcher.stop();
       await webhookSender.close();
-      await awaitOwnWrites(database.db, {});
+      await registries.readYourWrites.awaitOwnWrites({});
       await Promise.all(runners.map((runner) => runner.stop()));
       await processorHttp.close();
       await simulator?.close();
