@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { buildApp } from "./api/app.ts";
+import { GaugeRefresh } from "./api/gauge-refresh.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
 import { createRegistries } from "./commands/context.ts";
@@ -32,6 +33,9 @@ import { createWebhookSender } from "./webhooks/destination.ts";
  */
 const STOP_GRACE_BEYOND_PROCESSOR_MS = 10_000;
 
+/** How often the gauges of /metrics that need the database are read: Prometheus's usual scrape interval. */
+const GAUGE_REFRESH_MS = 15_000;
+
 export interface Service {
   url: string;
   /** The admin key, when this start generated it: shown once by the caller, stored nowhere. */
@@ -47,15 +51,22 @@ export async function startService(
   config: Config,
   logger: Logger,
   opened?: DatabaseConnection,
-  /** `now`: the clock every command and job reads; tests move it to settlement times and expiries. */
-  { now = () => new Date() }: { now?: () => Date } = {},
+  /**
+   * `now`: the clock every command and job reads; tests move it to settlement times and expiries.
+   * `gaugeRefreshMs`: how often the database gauges of /metrics are read.
+   */
+  { now = () => new Date(), gaugeRefreshMs = GAUGE_REFRESH_MS }: { now?: () => Date; gaugeRefreshMs?: number } = {},
 ): Promise<Service> {
   const database =
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const metrics = createMetrics({
-    measureLags: () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection))),
+    measureLags: async () => {
+      const lags = [];
+      for (const projection of projections) lags.push(await measureLag(database.db, rawStore, projection));
+      return lags;
+    },
     countPending: () => countPendingByAge(database.db, now()),
     countMismatchedSettlements: () => countMismatchedSettlements(database.db),
     measureWebhookQueue: () => measureWebhookQueue(database.db),
@@ -132,6 +143,8 @@ export async function startService(
     observe: metrics.observeWebhookAttempt,
   });
   webhookDispatcher.start();
+  const gaugeRefresh = new GaugeRefresh({ refresh: metrics.refreshGauges, intervalMs: gaugeRefreshMs, logger });
+  await gaugeRefresh.start();
 
   const app = await buildApp({
     logger,
@@ -140,6 +153,7 @@ export async function startService(
     now,
     registries,
     metrics,
+    metricsToken: config.metricsToken,
     secrets,
     connectors,
     fingerprint,
@@ -184,6 +198,7 @@ export async function startService(
       await lifecycle.stop();
       await webhookDispatcher.stop();
       await webhookSender.close();
+      await gaugeRefresh.stop();
       await registries.readYourWrites.awaitOwnWrites({});
       await Promise.all(runners.map((runner) => runner.stop()));
       await processorHttp.close();

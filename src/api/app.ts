@@ -7,13 +7,14 @@ import { registerAuthentication } from "./auth.ts";
 import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { type LoadSheddingOptions, registerLoadShedding } from "./load-shedding.ts";
-import { type Metrics, registerMetrics } from "./metrics.ts";
+import { type Metrics, registerMetrics, registerMetricsRoute } from "./metrics.ts";
 import { registerApiReference } from "./openapi/reference.ts";
 import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
 import { registerStorableText } from "./storable-text.ts";
 import { registerBodyParsing } from "./body-parsing.ts";
 import { registerConsole } from "./console.ts";
+import { registerHealth } from "./health.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
 import { historyRoutes } from "./routes/history.ts";
@@ -27,6 +28,8 @@ import type { UrlPolicy } from "../webhooks/destination.ts";
 export interface AppDependencies extends TransactionRouteDependencies {
   logger: Logger;
   metrics: Metrics;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   adminKeyHash: string;
   /** Resolves when every store answers; rejects with the reason otherwise. */
   checkReadiness: () => Promise<void>;
@@ -73,16 +76,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await registerApiReference(app);
 
-  app.get("/health/live", { schema: { hide: true } }, async () => ({ status: "ok" }));
-  app.get("/health/ready", { schema: { hide: true } }, async (request, reply) => {
-    try {
-      await deps.checkReadiness();
-      return { status: "ready" };
-    } catch (error) {
-      request.log.warn({ err: error }, "not ready");
-      return reply.code(503).send({ status: "unavailable" });
-    }
-  });
+  registerHealth(app, deps.checkReadiness);
+  registerMetricsRoute(app, deps.metrics, deps.metricsToken);
 
   await registerConsole(app);
 

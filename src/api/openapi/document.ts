@@ -35,6 +35,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
   const http = createHttpClient({ timeoutMs: 1 });
   const app = await buildApp({
     logger: createLogger("silent"),
+    metricsToken: undefined,
     metrics: createMetrics({ measureLags: unused, countPending: unused, countMismatchedSettlements: unused, measureWebhookQueue: unused }),
     db,
     store,
