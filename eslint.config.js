@@ -15,4 +15,26 @@ export default tseslint.config(
     },
   },
   { files: ["bench/**", "tests/**", "scripts/**"], rules: { "no-console": "off" } },
+  {
+    // No module-level mutable state (DESIGN.md): a module-level `let`, or an empty Map, Set,
+    // WeakMap or WeakSet made to be filled, is state two services in one process would share.
+    // Make it in src/service.ts and pass it on a context. Entry points are the process itself.
+    files: ["src/**/*.ts"],
+    ignores: ["**/main.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["Program", "Program > ExportNamedDeclaration"].flatMap((scope) => [
+          {
+            selector: `${scope} > VariableDeclaration[kind!="const"]`,
+            message: "No module-level mutable state: make it at service start (src/service.ts) and pass it on a context.",
+          },
+          {
+            selector: `${scope} > VariableDeclaration > VariableDeclarator > NewExpression[arguments.length=0][callee.name=/^(Map|Set|WeakMap|WeakSet)$/]`,
+            message: "No module-level registry or cache: make it at service start (src/service.ts) and pass it on a context.",
+          },
+        ]),
+      ],
+    },
+  },
 );

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import { buildApp } from "./api/app.ts";
+import { GaugeRefresh } from "./api/gauge-refresh.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { resolveAdminKey } from "./auth/admin-key.ts";
+import { createRegistries } from "./commands/context.ts";
 import type { Config } from "./config.ts";
 import { PendingResolver } from "./jobs/pending-resolver.ts";
 import { countPendingByAge } from "./projections/transactions/pending-ages.ts";
@@ -19,7 +21,6 @@ import { createConnectors } from "./processors/connectors.ts";
 import { processors } from "./domain/host-configurations/schemas.ts";
 import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
-import { awaitOwnWrites } from "./projections/read-your-writes.ts";
 import { IdempotencyPurge } from "./jobs/idempotency-purge.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 import { Lifecycle } from "./jobs/lifecycle.ts";
@@ -33,6 +34,9 @@ import { createWebhookSender } from "./webhooks/destination.ts";
  * for the read model (5 s) and the writes around it.
  */
 const STOP_GRACE_BEYOND_PROCESSOR_MS = 10_000;
+
+/** How often the gauges of /metrics that need the database are read: Prometheus's usual scrape interval. */
+const GAUGE_REFRESH_MS = 15_000;
 
 export interface Service {
   url: string;
@@ -49,20 +53,28 @@ export async function startService(
   config: Config,
   logger: Logger,
   opened?: DatabaseConnection,
-  /** `now`: the clock every command and job reads; tests move it to settlement times and expiries. */
-  { now = () => new Date() }: { now?: () => Date } = {},
+  /**
+   * `now`: the clock every command and job reads; tests move it to settlement times and expiries.
+   * `gaugeRefreshMs`: how often the database gauges of /metrics are read.
+   */
+  { now = () => new Date(), gaugeRefreshMs = GAUGE_REFRESH_MS }: { now?: () => Date; gaugeRefreshMs?: number } = {},
 ): Promise<Service> {
   const database =
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const metrics = createMetrics({
-    measureLags: () => Promise.all(projections.map((projection) => measureLag(database.db, rawStore, projection))),
+    measureLags: async () => {
+      const lags = [];
+      for (const projection of projections) lags.push(await measureLag(database.db, rawStore, projection));
+      return lags;
+    },
     countPending: () => countPendingByAge(database.db, now()),
     countMismatchedSettlements: () => countMismatchedSettlements(database.db),
     measureWebhookQueue: () => measureWebhookQueue(database.db),
   });
   const store = instrumentEventStore(rawStore, metrics);
+  const registries = createRegistries(store);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
   const fingerprintKey =
@@ -79,7 +91,7 @@ export async function startService(
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
   const connectors = createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
   const runners = projections.map(
-    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger }),
+    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites: registries.readYourWrites }),
   );
   for (const runner of runners) runner.start();
   const systemContext = {
@@ -92,6 +104,7 @@ export async function startService(
     fingerprint,
     logger,
     metrics,
+    registries,
     metadata: { actor: { role: "system" } },
   };
   const resolver = new PendingResolver({
@@ -107,7 +120,7 @@ export async function startService(
   });
   resolver.start();
   const limitSweeper = new LimitSweeper({
-    context: { db: database.db, store, now, metadata: { actor: { role: "system" } } },
+    context: { db: database.db, store, now, registries, metadata: { actor: { role: "system" } } },
     logger,
     intervalMs: config.limitSweepIntervalMs,
     graceMs: config.limitSweepGraceMs,
@@ -142,13 +155,17 @@ export async function startService(
     observe: metrics.observeWebhookAttempt,
   });
   webhookDispatcher.start();
+  const gaugeRefresh = new GaugeRefresh({ refresh: metrics.refreshGauges, intervalMs: gaugeRefreshMs, logger });
+  await gaugeRefresh.start();
 
   const app = await buildApp({
     logger,
     db: database.db,
     store,
     now,
+    registries,
     metrics,
+    metricsToken: config.metricsToken,
     secrets,
     connectors,
     processorTimeoutMs: config.processorTimeoutMs,
@@ -198,7 +215,8 @@ export async function startService(
       await idempotencyPurge.stop();
       await webhookDispatcher.stop();
       await webhookSender.close();
-      await awaitOwnWrites(database.db, {});
+      await gaugeRefresh.stop();
+      await registries.readYourWrites.awaitOwnWrites({});
       await Promise.all(runners.map((runner) => runner.stop()));
       await processorHttp.close();
       await simulator?.close();

@@ -7,7 +7,7 @@ import { registerAuthentication } from "./auth.ts";
 import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { type LoadSheddingOptions, registerLoadShedding } from "./load-shedding.ts";
-import { type Metrics, registerMetrics } from "./metrics.ts";
+import { type Metrics, registerMetrics, registerMetricsRoute } from "./metrics.ts";
 import { registerApiReference } from "./openapi/reference.ts";
 import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
@@ -29,6 +29,8 @@ import type { UrlPolicy } from "../webhooks/destination.ts";
 export interface AppDependencies extends TransactionRouteDependencies, HealthDependencies {
   logger: Logger;
   metrics: Metrics;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   adminKeyHash: string;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
@@ -77,6 +79,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   registerServiceIndex(app);
   registerHealth(app, deps);
+  registerMetricsRoute(app, deps.metrics, deps.metricsToken);
 
   await registerConsole(app);
 

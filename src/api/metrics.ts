@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { type PaymentMetrics, pendingResolutions } from "../commands/payments/dependencies.ts";
 import { type Processor, processors } from "../domain/host-configurations/schemas.ts";
@@ -15,6 +17,12 @@ import type { WebhookQueue } from "../projections/webhooks/queue.ts";
 
 export interface Metrics extends PaymentMetrics {
   registry: Registry;
+  /**
+   * Reads the gauges that need the database (projection lag, pending transactions, settlement
+   * mismatches, the webhook queue) and keeps them for the scrapes that follow: a scrape itself
+   * reads nothing but memory (`GaugeRefresh` calls this at a fixed interval).
+   */
+  refreshGauges: () => Promise<void>;
   httpDuration: Histogram<"method" | "route" | "status">;
   appendDuration: Histogram<"outcome">;
   observeWebhookAttempt: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
@@ -33,7 +41,7 @@ const idempotencyConflicts: Partial<Record<ProblemCode, IdempotencyAnswer>> = {
 const transactionOutcomes = ["approved", "declined", "failed", "pending"] as const satisfies readonly TransactionStatus[];
 const limitNames = ["maxAmountPerTransaction", "dailyAmount", "dailyCount"] as const satisfies readonly LimitName[];
 
-/** What the gauges show, asked on every scrape so that it is never stale. */
+/** What the database gauges show: asked by `refreshGauges`, never by a scrape. */
 export interface MetricSources {
   measureLags: () => Promise<ProjectionLag[]>;
   countPending: () => Promise<PendingAges>;
@@ -58,46 +66,33 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [registry],
   });
-  const lagGauge = (name: string, help: string, value: (lag: ProjectionLag) => number) => {
-    const gauge: Gauge<"projection"> = new Gauge({
-      name,
-      help,
-      labelNames: ["projection"] as const,
-      registers: [registry],
-      async collect() {
-        for (const lag of await measureLags()) gauge.set({ projection: lag.projection }, value(lag));
-      },
-    });
-  };
-  lagGauge("projection_lag_seconds", "Seconds between the newest event and the last one the projection applied", (lag) => lag.secondsBehind);
-  lagGauge(
-    "projection_lag_positions",
-    "Global log positions between the head and the projection's last applied event",
-    (lag) => Number(lag.positionsBehind),
-  );
-  const pendingGauge: Gauge<"age"> = new Gauge({
+  const lagSecondsGauge = new Gauge({
+    name: "projection_lag_seconds",
+    help: "Seconds between the newest event and the last one the projection applied",
+    labelNames: ["projection"] as const,
+    registers: [registry],
+  });
+  const lagPositionsGauge = new Gauge({
+    name: "projection_lag_positions",
+    help: "Global log positions between the head and the projection's last applied event",
+    labelNames: ["projection"] as const,
+    registers: [registry],
+  });
+  const pendingGauge = new Gauge({
     name: "pending_transactions",
     help: "Transactions whose outcome is still unknown, by age since their intent",
     labelNames: ["age"] as const,
     registers: [registry],
-    async collect() {
-      const { byAge, oldestSeconds } = await countPending();
-      for (const [age, count] of Object.entries(byAge)) pendingGauge.set({ age }, count);
-      oldestGauge.set(oldestSeconds);
-    },
   });
   const oldestGauge = new Gauge({
     name: "pending_transaction_oldest_age_seconds",
     help: "Age of the oldest transaction whose outcome is still unknown (0 when none)",
     registers: [registry],
   });
-  const mismatchedGauge: Gauge = new Gauge({
+  const mismatchedGauge = new Gauge({
     name: "settlements_mismatched",
     help: "Settlement batches whose processor totals differ from the ledger's: reconciliation exceptions to look into",
     registers: [registry],
-    async collect() {
-      mismatchedGauge.set(await countMismatchedSettlements());
-    },
   });
   const webhookAttempts = new Counter({
     name: "webhook_deliveries_total",
@@ -111,23 +106,48 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const queueDepthGauge: Gauge = new Gauge({
+  const queueDepthGauge = new Gauge({
     name: "webhook_queue_depth",
     help: "Webhook deliveries not yet delivered nor given up, to enabled endpoints",
     registers: [registry],
-    async collect() {
-      const queue = await measureWebhookQueue();
-      queueDepthGauge.set(queue.pending);
-      oldestWebhookGauge.set(queue.oldestSeconds);
-    },
   });
   const oldestWebhookGauge = new Gauge({
     name: "webhook_oldest_pending_age_seconds",
     help: "Age of the oldest webhook delivery not yet delivered nor given up (0 when none)",
     registers: [registry],
   });
+  // Since the last refresh that read every gauge, or since the metrics were made when none has.
+  let refreshedAt = performance.now();
+  const refreshAgeGauge: Gauge = new Gauge({
+    name: "database_gauges_age_seconds",
+    help:
+      "Seconds since the gauges read from the database (projection lag, pending transactions, settlement mismatches, webhook queue) " +
+      "were last refreshed: they are read at a fixed interval, never on a scrape; growing, they are stale",
+    registers: [registry],
+    collect() {
+      refreshAgeGauge.set((performance.now() - refreshedAt) / 1000);
+    },
+  });
+  // One read after the other: a refresh holds one connection at a time.
+  async function refreshGauges() {
+    const lags = await measureLags();
+    const pending = await countPending();
+    const mismatched = await countMismatchedSettlements();
+    const queue = await measureWebhookQueue();
+    for (const lag of lags) {
+      lagSecondsGauge.set({ projection: lag.projection }, lag.secondsBehind);
+      lagPositionsGauge.set({ projection: lag.projection }, Number(lag.positionsBehind));
+    }
+    for (const [age, count] of Object.entries(pending.byAge)) pendingGauge.set({ age }, count);
+    oldestGauge.set(pending.oldestSeconds);
+    mismatchedGauge.set(mismatched);
+    queueDepthGauge.set(queue.pending);
+    oldestWebhookGauge.set(queue.oldestSeconds);
+    refreshedAt = performance.now();
+  }
   return {
     registry,
+    refreshGauges,
     httpDuration,
     appendDuration,
     observeWebhookAttempt(outcome, durationMs) {
@@ -225,8 +245,8 @@ function bindAll(store: EventStore): EventStore {
 }
 
 /**
- * Times every request by its route pattern (never the raw URL, which holds ids), counts the answers
- * to reused Idempotency-Keys, and serves /metrics.
+ * Times every request by its route pattern (never the raw URL, which holds ids) and counts the
+ * answers to reused Idempotency-Keys.
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook("onResponse", async (request, reply) => {
@@ -240,7 +260,39 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     const conflict = error instanceof ApiProblem ? idempotencyConflicts[error.code] : undefined;
     if (conflict) metrics.countIdempotencyAnswer(conflict);
   });
-  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest();
+
+/**
+ * Serves the metrics at GET /metrics; with a token, only to `Authorization: Bearer <token>`.
+ * The header is compared through its hash, in constant time: how much of it matched never shows
+ * in the answer's timing.
+ */
+export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+  const expected = token === undefined ? undefined : sha256(`Bearer ${token}`);
+  app.get(
+    "/metrics",
+    {
+      schema: {
+        tags: ["operations"],
+        operationId: "getMetrics",
+        summary: "Prometheus metrics",
+        description:
+          "The service's metrics in the Prometheus text format. Reading them costs the database nothing: the gauges that need it are " +
+          "read at a fixed interval (`database_gauges_age_seconds` says how long ago). When the service runs with `METRICS_TOKEN`, " +
+          "the request must carry `Authorization: Bearer <METRICS_TOKEN>`; otherwise 401 `invalid_credentials`.",
+        // Open, or behind the token: as the service is configured.
+        security: [{}, { metricsToken: [] }],
+        produces: ["text/plain"],
+        response: { 200: z.string().describe("Prometheus text format 0.0.4") },
+      },
+    },
+    async (request, reply) => {
+      if (expected && !timingSafeEqual(sha256(request.headers.authorization ?? ""), expected)) {
+        throw new ApiProblem("invalid_credentials", "Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`.");
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    },
   );
 }

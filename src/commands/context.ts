@@ -1,14 +1,36 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { EventStore } from "../eventstore/port.ts";
+import { ReadYourWrites } from "../projections/read-your-writes.ts";
+import { GroupCommits } from "./execute-batched.ts";
 import type { EventMetadata } from "./execute.ts";
+import { HostConfigurationCache } from "./payments/host-configuration.ts";
 
-/** What every command needs: the stores, the clock, and who is asking. */
+/**
+ * What one service keeps in memory between requests: made when it starts (`src/service.ts`) and
+ * passed down, never held by a module, so two services in one process share none of it.
+ */
+export interface Registries {
+  /** The appends queued or in flight per stream, so racing commands of a stream land in one. */
+  groupCommits: GroupCommits;
+  /** What this service's projection runners applied, and the writes it answered before they did. */
+  readYourWrites: ReadYourWrites;
+  /** Host configurations loaded from this service's event store, credentials decrypted. */
+  hostConfigurations: HostConfigurationCache;
+}
+
+/** A service's registries, empty, over the event store its commands append to. */
+export function createRegistries(store: EventStore): Registries {
+  return { groupCommits: new GroupCommits(store), readYourWrites: new ReadYourWrites(), hostConfigurations: new HostConfigurationCache() };
+}
+
+/** What every command needs: the stores, the clock, who is asking, and the service's registries. */
 export interface CommandContext {
   db: Kysely<Database>;
   store: EventStore;
   now: () => Date;
   metadata: EventMetadata;
+  registries: Registries;
 }
 
 export type CommandResult<T, Failure extends string> =

@@ -19,49 +19,58 @@ export interface BatchedOptions<State> {
   known?: KnownStream<State>;
 }
 
-/** Per event store, per stream: the group commits of the stream, while any is queued or in flight. */
-const streamsOf = new WeakMap<EventStore, Map<string, Batched<Queued<unknown, unknown>, unknown>>>();
-
 /**
  * `execute` for streams that many requests write at once (a payment's racing captures and
  * refunds, a client's daily limit usage): commands that arrive while an append to the stream is
  * in flight wait, then are decided one after another on the state the last append left and
- * appended together in one round trip, at the expected revision. Within a process they never
- * conflict; across processes the expected revision still serializes them, and a conflicting batch
- * is decided again on the fresh stream until it lands: a command that fits never fails because
- * another one raced it.
+ * appended together in one round trip, at the expected revision. Within a service they never
+ * conflict; across services and processes the expected revision still serializes them, and a
+ * conflicting batch is decided again on the fresh stream until it lands: a command that fits
+ * never fails because another one raced it.
+ *
+ * One per service and its event store (made in `src/service.ts`, on the contexts as
+ * `registries.groupCommits`). It holds a stream's queue only while an append to it is queued or
+ * in flight, so it is bounded by the requests in flight (and each queue by `batchWhileBusy`).
  */
-export async function executeBatched<State, Command, Event extends { type: string; data: object }, Failure extends string>(
-  store: EventStore,
-  decider: Decider<State, Command, Event, Failure>,
-  streamId: string,
-  command: Command,
-  metadata: EventMetadata,
-  { lastEventOnly = false, known }: BatchedOptions<State> = {},
-): Promise<Execution<State, Event, Failure>> {
-  let streams = streamsOf.get(store);
-  if (!streams) streamsOf.set(store, (streams = new Map()));
-  type Commit = Batched<Queued<State, Command>, Execution<State, Event, Failure>>;
-  let commit = streams.get(streamId) as Commit | undefined;
-  if (!commit) {
-    const forget = () => streams.delete(streamId);
-    // While the stream stays busy, each batch starts from where the one before left it.
-    let left: KnownStream<State> | undefined;
-    const commitKnowing = async (batch: Queued<State, Command>[]) => {
-      try {
-        const committed = await commitBatch(store, decider, streamId, batch, left ?? batch[0]!.known, lastEventOnly);
-        left = committed.stream;
-        return committed.results;
-      } catch (error) {
-        left = undefined;
-        throw error;
-      }
-    };
-    commit = batchWhileBusy(commitKnowing, { onIdle: forget });
-    // A stream's commands all belong to one decider: each gets that decider's execution back.
-    streams.set(streamId, commit as Batched<Queued<unknown, unknown>, unknown>);
+export class GroupCommits {
+  readonly #store: EventStore;
+  readonly #streams = new Map<string, Batched<Queued<unknown, unknown>, unknown>>();
+
+  constructor(store: EventStore) {
+    this.#store = store;
   }
-  return commit({ command, metadata, known });
+
+  execute<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+    decider: Decider<State, Command, Event, Failure>,
+    streamId: string,
+    command: Command,
+    metadata: EventMetadata,
+    { lastEventOnly = false, known }: BatchedOptions<State> = {},
+  ): Promise<Execution<State, Event, Failure>> {
+    const streams = this.#streams;
+    type Commit = Batched<Queued<State, Command>, Execution<State, Event, Failure>>;
+    let commit = streams.get(streamId) as Commit | undefined;
+    if (!commit) {
+      const store = this.#store;
+      const forget = () => streams.delete(streamId);
+      // While the stream stays busy, each batch starts from where the one before left it.
+      let left: KnownStream<State> | undefined;
+      const commitKnowing = async (batch: Queued<State, Command>[]) => {
+        try {
+          const committed = await commitBatch(store, decider, streamId, batch, left ?? batch[0]!.known, lastEventOnly);
+          left = committed.stream;
+          return committed.results;
+        } catch (error) {
+          left = undefined;
+          throw error;
+        }
+      };
+      commit = batchWhileBusy(commitKnowing, { onIdle: forget });
+      // A stream's commands all belong to one decider: each gets that decider's execution back.
+      streams.set(streamId, commit as Batched<Queued<unknown, unknown>, unknown>);
+    }
+    return commit({ command, metadata, known });
+  }
 }
 
 interface Committed<State, Event, Failure extends string> {

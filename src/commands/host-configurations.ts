@@ -13,7 +13,6 @@ import type { Processor, ProcessorConfiguration } from "../domain/host-configura
 import type { JsonObject } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
 import { hostConfigurationsProjection } from "../projections/host-configurations/host-configurations-projection.ts";
-import { waitForProjection } from "../projections/read-your-writes.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
 
@@ -40,7 +39,7 @@ async function run(
   if (!view || !result.tip) throw new Error("a host configuration command left no configuration");
   if (result.events.length > 0) {
     const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
-    await waitForProjection(context.db, target, async () =>
+    await context.registries.readYourWrites.waitForProjection(target, async () =>
       Boolean(
         await context.db
           .selectFrom("host_configurations")
@@ -165,7 +164,7 @@ async function recordDefault(
   if (!result.ok) throw new Error(`choosing a default host configuration failed: ${result.detail}`);
   if (result.events.length === 0 || !result.tip) return result.state;
   const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
-  await waitForProjection(context.db, target, async () =>
+  await context.registries.readYourWrites.waitForProjection(target, async () =>
     Boolean(
       await context.db
         .selectFrom("host_configurations")

@@ -12,7 +12,6 @@ import { paymentStreamId } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
 import type { CommandContext } from "./context.ts";
-import { executeBatched } from "./execute-batched.ts";
 
 /** Where a payment's root reserved its amount: kept in its intent's metadata, so a release finds it. */
 export interface LimitReservation {
@@ -43,8 +42,7 @@ export async function reserveLimit(
   const { currency } = request.limit;
   const reservationId = newId();
   // Racing sales of one client all write its usage stream: they are committed in groups.
-  const result = await executeBatched(
-    context.store,
+  const result = await context.registries.groupCommits.execute(
     limitUsageDecider,
     limitUsageStreamId(request.clientId, currency, day),
     { type: "Reserve", reservationId, ...request, now: context.now().toISOString() },
@@ -65,8 +63,7 @@ export async function releaseLimitOf(context: CommandContext, paymentId: string,
   const [intent] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
   const reservation = intent && reservationOf(intent);
   if (!reservation) return;
-  await executeBatched(
-    context.store,
+  await context.registries.groupCommits.execute(
     limitUsageDecider,
     limitUsageStreamId(clientId, reservation.currency, reservation.day),
     {

@@ -20,7 +20,6 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Logger } from "../logger.ts";
 import type { CommandContext } from "./context.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
-import { executeBatched } from "./execute-batched.ts";
 import { loadHostConfiguration } from "./payments/host-configuration.ts";
 import { rememberSettlementWrite } from "../projections/settlements/own-writes.ts";
 import { rememberPaymentWrite } from "../projections/transactions/own-writes.ts";
@@ -236,7 +235,7 @@ function answerClosed(
   { opened, closed }: Extract<SettlementState, { status: "closed" }>,
   tip: StreamTip,
 ): SettlementView {
-  rememberSettlementWrite(context.db, opened.clientId, opened.settlementId, tip.revision);
+  rememberSettlementWrite(context, opened.clientId, opened.settlementId, tip.revision);
   return toSettlementView(opened, closed);
 }
 
@@ -302,8 +301,7 @@ async function markOne(
   { transactionId, paymentId }: { transactionId: string; paymentId: string },
   history: readonly RecordedEvent[],
 ): Promise<SettledTransaction | undefined> {
-  const marked = await executeBatched(
-    context.store,
+  const marked = await context.registries.groupCommits.execute(
     paymentDecider,
     paymentStreamId(paymentId),
     { type: "SettleTransaction", transactionId, settlementId, now: context.now().toISOString() },
@@ -311,7 +309,7 @@ async function markOne(
     { known: { state: foldPayment(history), tip: history.at(-1) } },
   );
   if (!marked.ok) return undefined;
-  if (marked.tip) rememberPaymentWrite(context.db, clientId, paymentId, marked.tip.revision);
+  if (marked.tip) rememberPaymentWrite(context, clientId, paymentId, marked.tip.revision);
   return settledItemOf(transactionId, marked.state, () => true);
 }
 

@@ -10,7 +10,6 @@ import {
 } from "../domain/webhooks/endpoint.ts";
 import type { EventSubscription } from "../domain/webhooks/event-types.ts";
 import { newId } from "../ids.ts";
-import { waitForProjection } from "../projections/read-your-writes.ts";
 import { webhooksProjection } from "../projections/webhooks/webhooks-projection.ts";
 import { generateWebhookSecret } from "../webhooks/signature.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
@@ -42,7 +41,7 @@ async function run(
   if (result.state.status === "absent") throw new Error("a webhook endpoint command left no endpoint");
   if (result.tip && result.events.length > 0) {
     const revision = result.tip.revision;
-    await waitForProjection(context.db, { projection: webhooksProjection.name, streamId, revision }, async () =>
+    await context.registries.readYourWrites.waitForProjection({ projection: webhooksProjection.name, streamId, revision }, async () =>
       Boolean(
         await context.db
           .selectFrom("webhook_endpoints")

@@ -29,6 +29,7 @@ export interface Projection {
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[], streams: Streams): Promise<void>;
 }
 
+// eslint-disable-next-line no-restricted-syntax -- empty and read-only (a ReadonlyMap): no state
 const noStreams: Streams = new Map();
 
 /** Reads the streams the projection asks for before applying `events`. */

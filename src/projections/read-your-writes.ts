@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 
-/** How many streams' last applied revisions each process remembers. */
+/** How many streams' last applied revisions a service remembers. */
 const REMEMBERED_STREAMS = 10_000;
 const FIRST_POLL_MS = 50;
 const MAX_POLL_MS = 250;
@@ -20,7 +20,7 @@ interface Target {
   revision: bigint;
 }
 
-/** A write this process answered before its projection had applied it. */
+/** A write this service answered before its projection had applied it. */
 interface OwnWrite {
   target: Target;
   /** Whose reads wait for it: a client id. */
@@ -30,174 +30,166 @@ interface OwnWrite {
   expiresAt: number;
 }
 
-/** What the runners of one database in this process have told its waiters. */
-interface Registry {
-  /** Per projection and stream, the latest own write not known to be applied; oldest first. */
-  ownWrites: Map<string, OwnWrite>;
-  /** The last revision a runner committed, per projection and stream; least recent first. */
-  applied: Map<string, bigint>;
-  /** Per projection, per stream: the requests waiting for it. */
-  waiters: Map<string, Map<string, Set<Waiter>>>;
-  /** Per projection: how many runners hold its lease. */
-  leaders: Map<string, number>;
-  /** Per projection: its runners' subscriptions, told when a request starts waiting for it. */
-  awaitedListeners: Map<string, Set<() => void>>;
-}
-
-const registries = new WeakMap<Kysely<Database>, Registry>();
-
-function registryOf(db: Kysely<Database>): Registry {
-  let registry = registries.get(db);
-  if (!registry) {
-    registry = { ownWrites: new Map(), applied: new Map(), waiters: new Map(), leaders: new Map(), awaitedListeners: new Map() };
-    registries.set(db, registry);
-  }
-  return registry;
-}
-
 const keyOf = (projection: string, streamId: string) => `${projection}\u0000${streamId}`;
-
-/** Called by a projection runner after it commits a batch in this process. */
-export function announceApplied(db: Kysely<Database>, projection: string, events: readonly RecordedEvent[]): void {
-  const { ownWrites, applied, waiters } = registryOf(db);
-  const streams = waiters.get(projection);
-  for (const event of events) {
-    const key = keyOf(projection, event.streamId);
-    if ((ownWrites.get(key)?.target.revision ?? Infinity) <= event.revision) ownWrites.delete(key);
-    // Re-inserted, so the map stays ordered from least to most recently applied.
-    applied.delete(key);
-    applied.set(key, event.revision);
-    for (const waiter of streams?.get(event.streamId) ?? []) {
-      if (waiter.revision > event.revision) continue;
-      waiter.applied = true;
-      waiter.wake();
-    }
-  }
-  for (const key of applied.keys()) {
-    if (applied.size <= REMEMBERED_STREAMS) break;
-    applied.delete(key);
-  }
-}
-
-/**
- * Called by a projection runner when it takes or loses the projection's lease. Its waiters look
- * at the read model again and choose again whether to poll it.
- */
-export function announceLeading(db: Kysely<Database>, projection: string, leading: boolean): void {
-  const { leaders, waiters } = registryOf(db);
-  leaders.set(projection, (leaders.get(projection) ?? 0) + (leading ? 1 : -1));
-  for (const streamWaiters of waiters.get(projection)?.values() ?? []) {
-    for (const waiter of streamWaiters) waiter.wake();
-  }
-}
-
-/**
- * Waits until `projection` has applied `streamId` up to `revision`, so the caller's next GET sees
- * the write. While a runner of the same database connection in this process leads the projection, it says when; otherwise
- * `check` asks the read model, at growing intervals. Gives up after the timeout: the write is
- * durable regardless, and the read model follows.
- */
-export async function waitForProjection(
-  db: Kysely<Database>,
-  target: Target,
-  check: () => Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<boolean> {
-  const { projection, streamId, revision } = target;
-  const { applied, waiters, leaders, awaitedListeners } = registryOf(db);
-  if ((applied.get(keyOf(projection, streamId)) ?? -1n) >= revision) return true;
-  const waiter: Waiter = { revision, applied: false, wake: () => {} };
-  const streams = waiters.get(projection) ?? new Map<string, Set<Waiter>>();
-  waiters.set(projection, streams);
-  const streamWaiters = streams.get(streamId) ?? new Set<Waiter>();
-  streams.set(streamId, streamWaiters.add(waiter));
-  for (const listener of awaitedListeners.get(projection) ?? []) listener();
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (let pollMs = FIRST_POLL_MS; ; pollMs = Math.min(pollMs * 2, MAX_POLL_MS)) {
-      const ledHere = (leaders.get(projection) ?? 0) > 0;
-      const pauseMs = Math.max(0, ledHere ? deadline - Date.now() : Math.min(pollMs, deadline - Date.now()));
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pauseMs);
-        waiter.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      if (waiter.applied || (await check())) return true;
-      if (Date.now() >= deadline) return false;
-    }
-  } finally {
-    streamWaiters.delete(waiter);
-    if (streamWaiters.size === 0 && streams.get(streamId) === streamWaiters) streams.delete(streamId);
-  }
-}
-
-/**
- * Resolves when a request of this process waits for `projection` (at once while one does), so
- * its runner reads the log now rather than letting appends gather; or when `signal` aborts.
- */
-export function projectionAwaited(db: Kysely<Database>, projection: string, signal: AbortSignal): Promise<void> {
-  const { waiters, awaitedListeners } = registryOf(db);
-  if ((waiters.get(projection)?.size ?? 0) > 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const listeners = awaitedListeners.get(projection) ?? new Set<() => void>();
-    awaitedListeners.set(projection, listeners);
-    const done = () => {
-      listeners.delete(done);
-      if (listeners.size === 0 && awaitedListeners.get(projection) === listeners) awaitedListeners.delete(projection);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    listeners.add(done);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** How long reads wait for an own write to be projected, at most. */
 const OWN_WRITE_WAIT_MS = 5_000;
 const REMEMBERED_OWN_WRITES = 100_000;
 
 /**
- * Remembers a write this process is about to answer, instead of waiting for its projection:
- * the next read of `scope` that needs it waits for it then (`awaitOwnWrites`). The answer goes
- * out sooner, and the runner applies many such writes in one batch meanwhile.
+ * What this service's projection runners have told its requests: which writes they applied,
+ * whether they lead their projection, and who waits for them. One per service (made in
+ * `src/service.ts`, on the contexts as `registries.readYourWrites`): it speaks for the runners of
+ * that service's database only. Bounded: at most REMEMBERED_STREAMS applied revisions and
+ * REMEMBERED_OWN_WRITES own writes; waiters are requests in flight.
  */
-export function rememberOwnWrite(db: Kysely<Database>, target: Target, scope: string, check: () => Promise<boolean>): void {
-  const { ownWrites, applied } = registryOf(db);
-  const key = keyOf(target.projection, target.streamId);
-  if ((applied.get(key) ?? -1n) >= target.revision) return;
-  const now = Date.now();
-  // Re-inserted, so the oldest come first and are the first to be dropped.
-  ownWrites.delete(key);
-  ownWrites.set(key, { target, scope, check, expiresAt: now + OWN_WRITE_WAIT_MS });
-  for (const [oldest, write] of ownWrites) {
-    if (write.expiresAt > now && ownWrites.size <= REMEMBERED_OWN_WRITES) break;
-    ownWrites.delete(oldest);
+export class ReadYourWrites {
+  /** Per projection and stream, the latest own write not known to be applied; oldest first. */
+  readonly #ownWrites = new Map<string, OwnWrite>();
+  /** The last revision a runner committed, per projection and stream; least recent first. */
+  readonly #applied = new Map<string, bigint>();
+  /** Per projection, per stream: the requests waiting for it. */
+  readonly #waiters = new Map<string, Map<string, Set<Waiter>>>();
+  /** Per projection: how many runners hold its lease. */
+  readonly #leaders = new Map<string, number>();
+  /** Per projection: its runners' subscriptions, told when a request starts waiting for it. */
+  readonly #awaitedListeners = new Map<string, Set<() => void>>();
+
+  /** Called by a projection runner after it commits a batch. */
+  announceApplied(projection: string, events: readonly RecordedEvent[]): void {
+    const ownWrites = this.#ownWrites;
+    const applied = this.#applied;
+    const streams = this.#waiters.get(projection);
+    for (const event of events) {
+      const key = keyOf(projection, event.streamId);
+      if ((ownWrites.get(key)?.target.revision ?? Infinity) <= event.revision) ownWrites.delete(key);
+      // Re-inserted, so the map stays ordered from least to most recently applied.
+      applied.delete(key);
+      applied.set(key, event.revision);
+      for (const waiter of streams?.get(event.streamId) ?? []) {
+        if (waiter.revision > event.revision) continue;
+        waiter.applied = true;
+        waiter.wake();
+      }
+    }
+    for (const key of applied.keys()) {
+      if (applied.size <= REMEMBERED_STREAMS) break;
+      applied.delete(key);
+    }
+  }
+
+  /**
+   * Called by a projection runner when it takes or loses the projection's lease. Its waiters look
+   * at the read model again and choose again whether to poll it.
+   */
+  announceLeading(projection: string, leading: boolean): void {
+    this.#leaders.set(projection, (this.#leaders.get(projection) ?? 0) + (leading ? 1 : -1));
+    for (const streamWaiters of this.#waiters.get(projection)?.values() ?? []) {
+      for (const waiter of streamWaiters) waiter.wake();
+    }
+  }
+
+  /**
+   * Waits until `projection` has applied `streamId` up to `revision`, so the caller's next GET sees
+   * the write. While a runner of this service leads the projection, it says when; otherwise
+   * `check` asks the read model, at growing intervals. Gives up after the timeout: the write is
+   * durable regardless, and the read model follows.
+   */
+  async waitForProjection(target: Target, check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
+    const { projection, streamId, revision } = target;
+    if ((this.#applied.get(keyOf(projection, streamId)) ?? -1n) >= revision) return true;
+    const waiter: Waiter = { revision, applied: false, wake: () => {} };
+    const streams = this.#waiters.get(projection) ?? new Map<string, Set<Waiter>>();
+    this.#waiters.set(projection, streams);
+    const streamWaiters = streams.get(streamId) ?? new Set<Waiter>();
+    streams.set(streamId, streamWaiters.add(waiter));
+    for (const listener of this.#awaitedListeners.get(projection) ?? []) listener();
+    try {
+      const deadline = Date.now() + timeoutMs;
+      for (let pollMs = FIRST_POLL_MS; ; pollMs = Math.min(pollMs * 2, MAX_POLL_MS)) {
+        const ledHere = (this.#leaders.get(projection) ?? 0) > 0;
+        const pauseMs = Math.max(0, ledHere ? deadline - Date.now() : Math.min(pollMs, deadline - Date.now()));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pauseMs);
+          waiter.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        if (waiter.applied || (await check())) return true;
+        if (Date.now() >= deadline) return false;
+      }
+    } finally {
+      streamWaiters.delete(waiter);
+      if (streamWaiters.size === 0 && streams.get(streamId) === streamWaiters) streams.delete(streamId);
+    }
+  }
+
+  /**
+   * Resolves when a request of this service waits for `projection` (at once while one does), so
+   * its runner reads the log now rather than letting appends gather; or when `signal` aborts.
+   */
+  projectionAwaited(projection: string, signal: AbortSignal): Promise<void> {
+    const awaitedListeners = this.#awaitedListeners;
+    if ((this.#waiters.get(projection)?.size ?? 0) > 0 || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const listeners = awaitedListeners.get(projection) ?? new Set<() => void>();
+      awaitedListeners.set(projection, listeners);
+      const done = () => {
+        listeners.delete(done);
+        if (listeners.size === 0 && awaitedListeners.get(projection) === listeners) awaitedListeners.delete(projection);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      listeners.add(done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /**
+   * Remembers a write this service is about to answer, instead of waiting for its projection:
+   * the next read of `scope` that needs it waits for it then (`awaitOwnWrites`). The answer goes
+   * out sooner, and the runner applies many such writes in one batch meanwhile.
+   */
+  rememberOwnWrite(target: Target, scope: string, check: () => Promise<boolean>): void {
+    const ownWrites = this.#ownWrites;
+    const key = keyOf(target.projection, target.streamId);
+    if ((this.#applied.get(key) ?? -1n) >= target.revision) return;
+    const now = Date.now();
+    // Re-inserted, so the oldest come first and are the first to be dropped.
+    ownWrites.delete(key);
+    ownWrites.set(key, { target, scope, check, expiresAt: now + OWN_WRITE_WAIT_MS });
+    for (const [oldest, write] of ownWrites) {
+      if (write.expiresAt > now && ownWrites.size <= REMEMBERED_OWN_WRITES) break;
+      ownWrites.delete(oldest);
+    }
+  }
+
+  /**
+   * Until the projections have applied every write of `scope` (of every scope, when undefined) that
+   * this service answered, so a read that follows sees them all. Without a projection: all of them
+   * (a stopping service lets its runners catch up first).
+   */
+  async awaitOwnWrites({ projection, scope }: { projection?: string; scope?: string | undefined }): Promise<void> {
+    const ownWrites = this.#ownWrites;
+    const now = Date.now();
+    const pending = [...ownWrites].filter(
+      ([, write]) =>
+        (projection === undefined || write.target.projection === projection) &&
+        (scope === undefined || write.scope === scope),
+    );
+    await Promise.all(
+      pending.map(async ([key, write]) => {
+        if (write.expiresAt <= now) return;
+        const seen = await this.waitForProjection(write.target, write.check, write.expiresAt - now);
+        if (seen && ownWrites.get(key) === write) ownWrites.delete(key);
+      }),
+    );
   }
 }
 
-/**
- * Until the projections have applied every write of `scope` (of every scope, when undefined) that
- * this process answered, so a read that follows sees them all. Without a projection: all of them
- * (a stopping service lets its runners catch up first).
- */
-export async function awaitOwnWrites(
-  db: Kysely<Database>,
-  { projection, scope }: { projection?: string; scope?: string | undefined },
-): Promise<void> {
-  const { ownWrites } = registryOf(db);
-  const now = Date.now();
-  const pending = [...ownWrites].filter(
-    ([, write]) =>
-      (projection === undefined || write.target.projection === projection) &&
-      (scope === undefined || write.scope === scope),
-  );
-  await Promise.all(
-    pending.map(async ([key, write]) => {
-      if (write.expiresAt <= now) return;
-      const seen = await waitForProjection(db, write.target, write.check, write.expiresAt - now);
-      if (seen && ownWrites.get(key) === write) ownWrites.delete(key);
-    }),
-  );
+/** What a read or write that follows its own writes carries: the database its check reads, and the service's registry. */
+export interface OwnWritesContext {
+  db: Kysely<Database>;
+  registries: { readYourWrites: ReadYourWrites };
 }

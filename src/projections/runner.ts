@@ -6,13 +6,15 @@ import type { Checkpoint, EventStore, ReadAllResult } from "../eventstore/port.t
 import type { Logger } from "../logger.ts";
 import { acquireLease, advanceCheckpoint, readCheckpoint, releaseLease, renewLease } from "./checkpoints.ts";
 import { assertProjectionName, type Projection, readStreamsFor } from "./projection.ts";
-import { announceApplied, announceLeading, projectionAwaited } from "./read-your-writes.ts";
+import type { ReadYourWrites } from "./read-your-writes.ts";
 
 export interface ProjectionRunnerOptions {
   db: Kysely<Database>;
   store: EventStore;
   projection: Projection;
   logger: Logger;
+  /** The service's registry its requests wait on: told what this runner applies. */
+  readYourWrites: ReadYourWrites;
   /** Identifies this process in the lease; random by default. */
   owner?: string;
   /** How long a lease lasts without renewal: a dead runner's successor waits at most this long. */
@@ -59,14 +61,14 @@ export class ProjectionRunner {
   }
 
   async #run(): Promise<void> {
-    const { db, leaseMs, retryDelayMs, logger } = this.#options;
+    const { db, leaseMs, retryDelayMs, logger, readYourWrites } = this.#options;
     const name = this.projection.name;
     const stopping = this.#stopping.signal;
     while (!stopping.aborted) {
       try {
         if (await acquireLease(db, name, this.owner, leaseMs)) {
           this.#active = true;
-          announceLeading(db, name, true);
+          readYourWrites.announceLeading(name, true);
           logger.info({ projection: name, owner: this.owner }, "projection lease acquired");
           await this.#lead();
         }
@@ -75,7 +77,7 @@ export class ProjectionRunner {
         await sleep(retryDelayMs, undefined, { signal: stopping }).catch(() => {});
         continue;
       } finally {
-        if (this.#active) announceLeading(db, name, false);
+        if (this.#active) readYourWrites.announceLeading(name, false);
         this.#active = false;
       }
       await sleep(leaseMs / 3, undefined, { signal: stopping }).catch(() => {});
@@ -84,7 +86,7 @@ export class ProjectionRunner {
 
   /** Applies batches while the lease is ours; returns when it is lost or the runner stops. */
   async #lead(): Promise<void> {
-    const { db, store, leaseMs, batchSize, logger } = this.#options;
+    const { db, store, leaseMs, batchSize, logger, readYourWrites } = this.#options;
     const name = this.projection.name;
     const term = new AbortController();
     const stop = () => term.abort();
@@ -104,14 +106,14 @@ export class ProjectionRunner {
         batchSize,
         types: this.projection.eventTypes,
         signal: term.signal,
-        awaited: (signal) => projectionAwaited(db, name, signal),
+        awaited: (signal) => readYourWrites.projectionAwaited(name, signal),
       });
       for await (const batch of batches) {
         if (!(await this.#commit(checkpoint, batch))) {
           logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
           return;
         }
-        announceApplied(db, name, batch.events);
+        readYourWrites.announceApplied(name, batch.events);
         checkpoint = batch.checkpoint;
       }
     } finally {

@@ -5,6 +5,7 @@ import type { EventStore, ReadAllResult } from "../../src/eventstore/port.ts";
 import { createLogger } from "../../src/logger.ts";
 import { measureLag } from "../../src/projections/lag.ts";
 import type { Projection } from "../../src/projections/projection.ts";
+import { ReadYourWrites } from "../../src/projections/read-your-writes.ts";
 import { ProjectionRunner } from "../../src/projections/runner.ts";
 import { verifyReadModel } from "../../src/projections/verify-read-model.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
@@ -56,7 +57,14 @@ for (const target of testDatabaseTargets()) {
     /** Runs the projection until it has applied its last event in the log. */
     async function projectLog(fake: FakeClient): Promise<EventStore> {
       const watched = watchCommit(eventStoreOnClient(fake.asClient()), 5600n);
-      runner = new ProjectionRunner({ db: database.db, store: watched.store, projection, logger: createLogger("silent"), batchSize: 10 });
+      runner = new ProjectionRunner({
+        db: database.db,
+        store: watched.store,
+        projection,
+        logger: createLogger("silent"),
+        readYourWrites: new ReadYourWrites(),
+        batchSize: 10,
+      });
       runner.start();
       await watched.committed;
       return watched.store;

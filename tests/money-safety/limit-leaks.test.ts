@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CommandContext } from "../../src/commands/context.ts";
+import { type CommandContext, createRegistries } from "../../src/commands/context.ts";
 import { execute } from "../../src/commands/execute.ts";
 import { reserveLimit } from "../../src/commands/limits.ts";
 import { safeCard } from "../../src/domain/cards.ts";
@@ -45,10 +45,12 @@ for (const target of testDatabaseTargets()) {
 
     it("gives back what a crash left reserved, and only that: usage equals the sum of what counts", async () => {
       // What a process that died at the wrong moment leaves behind, written as it would have.
+      const store = openEventStore(undefined, api.database.db);
       const context: CommandContext = {
         db: api.database.db,
-        store: openEventStore(undefined, api.database.db),
+        store,
         now: () => new Date(),
+        registries: createRegistries(store),
         metadata: { actor: { role: "system" } },
       };
       // Died after reserving, before recording the intent.

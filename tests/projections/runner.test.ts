@@ -8,7 +8,7 @@ import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts
 import { createLogger } from "../../src/logger.ts";
 import { readCheckpoint } from "../../src/projections/checkpoints.ts";
 import { measureLag } from "../../src/projections/lag.ts";
-import { waitForProjection } from "../../src/projections/read-your-writes.ts";
+import { ReadYourWrites } from "../../src/projections/read-your-writes.ts";
 import { rebuildProjection } from "../../src/projections/rebuild.ts";
 import { ProjectionRunner, type ProjectionRunnerOptions } from "../../src/projections/runner.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
@@ -20,11 +20,13 @@ for (const target of testDatabaseTargets()) {
   describe(`projection runner on ${target}`, () => {
     let database: TestDatabase;
     let store: PostgresEventStore;
+    let readYourWrites: ReadYourWrites;
     const runners: ProjectionRunner[] = [];
 
     beforeEach(async () => {
       database = await openTestDatabase(target);
       store = new PostgresEventStore(database.db, { pollIntervalMs: 20 });
+      readYourWrites = new ReadYourWrites();
       await createTestProjectionTables(database.db);
     });
     afterEach(async () => {
@@ -42,6 +44,7 @@ for (const target of testDatabaseTargets()) {
         retryDelayMs: 20,
         batchSize: 50,
         ...options,
+        readYourWrites,
       });
       runners.push(runner);
       runner.start();
@@ -212,7 +215,7 @@ for (const target of testDatabaseTargets()) {
         const { rows } = await sql`select 1 from projected_events where stream_id = ${streamId}`.execute(database.db);
         return rows.length === 1;
       };
-      expect(await waitForProjection(database.db, { projection: "test_events", streamId, revision: 0n }, projected, 5_000)).toBe(true);
+      expect(await readYourWrites.waitForProjection({ projection: "test_events", streamId, revision: 0n }, projected, 5_000)).toBe(true);
     });
   });
 }
@@ -255,6 +258,7 @@ describe.skipIf(crashSkip)("projection runner in a process that is killed", () =
       store,
       projection: testProjection({ appliedBy: "successor" }),
       logger,
+      readYourWrites: new ReadYourWrites(),
       owner: "successor",
       leaseMs,
       batchSize: 10,

@@ -103,8 +103,11 @@ export async function apiRequest(
 export async function startTestService(
   target: TestDatabaseTarget,
   environment: Record<string, string> = {},
-  /** `now`: the service's clock, for tests that move time (settlement, expiry). */
-  options: { now?: () => Date } = {},
+  /**
+   * `now`: the service's clock, for tests that move time (settlement, expiry). `gaugeRefreshMs`:
+   * how often the database gauges of /metrics are read; 250 ms here, so a test sees them follow.
+   */
+  options: { now?: () => Date; gaugeRefreshMs?: number } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(target);
   const { lines, sink } = capturedLogs();
@@ -112,7 +115,10 @@ export async function startTestService(
   // the timeout cards are held far longer.
   const config = testConfig(database.url, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
   // The service must not close the database: the test owns it, and may restart the service on it.
-  const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} }, options);
+  const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} }, {
+    gaugeRefreshMs: 250,
+    ...options,
+  });
   let service: Service = await start();
   const api: TestService = {
     get url() {

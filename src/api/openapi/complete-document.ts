@@ -212,6 +212,24 @@ function documentedOperation(documented: DocumentedOperation, entry: OperationDo
   };
 }
 
+/** GET /metrics without its token, when the service runs with one. */
+const tokenRefused: OpenAPIV3_1.ResponseObject = {
+  description: "`invalid_credentials`: the service runs with `METRICS_TOKEN` and the request did not send it",
+  content: {
+    "application/problem+json": {
+      schema: ref("schemas", "Problem"),
+      example: { ...problemExample("invalid_credentials"), detail: "Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`." },
+    },
+  },
+};
+
+const metricsRoute: { path: string; method: Method } = { path: "/metrics", method: "get" };
+
+function withTokenRefused(operation: Operation): Operation {
+  const responses = operation.responses as OpenAPIV3_1.ResponsesObject;
+  return { ...operation, responses: { ...responses, 401: tokenRefused } };
+}
+
 /** Every `$ref` in `value`, at any depth. */
 function refsIn(value: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const item of value) refsIn(item, found);
@@ -254,6 +272,8 @@ export function completeDocument(generated: OpenAPIV3_1.Document): OpenAPIV3_1.D
     if (!entry) continue; // The completeness test names it.
     paths[documented.path] = { ...paths[documented.path], [documented.method]: documentedOperation(documented, entry) };
   }
+  const metrics = paths[metricsRoute.path]?.[metricsRoute.method] as Operation | undefined;
+  if (metrics) paths[metricsRoute.path] = { ...paths[metricsRoute.path], [metricsRoute.method]: withTokenRefused(metrics) };
   const document: OpenAPIV3_1.Document = {
     ...generated,
     info: { ...generated.info, description: apiDescription },

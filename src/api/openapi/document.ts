@@ -10,6 +10,7 @@ import { createConnectors } from "../../processors/connectors.ts";
 import { createHttpClient } from "../../processors/http.ts";
 import { buildApp } from "../app.ts";
 import { createMetrics } from "../metrics.ts";
+import { createRegistries } from "../../commands/context.ts";
 
 /** What the document's app never calls: it only registers routes. */
 const unused = async (): Promise<never> => {
@@ -30,12 +31,15 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
   });
+  const store = new PostgresEventStore(db);
   const http = createHttpClient({ timeoutMs: 1 });
   const app = await buildApp({
     logger: createLogger("silent"),
+    metricsToken: undefined,
     metrics: createMetrics({ measureLags: unused, countPending: unused, countMismatchedSettlements: unused, measureWebhookQueue: unused }),
     db,
-    store: new PostgresEventStore(db),
+    store,
+    registries: createRegistries(store),
     now: () => new Date(),
     secrets: createSecretBox({ activeKeyId: "document", keys: { document: randomBytes(32) } }),
     connectors: createConnectors({ baseUrls: { processor_a: nowhere, processor_b: nowhere, processor_c: nowhere, processor_d: nowhere }, http }),

@@ -11,7 +11,12 @@ export async function registerApiReference(app: FastifyInstance): Promise<void> 
     openapi: {
       openapi: "3.1.0",
       info: { title: "Payment ledger API", version: "1.0.0" },
-      components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An admin key or a client key." } } },
+      components: {
+        securitySchemes: {
+          apiKey: { type: "http", scheme: "bearer", description: "An admin key or a client key." },
+          metricsToken: { type: "http", scheme: "bearer", description: "The service's `METRICS_TOKEN`, when it runs with one." },
+        },
+      },
       security: [{ apiKey: [] }],
     },
     // The route's access goes with its operation, for the document to say who may call it.

@@ -52,7 +52,7 @@ const logQuery = z
     message: "give either after or cursor, not two different ones",
   });
 
-export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store }) => {
+export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, registries }) => {
   app.get(
     "/transactions/:id/events",
     {
@@ -66,7 +66,7 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
     },
     async (request) => {
       const ownClient = ownClientOf(principalOf(request));
-      await awaitOwnPaymentWrites(db, ownClient);
+      await awaitOwnPaymentWrites({ registries }, ownClient);
       const streamId = await paymentStreamOf(db, request.params.id, ownClient);
       if (!streamId) throw notFound("transaction");
       const events = await store.readStream(streamId);

@@ -57,8 +57,8 @@ const callerSchema = z
   ])
   .meta({ id: "Caller" });
 
-export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now }) => {
-  const context = (metadata: CommandContext["metadata"]): CommandContext => ({ db, store, now, metadata });
+export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now, registries }) => {
+  const context = (metadata: CommandContext["metadata"]): CommandContext => ({ db, store, now, registries, metadata });
 
   app.get(
     "/me",
@@ -85,7 +85,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     const limits = await Promise.all(
       (row.limits as CurrencyLimit[]).map(async (limit) => ({
         ...limit,
-        today: { date, ...(await usageOn({ db, store, now, metadata: {} }, clientId, limit.currency, date)) },
+        today: { date, ...(await usageOn(context({}), clientId, limit.currency, date)) },
       })),
     );
     return { id: row.client_id, name: row.name, limits, createdAt: row.created_at.toISOString() };

@@ -93,7 +93,7 @@ export async function listHistory(db: Kysely<Database>, filter: HistoryFilter): 
   return `{"data":[${page.data.map((row) => row.view).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
-export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db }) => {
+export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, registries }) => {
   app.get(
     "/transactions",
     {
@@ -119,7 +119,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
       }
       const { createdFrom, createdTo, ...filters } = query;
       const clientId = ownClientOf(principal) ?? query.clientId;
-      await awaitOwnPaymentWrites(db, clientId);
+      await awaitOwnPaymentWrites({ registries }, clientId);
       const page = await listHistory(db, {
         ...filters,
         clientId,

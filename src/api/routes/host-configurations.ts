@@ -69,11 +69,11 @@ function registerProcessorRoutes(
   deps: HostConfigurationRouteDependencies,
   processor: Processor,
 ) {
-  const { db, store, now, secrets } = deps;
+  const { db, store, now, secrets, registries } = deps;
   const base = `/host-configurations/${processor}`;
   const schemas = hostConfigurationSchemas[processor];
   const tags = ["host configurations"];
-  const context = (request: FastifyRequest): CommandContext => ({ db, store, now, metadata: eventMetadataOf(request) });
+  const context = (request: FastifyRequest): CommandContext => ({ db, store, now, registries, metadata: eventMetadataOf(request) });
 
   /** The configuration as the caller may see it: another processor's or client's is 404. */
   async function visible(request: FastifyRequest, id: string): Promise<CurrentView> {

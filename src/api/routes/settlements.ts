@@ -72,7 +72,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
           .executeTakeFirst();
         if (!configuration || configuration.processor !== processor) throw notFound("host configuration");
         // What this instance just answered for the client is in the batch, not left for the next.
-        await awaitOwnPaymentWrites(db, configuration.client_id);
+        await awaitOwnPaymentWrites(deps, configuration.client_id);
         // A batch of many thousands takes minutes (marking yields to payments): the operator's
         // connection must not be dropped as idle meanwhile (CONNECTION_TIMEOUT_MS).
         request.raw.socket.setTimeout(0);
@@ -119,7 +119,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
       const { clientId: askedFor, processor, hostConfigurationId, from, to, limit, cursor } = request.query;
       if (principal.role === "client" && askedFor !== undefined && askedFor !== principal.clientId) return { data: [], nextCursor: null };
       const clientId = ownClientOf(principal) ?? askedFor;
-      await awaitOwnSettlementWrites(db, clientId);
+      await awaitOwnSettlementWrites(deps, clientId);
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
       const filtered = db
         .selectFrom("settlements")
@@ -144,7 +144,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
     },
     async (request) => {
       const principal = principalOf(request);
-      await awaitOwnSettlementWrites(db, ownClientOf(principal));
+      await awaitOwnSettlementWrites(deps, ownClientOf(principal));
       const row = await db
         .selectFrom("settlements")
         .select(["client_id", "view"])

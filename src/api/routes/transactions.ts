@@ -235,7 +235,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     },
     async (request) => {
       const ownClient = ownClientOf(principalOf(request));
-      await awaitOwnPaymentWrites(deps.db, ownClient);
+      await awaitOwnPaymentWrites(deps, ownClient);
       const row = await deps.db
         .selectFrom("transactions")
         .select(["view", "payment_id"])

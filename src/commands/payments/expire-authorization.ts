@@ -1,6 +1,5 @@
 import { paymentDecider, paymentStreamId } from "../../domain/payments/index.ts";
 import { newId } from "../../ids.ts";
-import { executeBatched } from "../execute-batched.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { followUpRequest } from "./follow-up.ts";
 import { loadHostConfiguration } from "./host-configuration.ts";
@@ -23,8 +22,7 @@ export interface DueAuthorization {
 export async function expireAuthorization(context: PaymentContext, due: DueAuthorization): Promise<TransactionResult> {
   const hostConfiguration = await loadHostConfiguration(context, due.hostConfigurationId);
   const voidTransactionId = newId();
-  const expired = await executeBatched(
-    context.store,
+  const expired = await context.registries.groupCommits.execute(
     paymentDecider,
     paymentStreamId(due.paymentId),
     {

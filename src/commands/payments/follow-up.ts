@@ -68,7 +68,7 @@ export function followUpRequest(state: PaymentState, transactionId: string, host
  * payment made on another instance a moment ago is followed up at once, not answered 404.
  */
 async function findParent(context: PaymentContext, clientId: string, parentTransactionId: string) {
-  await awaitOwnPaymentWrites(context.db, clientId);
+  await awaitOwnPaymentWrites(context, clientId);
   const row = await context.db
     .selectFrom("transactions")
     .select(["payment_id", "processor", "view"])

@@ -28,7 +28,7 @@ type Choice = { ok: true; candidate: Candidate } | Extract<HostConfigurationForP
  * Read from its stream, so version and credentials match.
  */
 export async function hostConfigurationForPayment(
-  deps: { store: EventStore; secrets: SecretBox },
+  deps: HostConfigurationLoading,
   request: { processor: Processor; hostConfigurationId: string | undefined },
   clientConfigurations: readonly Candidate[],
 ): Promise<HostConfigurationForPayment> {
@@ -93,9 +93,49 @@ interface LoadedHostConfiguration {
   credentials: JsonObject | null;
 }
 
-/** The latest version loaded of each host configuration: a version never changes once written. */
-const loaded = new Map<string, LoadedHostConfiguration>();
-const MAX_LOADED = 10_000;
+/** How many host configuration versions a service keeps decrypted. */
+const CACHED_VERSIONS = 10_000;
+
+/**
+ * The host configurations a service loaded, credentials decrypted, by id and version: a version
+ * never changes once written to the service's event store, so an entry stays right for as long
+ * as it is kept. One per service (made in `src/service.ts`, on the contexts as
+ * `registries.hostConfigurations`): another service's database may hold the same id and version
+ * with other credentials. The least recently used go first beyond CACHED_VERSIONS.
+ */
+export class HostConfigurationCache {
+  readonly #loaded = new Map<string, LoadedHostConfiguration>();
+
+  get(hostConfigurationId: string, version: number): LoadedHostConfiguration | undefined {
+    const key = versionKey(hostConfigurationId, version);
+    const loaded = this.#loaded.get(key);
+    if (loaded) {
+      // Re-inserted, so the least recently used come first.
+      this.#loaded.delete(key);
+      this.#loaded.set(key, loaded);
+    }
+    return loaded;
+  }
+
+  set(hostConfigurationId: string, loaded: LoadedHostConfiguration): void {
+    const key = versionKey(hostConfigurationId, loaded.view.version);
+    this.#loaded.delete(key);
+    this.#loaded.set(key, loaded);
+    for (const oldest of this.#loaded.keys()) {
+      if (this.#loaded.size <= CACHED_VERSIONS) break;
+      this.#loaded.delete(oldest);
+    }
+  }
+}
+
+const versionKey = (hostConfigurationId: string, version: number) => `${hostConfigurationId}@${version}`;
+
+/** What loading a host configuration needs: the service's event store, its secrets, and its cache. */
+export interface HostConfigurationLoading {
+  store: EventStore;
+  secrets: SecretBox;
+  registries: { hostConfigurations: HostConfigurationCache };
+}
 
 /**
  * A host configuration from its stream, credentials decrypted, enabled or not. When the caller
@@ -103,19 +143,19 @@ const MAX_LOADED = 10_000;
  * stream is not read again.
  */
 export async function loadHostConfiguration(
-  deps: { store: EventStore; secrets: SecretBox },
+  deps: HostConfigurationLoading,
   hostConfigurationId: string,
   knownVersion?: number,
 ): Promise<LoadedHostConfiguration> {
-  const cached = loaded.get(hostConfigurationId);
-  if (cached && cached.view.version === knownVersion) return cached;
+  const cache = deps.registries.hostConfigurations;
+  const cached = knownVersion === undefined ? undefined : cache.get(hostConfigurationId, knownVersion);
+  if (cached) return cached;
   const events = await deps.store.readStream(hostConfigurationStreamId(hostConfigurationId));
   const state = (events as unknown as HostConfigurationEvent[]).reduce(evolve, initialState());
   const view = toView(state);
   if (state.status !== "present" || !view) throw new Error(`host configuration ${hostConfigurationId} has no events`);
   const credentials = state.credentials && deps.secrets.decryptJson(state.credentials, credentialsContext(hostConfigurationId));
   const result = { view, credentials };
-  if (loaded.size >= MAX_LOADED) loaded.delete(loaded.keys().next().value!);
-  loaded.set(hostConfigurationId, result);
+  cache.set(hostConfigurationId, result);
   return result;
 }

@@ -15,7 +15,6 @@ import { givesLimitBack } from "../../domain/limits/limits.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
 import type { StreamTip } from "../../eventstore/hash-chain.ts";
 import { type EventMetadata, type Execution, type KnownStream, readStream } from "../execute.ts";
-import { executeBatched } from "../execute-batched.ts";
 import { releaseLimitOf } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
@@ -100,8 +99,7 @@ export async function recordIntent(
       state: paymentDecider.initialState(),
     };
   }
-  return executeBatched(
-    context.store,
+  return context.registries.groupCommits.execute(
     paymentDecider,
     paymentStreamId(paymentId),
     initiate,
@@ -125,8 +123,7 @@ async function recordOutcome(
   const giveUpAt = Date.now() + OUTCOME_RECORDING_PATIENCE_MS;
   for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
     try {
-      const recorded = await executeBatched(
-        context.store,
+      const recorded = await context.registries.groupCommits.execute(
         paymentDecider,
         paymentStreamId(paymentId),
         { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, now: context.now().toISOString() },
@@ -160,7 +157,7 @@ export function asRecorded(
   state: PaymentState,
   tip: StreamTip | undefined,
 ): TransactionAsItStands {
-  if (tip) rememberPaymentWrite(context.db, initiate.clientId, paymentId, tip.revision);
+  if (tip) rememberPaymentWrite(context, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
   const limitBreach = state.transactions.get(initiate.transactionId)?.limitBreach;

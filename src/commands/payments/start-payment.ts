@@ -8,7 +8,6 @@ import {
   type RootTransactionType,
 } from "../../domain/payments/index.ts";
 import type { CardDetails } from "../../processors/port.ts";
-import { executeBatched } from "../execute-batched.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
@@ -90,8 +89,7 @@ async function declineForLimit(
 ) {
   const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
   if (!initiated.ok) return answerRefusedIntent(context, initiate.transactionId, initiate, initiated);
-  const declined = await executeBatched(
-    context.store,
+  const declined = await context.registries.groupCommits.execute(
     paymentDecider,
     paymentStreamId(initiate.transactionId),
     {

@@ -1,21 +1,26 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import { settlementStreamId } from "../../domain/settlements/events.ts";
-import { awaitOwnWrites, rememberOwnWrite } from "../read-your-writes.ts";
+import type { OwnWritesContext } from "../read-your-writes.ts";
 import { settlementsProjection } from "./settlements-projection.ts";
 
 /**
  * Read-your-writes for settlement batches: a batch's close answers once its events are appended,
  * and the reads of its client that follow on this instance wait until the read model shows it.
  */
-export function rememberSettlementWrite(db: Kysely<Database>, clientId: string, settlementId: string, revision: bigint): void {
+export function rememberSettlementWrite(
+  { db, registries }: OwnWritesContext,
+  clientId: string,
+  settlementId: string,
+  revision: bigint,
+): void {
   const target = { projection: settlementsProjection.name, streamId: settlementStreamId(settlementId), revision };
-  rememberOwnWrite(db, target, clientId, () => settlementClosedInReadModel(db, settlementId));
+  registries.readYourWrites.rememberOwnWrite(target, clientId, () => settlementClosedInReadModel(db, settlementId));
 }
 
 /** Before reading batches of a client (of every client, when undefined): its answered closes are in. */
-export function awaitOwnSettlementWrites(db: Kysely<Database>, clientId: string | undefined): Promise<void> {
-  return awaitOwnWrites(db, { projection: settlementsProjection.name, scope: clientId });
+export function awaitOwnSettlementWrites({ registries }: Pick<OwnWritesContext, "registries">, clientId: string | undefined): Promise<void> {
+  return registries.readYourWrites.awaitOwnWrites({ projection: settlementsProjection.name, scope: clientId });
 }
 
 async function settlementClosedInReadModel(db: Kysely<Database>, settlementId: string): Promise<boolean> {

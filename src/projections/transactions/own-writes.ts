@@ -1,25 +1,20 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import { paymentStreamId } from "../../domain/payments/index.ts";
-import { awaitOwnWrites, rememberOwnWrite, waitForProjection } from "../read-your-writes.ts";
+import type { OwnWritesContext } from "../read-your-writes.ts";
 import { transactionsProjection } from "./transactions-projection.ts";
 
 /**
  * Read-your-writes for payments: a transaction's POST answers once its events are appended, and
  * the reads of its client that follow on this instance wait until the read model shows it.
  */
-export function rememberPaymentWrite(db: Kysely<Database>, clientId: string, paymentId: string, revision: bigint): void {
-  rememberOwnWrite(db, targetOf(paymentId, revision), clientId, () => paymentProjected(db, paymentId, revision));
+export function rememberPaymentWrite({ db, registries }: OwnWritesContext, clientId: string, paymentId: string, revision: bigint): void {
+  registries.readYourWrites.rememberOwnWrite(targetOf(paymentId, revision), clientId, () => paymentProjected(db, paymentId, revision));
 }
 
 /** Before reading transactions of a client (of every client, when undefined): its answered writes are in. */
-export function awaitOwnPaymentWrites(db: Kysely<Database>, clientId: string | undefined): Promise<void> {
-  return awaitOwnWrites(db, { projection: transactionsProjection.name, scope: clientId });
-}
-
-/** Until the transactions read model reflects the payment up to `revision`. */
-export function waitForPayment(db: Kysely<Database>, paymentId: string, revision: bigint): Promise<boolean> {
-  return waitForProjection(db, targetOf(paymentId, revision), () => paymentProjected(db, paymentId, revision));
+export function awaitOwnPaymentWrites({ registries }: Pick<OwnWritesContext, "registries">, clientId: string | undefined): Promise<void> {
+  return registries.readYourWrites.awaitOwnWrites({ projection: transactionsProjection.name, scope: clientId });
 }
 
 const targetOf = (paymentId: string, revision: bigint) => ({

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMetrics } from "../../src/api/metrics.ts";
+import { testDatabaseTargets } from "../support/database.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+import { parsePrometheusText } from "../ops/prometheus-text.ts";
+
+const METRICS_TOKEN = "metrics-token-0123456789abcdef";
+const databaseGauges = [
+  "projection_lag_seconds",
+  "projection_lag_positions",
+  "pending_transactions",
+  "pending_transaction_oldest_age_seconds",
+  "settlements_mismatched",
+  "webhook_queue_depth",
+  "webhook_oldest_pending_age_seconds",
+  "database_gauges_age_seconds",
+];
+
+describe("the database gauges of /metrics", () => {
+  it("are read by a refresh, never by a scrape", async () => {
+    const reads = { lags: 0, pending: 0, mismatched: 0, queue: 0 };
+    const metrics = createMetrics({
+      measureLags: async () => {
+        reads.lags += 1;
+        return [{ projection: "transactions", headPosition: 9n, projectedPosition: 7n, positionsBehind: 2n, secondsBehind: 1.5 }];
+      },
+      countPending: async () => {
+        reads.pending += 1;
+        return { byAge: { "<1m": 3, "1m-10m": 0, "10m-1h": 0, ">=1h": 1 }, oldestSeconds: 4000 };
+      },
+      countMismatchedSettlements: async () => {
+        reads.mismatched += 1;
+        return 2;
+      },
+      measureWebhookQueue: async () => {
+        reads.queue += 1;
+        return { pending: 5, oldestSeconds: 12 };
+      },
+    });
+    for (let scrape = 0; scrape < 10; scrape += 1) await metrics.registry.metrics();
+    expect(reads).toEqual({ lags: 0, pending: 0, mismatched: 0, queue: 0 });
+
+    await metrics.refreshGauges();
+    expect(reads).toEqual({ lags: 1, pending: 1, mismatched: 1, queue: 1 });
+    const values = Object.fromEntries(
+      parsePrometheusText(await metrics.registry.metrics())
+        .samples.filter(({ name }) => databaseGauges.includes(name))
+        .map(({ name, labels, value }) => [`${name}${JSON.stringify(labels)}`, value]),
+    );
+    expect(values).toEqual({
+      'projection_lag_seconds{"projection":"transactions"}': 1.5,
+      'projection_lag_positions{"projection":"transactions"}': 2,
+      'pending_transactions{"age":"<1m"}': 3,
+      'pending_transactions{"age":"1m-10m"}': 0,
+      'pending_transactions{"age":"10m-1h"}': 0,
+      'pending_transactions{"age":">=1h"}': 1,
+      "pending_transaction_oldest_age_seconds{}": 4000,
+      "settlements_mismatched{}": 2,
+      "webhook_queue_depth{}": 5,
+      "webhook_oldest_pending_age_seconds{}": 12,
+      "database_gauges_age_seconds{}": expect.any(Number),
+    });
+    expect(values["database_gauges_age_seconds{}"]).toBeLessThan(5);
+  });
+});
+
+for (const target of testDatabaseTargets()) {
+  describe(`GET /metrics with METRICS_TOKEN (${target})`, { timeout: 60_000 }, () => {
+    let api: TestService;
+    beforeAll(async () => {
+      api = await startTestService(target, { METRICS_TOKEN });
+    });
+    afterAll(() => api.stop());
+
+    it("answers only the bearer of the token", async () => {
+      const refused = [
+        await api.request("GET", "/metrics", { key: null }),
+        await api.request("GET", "/metrics", { key: `${METRICS_TOKEN}x` }),
+        await api.request("GET", "/metrics", { key: METRICS_TOKEN.slice(0, -1) }),
+        // The admin key is not the metrics token.
+        await api.request("GET", "/metrics"),
+        await api.request("GET", "/metrics", { key: null, headers: { authorization: `Basic ${METRICS_TOKEN}` } }),
+      ];
+      for (const response of refused) {
+        expect(response.status).toBe(401);
+        expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+        expect(response.body).toMatchObject({ status: 401, code: "invalid_credentials" });
+        expect(response.text).not.toContain("transactions_total");
+      }
+      const scraped = await api.request("GET", "/metrics", { key: METRICS_TOKEN });
+      expect(scraped.status).toBe(200);
+      expect(scraped.text).toMatch(/^transactions_total\{/m);
+      expect(scraped.text).toMatch(/^projection_lag_seconds\{projection="transactions"\} /m);
+      expect(api.logs()).not.toContain(METRICS_TOKEN);
+    });
+
+    it("leaves health and readiness open", async () => {
+      expect((await api.request("GET", "/health/live", { key: null })).body).toEqual({ status: "ok" });
+      expect((await api.request("GET", "/health/ready", { key: null })).body).toEqual({ status: "ready" });
+    });
+  });
+}
