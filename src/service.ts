@@ -120,11 +120,10 @@ export async function startService(
   const webhookUrlPolicy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
   const webhookSender = createWebhookSender({ ...webhookUrlPolicy, timeoutMs: config.webhooks.timeoutMs });
   const webhookDispatcher = new WebhookDispatcher({
-    db: database.db,
+    context: systemContext,
     secrets,
     sender: webhookSender,
     logger,
-    now,
     intervalMs: config.webhooks.dispatchIntervalMs,
     retryBaseMs: config.webhooks.retryBaseMs,
     observe: metrics.observeWebhookAttempt,

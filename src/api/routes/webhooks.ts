@@ -11,7 +11,7 @@ import {
 } from "../../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import type { WebhookEndpointsTable } from "../../db/schema.ts";
-import type { WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
+import { type WebhookDisabledReason, webhookDisabledReasons, type WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
 import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
@@ -43,6 +43,13 @@ const endpointSchema = z
     events: z.array(z.string()),
     description: z.string().nullable(),
     enabled: z.boolean(),
+    disabledReason: z
+      .enum(webhookDisabledReasons)
+      .nullable()
+      .describe(
+        "Why the service disabled the endpoint: `deliveries_failing` (every delivery failed for 3 days) or " +
+          "`secret_undecryptable` (rotate the secret). Null otherwise. Enabling it again resumes delivery of what is owed.",
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -84,6 +91,7 @@ const viewOf = (row: EndpointRow) => ({
   events: row.events as EventSubscription[],
   description: row.description,
   enabled: row.enabled,
+  disabledReason: row.disabled_reason as WebhookDisabledReason | null,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
@@ -96,11 +104,22 @@ const viewOfWritten = (endpoint: WebhookEndpointSnapshot) => ({
   events: endpoint.events,
   description: endpoint.description,
   enabled: endpoint.enabled,
+  disabledReason: endpoint.disabledReason,
   createdAt: endpoint.createdAt,
   updatedAt: endpoint.occurredAt,
 });
 
-const endpointColumns = ["endpoint_id", "client_id", "url", "events", "description", "enabled", "created_at", "updated_at"] as const;
+const endpointColumns = [
+  "endpoint_id",
+  "client_id",
+  "url",
+  "events",
+  "description",
+  "enabled",
+  "disabled_reason",
+  "created_at",
+  "updated_at",
+] as const;
 
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = async (app, deps) => {
   const { db, secrets, webhookUrlPolicy } = deps;
