@@ -25,6 +25,7 @@ import { countMismatchedSettlements } from "./projections/settlements/settlement
 import { measureWebhookQueue } from "./projections/webhooks/queue.ts";
 import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
 import { createWebhookSender } from "./webhooks/destination.ts";
+import { createHostResolver } from "./webhooks/host-resolver.ts";
 
 /**
  * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait
@@ -117,7 +118,11 @@ export async function startService(
     settlementResumeAfterMs: config.settlementResumeAfterMs,
   });
   lifecycle.start();
-  const webhookUrlPolicy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
+  const webhookUrlPolicy = {
+    allowHttp: config.webhooks.allowHttp,
+    allowPrivate: config.webhooks.allowPrivate,
+    resolveHost: createHostResolver({ timeoutMs: config.webhooks.dnsTimeoutMs }),
+  };
   const webhookSender = createWebhookSender({ ...webhookUrlPolicy, timeoutMs: config.webhooks.timeoutMs });
   const webhookDispatcher = new WebhookDispatcher({
     context: systemContext,

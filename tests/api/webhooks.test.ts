@@ -405,6 +405,17 @@ for (const target of testDatabaseTargets()) {
         expect(response.body.code, url).toBe("validation_error");
         expect(response.body.errors?.[0]?.path, url).toBe("url");
       }
+      // A refusal names the variable that would lift it.
+      const lifting = {
+        "http://1.1.1.1/hooks": "WEBHOOK_ALLOW_HTTP",
+        "https://10.0.0.1/hooks": "WEBHOOK_ALLOW_PRIVATE",
+        "https://localhost/hooks": "WEBHOOK_ALLOW_PRIVATE",
+      };
+      for (const [url, variable] of Object.entries(lifting)) {
+        const response = await create(url);
+        expect(response.body.detail, url).toContain(variable);
+        expect(response.body.errors?.[0]?.message, url).toContain(variable);
+      }
       expect((await api.request("GET", "/v1/webhook-endpoints", { key: acme.key })).body.data).toEqual([]);
 
       const accepted = await create("https://1.1.1.1/hooks");

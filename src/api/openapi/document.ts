@@ -40,7 +40,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     secrets: createSecretBox({ activeKeyId: "document", keys: { document: randomBytes(32) } }),
     connectors: createConnectors({ baseUrls: { processor_a: nowhere, processor_b: nowhere, processor_c: nowhere, processor_d: nowhere }, http }),
     fingerprint: createCardFingerprinter(randomBytes(32).toString("base64")),
-    webhookUrlPolicy: { allowHttp: false, allowPrivate: false },
+    webhookUrlPolicy: { allowHttp: false, allowPrivate: false, resolveHost: unused },
     adminKeyHash: "",
     checkReadiness: unused,
     rateLimitPerMinute: 1,
