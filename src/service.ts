@@ -24,6 +24,7 @@ import { Lifecycle } from "./jobs/lifecycle.ts";
 import { countMismatchedSettlements } from "./projections/settlements/settlements-projection.ts";
 import { measureWebhookQueue } from "./projections/webhooks/queue.ts";
 import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
+import { WebhookLogPurge } from "./jobs/webhook-log-purge.ts";
 import { createWebhookSender } from "./webhooks/destination.ts";
 import { createHostResolver } from "./webhooks/host-resolver.ts";
 
@@ -134,6 +135,13 @@ export async function startService(
     observe: metrics.observeWebhookAttempt,
   });
   webhookDispatcher.start();
+  const webhookLogPurge = new WebhookLogPurge({
+    db: database.db,
+    logger,
+    intervalMs: config.retentionPurgeIntervalMs,
+    retentionMs: config.webhooks.logRetentionMs,
+  });
+  webhookLogPurge.start();
 
   const app = await buildApp({
     logger,
@@ -184,6 +192,7 @@ export async function startService(
       await limitSweeper.stop();
       await lifecycle.stop();
       await webhookDispatcher.stop();
+      await webhookLogPurge.stop();
       await webhookSender.close();
       await awaitOwnWrites(database.db, {});
       await Promise.all(runners.map((runner) => runner.stop()));

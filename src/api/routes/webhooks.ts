@@ -362,7 +362,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
         )
         .executeTakeFirst();
       if (!delivery || !canSeeClient(principalOf(request), delivery.client_id)) throw notFound("webhook delivery");
-      await db
+      const redelivered = await db
         .updateTable("webhook_deliveries")
         .set({
           status: "pending",
@@ -372,7 +372,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
           updated_at: sql`now()`,
         })
         .where("delivery_id", "=", delivery.delivery_id)
-        .execute();
+        .executeTakeFirst();
+      // Purged (past WEBHOOK_LOG_RETENTION_DAYS) since it was read: there is nothing left to send.
+      if (redelivered.numUpdatedRows === 0n) throw notFound("webhook delivery");
       return reply.code(202).send({ deliveryId: delivery.delivery_id, status: "pending" as const });
     },
   );
