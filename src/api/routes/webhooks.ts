@@ -14,6 +14,7 @@ import type { WebhookEndpointsTable } from "../../db/schema.ts";
 import { type WebhookDisabledReason, webhookDisabledReasons, type WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
 import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
+import { queueTestMessage } from "../../webhooks/test-message.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
@@ -279,6 +280,34 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       const result = await rotateWebhookSecret(context(request), secrets, request.params.id);
       if (!result.ok) throw notFound("webhook endpoint");
       return { ...viewOfWritten(result.value.endpoint), secret: result.value.secret };
+    },
+  );
+
+  app.post(
+    "/webhook-endpoints/:id/test",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: "Send the endpoint one webhook.test message, signed and logged like any delivery",
+        description:
+          "To that endpoint alone, whatever its `events`; its attempts are listed with the deliveries. " +
+          "A disabled endpoint gets it once enabled again.",
+        params: idParams,
+        body: z.strictObject({}).optional(),
+        response: {
+          202: z.object({
+            deliveryId: z.uuid(),
+            eventId: z.uuid().describe("The message's `webhook-id`."),
+            status: z.literal("pending"),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const endpoint = await visible(request, request.params.id);
+      const queued = await queueTestMessage(db, { endpointId: endpoint.endpoint_id, clientId: endpoint.client_id }, deps.now());
+      return reply.code(202).send({ ...queued, status: "pending" as const });
     },
   );
 
