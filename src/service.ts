@@ -27,7 +27,9 @@ import { Lifecycle } from "./jobs/lifecycle.ts";
 import { countMismatchedSettlements } from "./projections/settlements/settlements-projection.ts";
 import { measureWebhookQueue } from "./projections/webhooks/queue.ts";
 import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
+import { WebhookLogPurge } from "./jobs/webhook-log-purge.ts";
 import { createWebhookSender } from "./webhooks/destination.ts";
+import { createHostResolver } from "./webhooks/host-resolver.ts";
 
 /**
  * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait
@@ -142,14 +144,17 @@ export async function startService(
     leaseMs: 30_000,
   });
   idempotencyPurge.start();
-  const webhookUrlPolicy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
+  const webhookUrlPolicy = {
+    allowHttp: config.webhooks.allowHttp,
+    allowPrivate: config.webhooks.allowPrivate,
+    resolveHost: createHostResolver({ timeoutMs: config.webhooks.dnsTimeoutMs }),
+  };
   const webhookSender = createWebhookSender({ ...webhookUrlPolicy, timeoutMs: config.webhooks.timeoutMs });
   const webhookDispatcher = new WebhookDispatcher({
-    db: database.db,
+    context: systemContext,
     secrets,
     sender: webhookSender,
     logger,
-    now,
     intervalMs: config.webhooks.dispatchIntervalMs,
     retryBaseMs: config.webhooks.retryBaseMs,
     observe: metrics.observeWebhookAttempt,
@@ -157,6 +162,13 @@ export async function startService(
   webhookDispatcher.start();
   const gaugeRefresh = new GaugeRefresh({ refresh: metrics.refreshGauges, intervalMs: gaugeRefreshMs, logger });
   await gaugeRefresh.start();
+  const webhookLogPurge = new WebhookLogPurge({
+    db: database.db,
+    logger,
+    intervalMs: config.retentionPurgeIntervalMs,
+    retentionMs: config.webhooks.logRetentionMs,
+  });
+  webhookLogPurge.start();
 
   const app = await buildApp({
     logger,
@@ -214,6 +226,7 @@ export async function startService(
       await lifecycle.stop();
       await idempotencyPurge.stop();
       await webhookDispatcher.stop();
+      await webhookLogPurge.stop();
       await webhookSender.close();
       await gaugeRefresh.stop();
       await registries.readYourWrites.awaitOwnWrites({});

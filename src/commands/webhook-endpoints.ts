@@ -4,6 +4,7 @@ import {
   type WebhookEndpointChanges,
   type WebhookEndpointCommand,
   webhookEndpointDecider,
+  type WebhookDisabledReason,
   type WebhookEndpointFailure,
   type WebhookEndpointSnapshot,
   webhookEndpointStreamId,
@@ -27,7 +28,7 @@ export interface NewWebhookEndpoint {
 }
 
 /** The endpoint as its stream has it after the write: the answer, whether or not the read model has caught up. */
-type Written = { endpoint: WebhookEndpointSnapshot };
+type Written = { endpoint: WebhookEndpointSnapshot; changed: boolean };
 
 /** Runs the command and waits (a bounded while) until the endpoints read model shows its outcome. */
 async function run(
@@ -52,7 +53,7 @@ async function run(
       ),
     );
   }
-  return { ok: true, value: { endpoint: result.state.endpoint } };
+  return { ok: true, value: { endpoint: result.state.endpoint, changed: result.events.length > 0 } };
 }
 
 /** A new endpoint and its signing secret: the secret is returned this once and stored only encrypted. */
@@ -69,6 +70,23 @@ export async function createWebhookEndpoint(context: CommandContext, secrets: Se
 
 export const updateWebhookEndpoint = (context: CommandContext, endpointId: string, changes: WebhookEndpointChanges) =>
   run(context, endpointId, { type: "UpdateWebhookEndpoint", changes, now: context.now().toISOString() });
+
+/**
+ * The service disables an endpoint it judged unusable as it stood at `unchangedSince`; `changed`
+ * is false when it was disabled already, or changed since (judged again at its next attempt).
+ */
+export const disableWebhookEndpoint = (
+  context: CommandContext,
+  endpointId: string,
+  reason: WebhookDisabledReason,
+  unchangedSince: Date,
+) =>
+  run(context, endpointId, {
+    type: "DisableWebhookEndpoint",
+    reason,
+    unchangedSince: unchangedSince.toISOString(),
+    now: context.now().toISOString(),
+  });
 
 export const deleteWebhookEndpoint = (context: CommandContext, endpointId: string) =>
   run(context, endpointId, { type: "DeleteWebhookEndpoint", now: context.now().toISOString() });

@@ -142,6 +142,8 @@ export interface WebhookEndpointsTable {
   events: unknown;
   description: string | null;
   enabled: boolean;
+  /** WebhookDisabledReason: set while the service has the endpoint disabled. */
+  disabled_reason: string | null;
   deleted: boolean;
   /** Encrypted (SecretBox), bound to the endpoint. */
   secret: string;

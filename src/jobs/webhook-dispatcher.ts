@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import { batchWhileBusy } from "../batching/batch-while-busy.ts";
-import { webhookSecretContext } from "../commands/webhook-endpoints.ts";
+import type { CommandContext } from "../commands/context.ts";
+import { disableWebhookEndpoint, webhookSecretContext } from "../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
-import type { Database } from "../db/schema.ts";
+import type { WebhookDisabledReason } from "../domain/webhooks/endpoint.ts";
 import { type RetryDecision, retryDecision } from "../domain/webhooks/retry-schedule.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
@@ -16,12 +17,14 @@ import { signatureHeaders } from "../webhooks/signature.ts";
 export type WebhookAttemptOutcome = "delivered" | "retrying" | "failed";
 
 export interface WebhookDispatcherOptions {
-  db: Kysely<Database>;
+  /**
+   * The stores, and the clock of the events: a rotated secret's 24 hours, an endpoint's 3 days of
+   * failures and the spacing of failure warnings are counted on it.
+   */
+  context: CommandContext;
   secrets: SecretBox;
   sender: WebhookSender;
   logger: Logger;
-  /** The clock of the events: a rotated secret's 24 hours are counted on it. */
-  now: () => Date;
   intervalMs: number;
   retryBaseMs: number;
   observe: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
@@ -33,10 +36,18 @@ export interface WebhookDispatcherOptions {
 
 const LEASE = "job:webhook-dispatcher";
 const MAX_CACHED_KEYS = 10_000;
+/** An endpoint whose every attempt has failed this long is disabled (API.md). */
+const FAILING_ENDPOINT_DISABLED_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+/** A failing endpoint is warned of at most once in this while, with the count of failures since the last warning. */
+const FAILURE_WARNING_INTERVAL_MS = 10 * 60 * 1000;
+const MAX_WARNED_ENDPOINTS = 10_000;
 
 type Candidate = {
   deliveryId: string;
   endpointId: string;
+  clientId: string;
+  /** The endpoint's last change when it was read: a disable judged on it is void once it changed. */
+  endpointUpdatedAt: Date;
   messageId: string;
   payload: string;
   attempts: number;
@@ -50,6 +61,8 @@ type Candidate = {
 };
 
 type Recorded = { candidate: Candidate; result: SendResult; decision: RetryDecision };
+/** After an attempt is recorded: whether its endpoint's every attempt has now failed for 3 days. */
+type RecordedOutcome = { failingTooLong: boolean };
 
 /**
  * Sends the outbox's deliveries, on one instance at a time (a lease like the projections').
@@ -78,14 +91,18 @@ export class WebhookDispatcher {
   /** Deliveries whose send ended while a look's query ran: its rows may predate their outcome. */
   #endedDuringLook: Set<string> | undefined;
   #running: Promise<void> | undefined;
-  readonly #record: (recorded: Recorded) => Promise<void>;
-  /** Signing keys by endpoint and ciphertext: one envelope decryption per secret rather than per send. */
-  readonly #keys = new Map<string, string>();
+  readonly #record: (recorded: Recorded) => Promise<RecordedOutcome>;
+  /** Signing keys by endpoint and ciphertext (null: it does not decrypt): one envelope decryption per secret rather than per send. */
+  readonly #keys = new Map<string, string | null>();
+  /** Disables under way, by endpoint: the sends that find the same fault wait for the one disable. */
+  readonly #disabling = new Map<string, Promise<void>>();
+  /** Per failing endpoint, when it was last warned of (the events' clock) and the failures since. */
+  readonly #failureWarnings = new Map<string, { warnedAt: number; failures: number }>();
 
   constructor(options: WebhookDispatcherOptions) {
     this.#options = { leaseMs: 10_000, maxInFlightPerEndpoint: 8, maxInFlight: 64, ...options };
     // Attempts that end together are recorded together: one transaction, two statements.
-    this.#record = batchWhileBusy((batch: Recorded[]) => this.#recordAttempts(batch).then(() => batch.map(() => undefined)));
+    this.#record = batchWhileBusy((batch: Recorded[]) => this.#recordAttempts(batch));
   }
 
   start(): void {
@@ -97,7 +114,7 @@ export class WebhookDispatcher {
     await this.#running;
     await this.#looking;
     await Promise.all([...this.#inFlight.values()].map(({ sent }) => sent));
-    await releaseLease(this.#options.db, LEASE, this.#owner).catch(() => {});
+    await releaseLease(this.#options.context.db, LEASE, this.#owner).catch(() => {});
   }
 
   async #loop(): Promise<void> {
@@ -138,7 +155,8 @@ export class WebhookDispatcher {
   }
 
   async #holdLease(): Promise<boolean> {
-    const { db, leaseMs } = this.#options;
+    const { context, leaseMs } = this.#options;
+    const { db } = context;
     if (this.#leading && Date.now() - this.#leaseRenewedAt < leaseMs / 3) return true;
     const held = await acquireLease(db, LEASE, this.#owner, leaseMs);
     this.#leading = held;
@@ -148,9 +166,10 @@ export class WebhookDispatcher {
 
   /** Per enabled endpoint, its next due deliveries, the earliest due first. */
   async #dueCandidates(): Promise<Map<string, Candidate[]>> {
-    const { db, maxInFlightPerEndpoint } = this.#options;
+    const { context, maxInFlightPerEndpoint } = this.#options;
     const { rows } = await sql<Candidate>`
-      select d.delivery_id as "deliveryId", d.endpoint_id as "endpointId",
+      select d.delivery_id as "deliveryId", d.endpoint_id as "endpointId", e.client_id as "clientId",
+             e.updated_at as "endpointUpdatedAt",
              d.message_id as "messageId", d.payload, d.attempts, d.round_start as "roundStart", d.redeliveries,
              e.url, e.secret, e.previous_secret as "previousSecret",
              e.previous_secret_expires_at as "previousSecretExpiresAt"
@@ -168,7 +187,7 @@ export class WebhookDispatcher {
         limit ${maxInFlightPerEndpoint * 4}
       ) d
       where e.enabled and not e.deleted
-    `.execute(db);
+    `.execute(context.db);
     const candidates = new Map<string, Candidate[]>();
     for (const row of rows) {
       const list = candidates.get(row.endpointId) ?? [];
@@ -207,44 +226,111 @@ export class WebhookDispatcher {
     this.#inFlight.set(candidate.deliveryId, { candidate, sent });
   }
 
+  /**
+   * Signs and sends, then records the outcome. An endpoint whose secret does not decrypt is sent
+   * nothing and disabled: its messages stay owed, without an attempt counted against them.
+   */
   async #attempt(candidate: Candidate): Promise<void> {
-    const { retryBaseMs, observe } = this.#options;
-    const result = await this.#post(candidate);
+    const { retryBaseMs, sender, observe } = this.#options;
+    const keys = this.#signingKeys(candidate);
+    if (keys === undefined) return this.#disable(candidate, "secret_undecryptable");
+    const headers = signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys);
+    const result = await sender.send(candidate.url, candidate.payload, headers);
     const delivered = result.kind === "answered" && result.status >= 200 && result.status < 300;
     const attemptInRound = candidate.attempts + 1 - candidate.roundStart;
     const decision = retryDecision({ delivered, attemptInRound, baseMs: retryBaseMs });
-    await this.#record({ candidate, result, decision });
+    const { failingTooLong } = await this.#record({ candidate, result, decision });
     observe(decision.status === "pending" ? "retrying" : decision.status, result.durationMs);
+    this.#noteOutcome(candidate, delivered ? undefined : result);
+    if (failingTooLong) await this.#disable(candidate, "deliveries_failing");
   }
 
-  /** Signs with the current secret, and with the previous one while it is still valid, then sends. */
-  async #post(candidate: Candidate): Promise<SendResult> {
-    const { secrets, sender, now, logger } = this.#options;
-    const context = webhookSecretContext(candidate.endpointId);
+  /**
+   * The current secret, and the previous one while it still signs; undefined when the current one
+   * does not decrypt (its master key is no longer configured). A previous secret that does not
+   * decrypt is left out: it only eases the 24 hours after a rotation.
+   */
+  #signingKeys(candidate: Candidate): string[] | undefined {
+    const { secrets, context } = this.#options;
+    const secretContext = webhookSecretContext(candidate.endpointId);
     const key = (ciphertext: string) => {
-      const cacheKey = `${context}\n${ciphertext}`;
+      const cacheKey = `${secretContext}\n${ciphertext}`;
       const known = this.#keys.get(cacheKey);
       if (known !== undefined) return known;
       if (this.#keys.size >= MAX_CACHED_KEYS) this.#keys.clear();
-      const plaintext = secrets.decrypt(ciphertext, context);
+      let plaintext: string | null;
+      try {
+        plaintext = secrets.decrypt(ciphertext, secretContext);
+      } catch {
+        plaintext = null;
+      }
       this.#keys.set(cacheKey, plaintext);
       return plaintext;
     };
-    let keys: string[];
-    try {
-      keys = [key(candidate.secret)];
-      if (candidate.previousSecret && candidate.previousSecretExpiresAt && candidate.previousSecretExpiresAt > now()) {
-        keys.push(key(candidate.previousSecret));
-      }
-    } catch (error) {
-      logger.error({ err: error, endpointId: candidate.endpointId }, "a webhook signing secret does not decrypt");
-      return { kind: "failed", error: "the signing secret could not be decrypted", durationMs: 0 };
-    }
-    return sender.send(candidate.url, candidate.payload, signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys));
+    const current = key(candidate.secret);
+    if (current === null) return undefined;
+    const { previousSecret, previousSecretExpiresAt } = candidate;
+    const previous = previousSecret && previousSecretExpiresAt && previousSecretExpiresAt > context.now() ? key(previousSecret) : null;
+    return previous === null ? [current] : [current, previous];
   }
 
-  /** Each attempt's row in the log, and its delivery moved on: delivered, failed, or due again later. */
-  async #recordAttempts(batch: Recorded[]): Promise<void> {
+  /**
+   * Disables the endpoint as the candidate saw it; warns once, when this call disabled it. Its
+   * other candidates are dropped: the next look no longer finds it enabled.
+   */
+  async #disable(candidate: Candidate, reason: WebhookDisabledReason): Promise<void> {
+    const { context, logger } = this.#options;
+    const { endpointId, clientId } = candidate;
+    this.#candidates.delete(endpointId);
+    let disabling = this.#disabling.get(endpointId);
+    if (!disabling) {
+      disabling = disableWebhookEndpoint(context, endpointId, reason, candidate.endpointUpdatedAt)
+        .then((result) => {
+          if (!result.ok || !result.value.changed) return;
+          logger.warn({ endpointId, clientId, disabledReason: reason }, DISABLED_WARNINGS[reason]);
+        })
+        .catch((error: unknown) => {
+          logger.warn({ err: error, endpointId }, "disabling a webhook endpoint failed; it is judged again at its next attempt");
+        })
+        .finally(() => this.#disabling.delete(endpointId));
+      this.#disabling.set(endpointId, disabling);
+    }
+    await disabling;
+  }
+
+  /**
+   * A failing endpoint leaves a warning at its first failure and then at most one every
+   * FAILURE_WARNING_INTERVAL_MS, counting the failures in between; a delivery ends the episode.
+   */
+  #noteOutcome(candidate: Candidate, failure: SendResult | undefined): void {
+    const { endpointId, clientId } = candidate;
+    if (failure === undefined) {
+      this.#failureWarnings.delete(endpointId);
+      return;
+    }
+    const now = this.#options.context.now().getTime();
+    const warned = this.#failureWarnings.get(endpointId);
+    if (warned && now - warned.warnedAt < FAILURE_WARNING_INTERVAL_MS) {
+      warned.failures += 1;
+      return;
+    }
+    if (this.#failureWarnings.size >= MAX_WARNED_ENDPOINTS) this.#failureWarnings.clear();
+    this.#failureWarnings.set(endpointId, { warnedAt: now, failures: 0 });
+    const outcome = failure.kind === "answered" ? { responseStatus: failure.status } : { error: failure.error };
+    this.#options.logger.warn(
+      { endpointId, clientId, ...outcome, failuresSinceLastWarning: (warned?.failures ?? 0) + 1 },
+      "webhook deliveries to an endpoint are failing; they are retried (GET /v1/webhook-endpoints/{id}/deliveries lists the attempts)",
+    );
+  }
+
+  /**
+   * Each attempt's row in the log, and its delivery moved on: delivered, failed, or due again
+   * later. Each endpoint's failing streak moves on too: a delivery ends it, a failure starts it
+   * when none runs; an endpoint whose streak (counted from its last change, at the latest) has
+   * lasted 3 days is reported failing too long.
+   */
+  async #recordAttempts(batch: Recorded[]): Promise<RecordedOutcome[]> {
+    const now = this.#options.context.now();
     const rows = batch.map(({ candidate, result, decision }) => ({
       attempt_id: newId(),
       delivery_id: candidate.deliveryId,
@@ -258,15 +344,34 @@ export class WebhookDispatcher {
       redeliveries: candidate.redeliveries,
     }));
     const json = JSON.stringify(rows);
-    await this.#options.db.transaction().execute(async (trx) => {
-      await sql`
-        insert into webhook_attempts (attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms,
-                                      error, next_attempt_at, created_at)
-        select attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms, error,
-               now() + retry_in_ms * interval '1 millisecond', now()
-        from jsonb_to_recordset(${json}::jsonb)
-          as row(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status text, response_status int,
-                 duration_ms int, error text, retry_in_ms bigint)
+    const failingSinceAtMost = new Date(now.getTime() - FAILING_ENDPOINT_DISABLED_AFTER_MS);
+    const failingTooLong = await this.#options.context.db.transaction().execute(async (trx) => {
+      // One statement: the attempts, then the streaks (the final select sees the streaks as they were before it).
+      const { rows: failing } = await sql<{ endpointId: string }>`
+        with attempt as (
+          select * from jsonb_to_recordset(${json}::jsonb)
+            as row(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status text, response_status int,
+                   duration_ms int, error text, retry_in_ms bigint)
+        ), logged as (
+          insert into webhook_attempts (attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms,
+                                        error, next_attempt_at, created_at)
+          select attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms, error,
+                 now() + retry_in_ms * interval '1 millisecond', now()
+          from attempt
+        ), outcome as (
+          select endpoint_id, bool_or(status = 'delivered') as delivered from attempt group by endpoint_id
+        ), ended as (
+          delete from webhook_endpoint_failures f using outcome o where f.endpoint_id = o.endpoint_id and o.delivered
+        ), started as (
+          insert into webhook_endpoint_failures (endpoint_id, failing_since)
+          select endpoint_id, ${now.toISOString()}::timestamptz from outcome where not delivered
+          on conflict (endpoint_id) do nothing
+        )
+        select f.endpoint_id as "endpointId"
+        from webhook_endpoint_failures f
+        join outcome o on o.endpoint_id = f.endpoint_id and not o.delivered
+        join webhook_endpoints e on e.endpoint_id = f.endpoint_id
+        where greatest(f.failing_since, e.updated_at) <= ${failingSinceAtMost.toISOString()}::timestamptz
       `.execute(trx);
       // A redelivery asked for while the attempt ran stands: the delivery is due again, on a new schedule.
       await sql`
@@ -282,6 +387,16 @@ export class WebhookDispatcher {
           as row(delivery_id uuid, attempt int, status text, retry_in_ms bigint, redeliveries int)
         where d.delivery_id = row.delivery_id
       `.execute(trx);
+      return new Set(failing.map((row) => row.endpointId));
     });
+    return batch.map(({ candidate }) => ({ failingTooLong: failingTooLong.has(candidate.endpointId) }));
   }
 }
+
+const DISABLED_WARNINGS: Record<WebhookDisabledReason, string> = {
+  deliveries_failing:
+    "every delivery to a webhook endpoint has failed for 3 days: it is disabled; enabled again (PATCH enabled: true), it gets what is owed",
+  secret_undecryptable:
+    "a webhook endpoint's signing secret no longer decrypts (its master key is not in SECRETS_MASTER_KEYS): it is disabled; " +
+    "with a new secret (rotate-secret) and enabled again, it gets what is owed",
+};

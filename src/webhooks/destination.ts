@@ -1,11 +1,13 @@
-import dns, { type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { Agent, request } from "undici";
+import { DnsTimeoutError, type ResolveHost } from "./host-resolver.ts";
 
 export interface UrlPolicy {
   allowHttp: boolean;
   allowPrivate: boolean;
+  /** How an endpoint's host name is resolved, at creation and at delivery: bounded by WEBHOOK_DNS_TIMEOUT_MS. */
+  resolveHost: ResolveHost;
 }
 
 export type UrlVerdict = { ok: true } | { ok: false; reason: string };
@@ -26,7 +28,11 @@ const RESPONSE_BODY_LIMIT = 4096;
 /** Undici's own timeouts, set to the same bound as the attempt's; whichever fires, it is a timeout. */
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
-const RESOLVES_TO_PRIVATE = "resolves to a private address";
+// A refusal names the variable that would lift it.
+const HTTPS_ONLY = "must use https (WEBHOOK_ALLOW_HTTP=true allows http)";
+const LIFTED_BY_ALLOW_PRIVATE = "(WEBHOOK_ALLOW_PRIVATE=true allows private, loopback and link-local addresses)";
+const IS_PRIVATE = `is a private address ${LIFTED_BY_ALLOW_PRIVATE}`;
+const RESOLVES_TO_PRIVATE = `resolves to a private address ${LIFTED_BY_ALLOW_PRIVATE}`;
 
 /** Public means ipaddr.js calls it "unicast"; an IPv4-mapped IPv6 address is judged as its IPv4 address. */
 function isPublicAddress(address: string): boolean {
@@ -44,30 +50,30 @@ function checkWithoutDns(url: string, policy: UrlPolicy): StaticVerdict {
     return { ok: false, reason: "is not a valid URL" };
   }
   const schemeAllowed = parsed.protocol === "https:" || (policy.allowHttp && parsed.protocol === "http:");
-  if (!schemeAllowed) return { ok: false, reason: policy.allowHttp ? "must use http or https" : "must use https" };
+  if (!schemeAllowed) return { ok: false, reason: policy.allowHttp ? "must use http or https" : HTTPS_ONLY };
   if (parsed.username !== "" || parsed.password !== "") {
     return { ok: false, reason: "must not contain a username or password" };
   }
   if (policy.allowPrivate) return { ok: true };
   const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
   if (isIP(host) === 0) return { ok: true, nameToResolve: host };
-  return isPublicAddress(host) ? { ok: true } : { ok: false, reason: "is a private address" };
+  return isPublicAddress(host) ? { ok: true } : { ok: false, reason: IS_PRIVATE };
 }
 
 /**
  * At endpoint creation/update: parses the URL; refuses a scheme other than https (http only when
  * allowHttp), a URL with username/password, and (unless allowPrivate) a host that is an IP literal
- * in a non-public range or a name that resolves (dns.lookup, all: true) to any non-public address.
- * A name that does not resolve at all is accepted (it is checked again at delivery).
- * `reason` is a short human sentence, e.g. "must use https", "resolves to a private address".
+ * in a non-public range or a name that resolves to any non-public address. A name that does not
+ * resolve in time, or at all, is accepted (it is checked again at delivery).
+ * `reason` is a short human sentence naming the variable that would lift it, if any.
  */
 export async function checkWebhookUrl(url: string, policy: UrlPolicy): Promise<UrlVerdict> {
   const verdict = checkWithoutDns(url, policy);
   if (!verdict.ok) return verdict;
   if (verdict.nameToResolve === undefined) return { ok: true };
-  let addresses: LookupAddress[];
+  let addresses;
   try {
-    addresses = await dns.promises.lookup(verdict.nameToResolve, { all: true });
+    addresses = await policy.resolveHost(verdict.nameToResolve);
   } catch {
     return { ok: true };
   }
@@ -85,22 +91,28 @@ class PrivateAddressError extends Error {
  * The agent's resolver: the addresses it hands to the socket are the ones checked here, so a name
  * cannot pass a check and then connect somewhere else (DNS rebinding).
  */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, "");
-    if (!addresses.every((entry) => isPublicAddress(entry.address))) return callback(new PrivateAddressError(), "");
-    if (options.all) return callback(null, addresses);
-    const [first] = addresses;
-    if (first === undefined) {
-      callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "");
-    } else {
-      callback(null, first.address, first.family);
-    }
-  });
-};
+function connectLookup({ resolveHost, allowPrivate }: UrlPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    resolveHost(hostname).then(
+      (resolved) => {
+        if (!allowPrivate && !resolved.every((entry) => isPublicAddress(entry.address))) return callback(new PrivateAddressError(), "");
+        const addresses = options.family === 4 || options.family === 6 ? resolved.filter((entry) => entry.family === options.family) : resolved;
+        if (options.all) return callback(null, addresses);
+        const [first] = addresses;
+        if (first === undefined) {
+          callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "");
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ""),
+    );
+  };
+}
 
 function describeFailure(error: unknown): string {
   if (error instanceof PrivateAddressError) return `refused: ${error.message}`;
+  if (error instanceof DnsTimeoutError) return error.message;
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   if (typeof code === "string") return code;
   return error instanceof Error ? error.message : String(error);
@@ -109,7 +121,7 @@ function describeFailure(error: unknown): string {
 export function createWebhookSender(options: UrlPolicy & { timeoutMs: number }): WebhookSender {
   const { timeoutMs } = options;
   const agent = new Agent({
-    connect: { timeout: timeoutMs, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }) },
+    connect: { timeout: timeoutMs, lookup: connectLookup(options) },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });

@@ -73,6 +73,7 @@ for (const target of testDatabaseTargets()) {
       const endpointPath = { id: endpoint.id };
       expect(created(await sendExample("PATCH /v1/webhook-endpoints/{id}", { apiKey: key, path: endpointPath }), 200)).toMatchObject({ enabled: false });
       expect(created(await sendExample("POST /v1/webhook-endpoints/{id}/rotate-secret", { apiKey: key, path: endpointPath }), 200).secret).toMatch(/^whsec_/);
+      expect(created(await sendExample("POST /v1/webhook-endpoints/{id}/test", { apiKey: key, path: endpointPath }), 202)).toMatchObject({ status: "pending" });
       // No delivery was made to redeliver: the body passed validation when the answer is about the delivery.
       const redelivery = await sendExample("POST /v1/webhook-deliveries/{id}/redeliver", { apiKey: key, path: { id: ids.webhookDelivery } });
       expect(redelivery.body).toMatchObject({ status: 404, detail: "No such webhook delivery." });

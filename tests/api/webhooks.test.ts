@@ -300,6 +300,37 @@ for (const target of testDatabaseTargets()) {
       verified(later, oldSecret);
     });
 
+    it("POST /test sends one webhook.test message to that endpoint alone, signed and logged; another client's endpoint is 404", async () => {
+      const tested = await createOk(acme, "/tested", ["transaction.declined"]);
+      await createOk(acme, "/not-tested", ["*"]);
+      const queued = await api.request("POST", `/v1/webhook-endpoints/${tested.id}/test`, { key: acme.key, body: {} });
+      expect(queued.status, queued.text).toBe(202);
+      expect(queued.body).toEqual({ deliveryId: expect.stringMatching(UUID), eventId: expect.stringMatching(UUID), status: "pending" });
+
+      const [arrived] = await receiver.waitFor((requests) => requests.length >= 1, { path: "/tested", message: "the test message" });
+      expect(arrived!.headers["webhook-id"]).toBe(queued.body.eventId);
+      const body = verified(arrived!, tested.secret);
+      expect(body).toEqual({ id: queued.body.eventId, type: "webhook.test", createdAt: expect.stringMatching(ISO_UTC), data: { endpointId: tested.id } });
+      await vi.waitFor(
+        async () => {
+          const log = await api.request("GET", `/v1/webhook-endpoints/${tested.id}/deliveries`, { key: acme.key });
+          expect(log.body.data).toMatchObject([
+            { deliveryId: queued.body.deliveryId, eventId: queued.body.eventId, eventType: "webhook.test", attempt: 1, status: "delivered", responseStatus: 200 },
+          ]);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      await sleep(200);
+      expect(receiver.at("/tested")).toHaveLength(1);
+      expect(receiver.at("/not-tested")).toEqual([]);
+
+      expectNotFound(await api.request("POST", `/v1/webhook-endpoints/${tested.id}/test`, { key: globex.key, body: {} }));
+      expectNotFound(await api.request("POST", `/v1/webhook-endpoints/${newId()}/test`, { key: acme.key, body: {} }));
+      const byAdmin = await api.request("POST", `/v1/webhook-endpoints/${tested.id}/test`, { body: {} });
+      expect(byAdmin.status, byAdmin.text).toBe(202);
+      await receiver.waitFor((requests) => requests.length >= 2, { path: "/tested", message: "the admin's test message" });
+    });
+
     it("keeps clients apart on every endpoint route: another client's endpoint is 404; admin sees all", async () => {
       const acmeEndpoint = await createOk(acme, "/acme", ["*"]);
       const globexEndpoint = await createOk(globex, "/globex", ["*"]);
@@ -404,6 +435,17 @@ for (const target of testDatabaseTargets()) {
         expect(response.status, `${url}: ${response.text}`).toBe(400);
         expect(response.body.code, url).toBe("validation_error");
         expect(response.body.errors?.[0]?.path, url).toBe("url");
+      }
+      // A refusal names the variable that would lift it.
+      const lifting = {
+        "http://1.1.1.1/hooks": "WEBHOOK_ALLOW_HTTP",
+        "https://10.0.0.1/hooks": "WEBHOOK_ALLOW_PRIVATE",
+        "https://localhost/hooks": "WEBHOOK_ALLOW_PRIVATE",
+      };
+      for (const [url, variable] of Object.entries(lifting)) {
+        const response = await create(url);
+        expect(response.body.detail, url).toContain(variable);
+        expect(response.body.errors?.[0]?.message, url).toContain(variable);
       }
       expect((await api.request("GET", "/v1/webhook-endpoints", { key: acme.key })).body.data).toEqual([]);
 

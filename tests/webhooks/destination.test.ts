@@ -1,12 +1,32 @@
 import dns, { type LookupAddress } from "node:dns";
+import { createSocket } from "node:dgram";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkWebhookUrl, createWebhookSender, type WebhookSender } from "../../src/webhooks/destination.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkWebhookUrl, createWebhookSender, type UrlPolicy, type WebhookSender } from "../../src/webhooks/destination.ts";
+import { createHostResolver, DnsTimeoutError, dnsQueries, type HostLookup } from "../../src/webhooks/host-resolver.ts";
 import { freePort } from "../processors/free-port.ts";
 
-const strict = { allowHttp: false, allowPrivate: false };
-const permissive = { allowHttp: true, allowPrivate: true };
+// The real resolver: only localhost (loopback without a query) and IP literals reach it here;
+// other names go to lookups the tests inject, so no DNS server is contacted.
+const resolveHost = createHostResolver({ timeoutMs: 2000 });
+const strict: UrlPolicy = { allowHttp: false, allowPrivate: false, resolveHost };
+const permissive: UrlPolicy = { allowHttp: true, allowPrivate: true, resolveHost };
+
+const HTTPS_ONLY = "must use https (WEBHOOK_ALLOW_HTTP=true allows http)";
+const LIFTED = "(WEBHOOK_ALLOW_PRIVATE=true allows private, loopback and link-local addresses)";
+const IS_PRIVATE = `is a private address ${LIFTED}`;
+const RESOLVES_TO_PRIVATE = `resolves to a private address ${LIFTED}`;
+
+/** Answers `addresses` for every name but `silent`, whose lookup never answers; records the signals it was given. */
+function injectedLookup(addresses: LookupAddress[], silent = "silent.example") {
+  const signals: AbortSignal[] = [];
+  const lookup: HostLookup = (hostname, signal) => {
+    signals.push(signal);
+    return hostname === silent ? new Promise(() => {}) : Promise.resolve(addresses);
+  };
+  return { lookup, signals };
+}
 
 const privateUrls = [
   "https://127.0.0.1/x",
@@ -26,17 +46,13 @@ const privateUrls = [
 ];
 
 describe("checkWebhookUrl", () => {
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
   it("accepts https to a public IP literal, also IPv4-mapped", async () => {
     await expect(checkWebhookUrl("https://93.184.216.34/x", strict)).resolves.toEqual({ ok: true });
     await expect(checkWebhookUrl("https://[::ffff:93.184.216.34]/x", strict)).resolves.toEqual({ ok: true });
   });
 
   it("refuses http unless allowHttp, and other schemes always", async () => {
-    await expect(checkWebhookUrl("http://93.184.216.34/x", strict)).resolves.toEqual({ ok: false, reason: "must use https" });
+    await expect(checkWebhookUrl("http://93.184.216.34/x", strict)).resolves.toEqual({ ok: false, reason: HTTPS_ONLY });
     await expect(checkWebhookUrl("http://93.184.216.34/x", { ...strict, allowHttp: true })).resolves.toEqual({ ok: true });
     await expect(checkWebhookUrl("ftp://93.184.216.34/x", permissive)).resolves.toEqual({
       ok: false,
@@ -54,7 +70,7 @@ describe("checkWebhookUrl", () => {
     const verdict = await checkWebhookUrl(url, strict);
     expect(verdict).toEqual({
       ok: false,
-      reason: url.includes("localhost") ? "resolves to a private address" : "is a private address",
+      reason: url.includes("localhost") ? RESOLVES_TO_PRIVATE : IS_PRIVATE,
     });
     await expect(checkWebhookUrl(url, { ...strict, allowPrivate: true })).resolves.toEqual({ ok: true });
   });
@@ -63,27 +79,67 @@ describe("checkWebhookUrl", () => {
     await expect(checkWebhookUrl(url, permissive)).resolves.toEqual({ ok: false, reason: "is not a valid URL" });
   });
 
-  // DNS is stubbed for names other than localhost (which /etc/hosts answers): no resolver may be contacted.
-  it("accepts a name that does not resolve (it is checked again at delivery)", async () => {
-    const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND hooks.example.invalid"), { code: "ENOTFOUND" });
-    const lookup = vi.spyOn(dns.promises, "lookup").mockRejectedValue(notFound);
+  it("accepts a name that does not resolve, or not in time (it is checked again at delivery)", async () => {
+    const looked: string[] = [];
+    const notFound: HostLookup = async (hostname) => {
+      looked.push(hostname);
+      throw Object.assign(new Error(`queryA ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    };
+    const policy = { ...strict, resolveHost: createHostResolver({ timeoutMs: 2000, lookup: notFound }) };
+    await expect(checkWebhookUrl("https://hooks.example.invalid/x", policy)).resolves.toEqual({ ok: true });
+    expect(looked).toEqual(["hooks.example.invalid"]);
 
-    await expect(checkWebhookUrl("https://hooks.example.invalid/x", strict)).resolves.toEqual({ ok: true });
-    expect(lookup).toHaveBeenCalledWith("hooks.example.invalid", { all: true });
+    const { lookup, signals } = injectedLookup([]);
+    const silentPolicy = { ...strict, resolveHost: createHostResolver({ timeoutMs: 100, lookup }) };
+    await expect(checkWebhookUrl("https://silent.example/x", silentPolicy)).resolves.toEqual({ ok: true });
+    expect(signals.map((signal) => signal.aborted)).toEqual([true]);
   });
 
   it("refuses a name when any of its addresses is private", async () => {
-    const addresses: LookupAddress[] = [
+    const { lookup } = injectedLookup([
       { address: "93.184.216.34", family: 4 },
       { address: "::ffff:10.0.0.1", family: 6 },
-    ];
-    // The stub answers the `all: true` form only, which TypeScript cannot match to lookup's overloads.
-    vi.spyOn(dns.promises, "lookup").mockImplementation((async () => addresses) as unknown as typeof dns.promises.lookup);
+    ]);
+    const policy = { ...strict, resolveHost: createHostResolver({ timeoutMs: 2000, lookup }) };
 
-    await expect(checkWebhookUrl("https://hooks.example.invalid/x", strict)).resolves.toEqual({
-      ok: false,
-      reason: "resolves to a private address",
-    });
+    await expect(checkWebhookUrl("https://hooks.example.invalid/x", policy)).resolves.toEqual({ ok: false, reason: RESOLVES_TO_PRIVATE });
+  });
+});
+
+describe("dnsQueries", () => {
+  it("answers localhost with loopback, without a query", async () => {
+    await expect(dnsQueries({ servers: ["192.0.2.1"] })("localhost", new AbortController().signal)).resolves.toEqual([
+      { address: "127.0.0.1", family: 4 },
+      { address: "::1", family: 6 },
+    ]);
+  });
+
+  it("leaves libuv's thread pool free while queries to a server that never answers wait, and gives up on each in time", async () => {
+    const silentServer = createSocket("udp4");
+    await new Promise<void>((resolve) => silentServer.bind(0, "127.0.0.1", resolve));
+    try {
+      const resolve = createHostResolver({
+        timeoutMs: 300,
+        lookup: dnsQueries({ servers: [`127.0.0.1:${(silentServer.address() as AddressInfo).port}`] }),
+      });
+      // More hanging lookups than the pool's four threads: getaddrinfo would hold all of them.
+      let settled = 0;
+      const hanging = Array.from({ length: 16 }, (_, index) =>
+        resolve(`slow-${index}.example`).then(
+          () => "answered",
+          (error: unknown) => error,
+        ).finally(() => (settled += 1)),
+      );
+      // A lookup on the thread pool (as a processor connection makes) answers meanwhile.
+      await expect(dns.promises.lookup("localhost")).resolves.toMatchObject({ address: expect.any(String) });
+      expect(settled).toBe(0);
+      for (const outcome of await Promise.all(hanging)) {
+        expect(outcome).toBeInstanceOf(DnsTimeoutError);
+        expect((outcome as Error).message).toMatch(/^no DNS answer for slow-\d+\.example within 300 ms$/);
+      }
+    } finally {
+      silentServer.close();
+    }
   });
 });
 
@@ -114,7 +170,7 @@ describe("createWebhookSender", () => {
     );
   });
 
-  function sender(options: { allowHttp: boolean; allowPrivate: boolean; timeoutMs: number }): WebhookSender {
+  function sender(options: UrlPolicy & { timeoutMs: number }): WebhookSender {
     const created = createWebhookSender(options);
     senders.push(created);
     return created;
@@ -219,7 +275,7 @@ describe("createWebhookSender", () => {
 
   it("refuses private addresses, literal or resolved, without connecting", async () => {
     const server = await startServer((response) => response.writeHead(200).end());
-    const strictSender = sender({ allowHttp: true, allowPrivate: false, timeoutMs: 2000 });
+    const strictSender = sender({ ...strict, allowHttp: true, timeoutMs: 2000 });
 
     const results = await Promise.all(
       [
@@ -231,17 +287,17 @@ describe("createWebhookSender", () => {
     );
 
     expect(results.map((result) => result.kind === "failed" && result.error)).toEqual([
-      "refused: is a private address",
-      "refused: resolves to a private address",
-      "refused: is a private address",
-      "refused: is a private address",
+      `refused: ${IS_PRIVATE}`,
+      `refused: ${RESOLVES_TO_PRIVATE}`,
+      `refused: ${IS_PRIVATE}`,
+      `refused: ${IS_PRIVATE}`,
     ]);
     expect(server.connections).toBe(0);
   });
 
   it("refuses http, credentials and garbage at delivery too", async () => {
     const server = await startServer((response) => response.writeHead(200).end());
-    const httpsOnly = sender({ allowHttp: false, allowPrivate: true, timeoutMs: 2000 });
+    const httpsOnly = sender({ ...permissive, allowHttp: false, timeoutMs: 2000 });
 
     const results = await Promise.all(
       [`http://127.0.0.1:${server.port}/`, `https://user:secret@127.0.0.1:${server.port}/`, "nonsense"].map((url) =>
@@ -250,10 +306,29 @@ describe("createWebhookSender", () => {
     );
 
     expect(results.map((result) => result.kind === "failed" && result.error)).toEqual([
-      "refused: must use https",
+      `refused: ${HTTPS_ONLY}`,
       "refused: must not contain a username or password",
       "refused: is not a valid URL",
     ]);
     expect(server.connections).toBe(0);
+  });
+
+  it("fails a send whose host name's lookup never answers within the DNS bound, while another host's lookup still answers", async () => {
+    const server = await startServer((response) => response.writeHead(200).end());
+    const { lookup, signals } = injectedLookup([{ address: "127.0.0.1", family: 4 }]);
+    const bounded = sender({ ...permissive, resolveHost: createHostResolver({ timeoutMs: 200, lookup }), timeoutMs: 5000 });
+
+    const [silent, answering] = await Promise.all([
+      bounded.send(`http://silent.example:${server.port}/`, body, signed),
+      bounded.send(`http://answering.example:${server.port}/`, body, signed),
+    ]);
+
+    expect(answering).toMatchObject({ kind: "answered", status: 200 });
+    expect(silent).toEqual({ kind: "failed", error: "no DNS answer for silent.example within 200 ms", durationMs: expect.any(Number) });
+    // Failed by the DNS bound, not by the attempt's own timeout.
+    expect(silent.durationMs).toBeGreaterThanOrEqual(190);
+    expect(silent.durationMs).toBeLessThan(5000);
+    expect(server.requests).toHaveLength(1);
+    expect(signals.filter((signal) => signal.aborted)).toHaveLength(1);
   });
 });

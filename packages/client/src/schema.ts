@@ -8171,8 +8171,8 @@ export interface paths {
                     "application/json": {
                         /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
                         url: string;
-                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched. */
-                        events: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "*")[];
+                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
+                        events: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
                         description?: string | null;
                         enabled?: boolean;
                         /** Format: uuid */
@@ -8591,8 +8591,8 @@ export interface paths {
                     "application/json": {
                         /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
                         url?: string;
-                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched. */
-                        events?: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "*")[];
+                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
+                        events?: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
                         description?: string | null;
                         enabled?: boolean;
                     };
@@ -8759,6 +8759,208 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `idempotency_request_in_progress`: idempotent request in progress */
+                409: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_request_in_progress";
+                        };
+                    };
+                };
+                /** @description `payload_too_large`: payload too large */
+                413: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type`: unsupported media type */
+                415: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
+                };
+                /** @description `idempotency_key_reused`: idempotency key reused */
+                422: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the endpoint one webhook.test message, signed and logged like any delivery
+         * @description To that endpoint alone, whatever its `events`; its attempts are listed with the deliveries. A disabled endpoint gets it once enabled again.
+         *
+         *     The body is `{ "id", "type": "webhook.test", "createdAt", "data": { "endpointId" } }`, with the usual headers and
+         *     signature. Another client's endpoint is 404.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            deliveryId: string;
+                            /**
+                             * Format: uuid
+                             * @description The message's `webhook-id`.
+                             */
+                            eventId: string;
+                            /** @enum {string} */
+                            status: "pending";
+                        };
                     };
                 };
                 /** @description `validation_error`: validation failed */
@@ -9648,6 +9850,8 @@ export interface components {
             events: string[];
             description: string | null;
             enabled: boolean;
+            /** @description Why the service disabled the endpoint: `deliveries_failing` (every delivery failed for 3 days) or `secret_undecryptable` (rotate the secret). Null otherwise. Enabling it again resumes delivery of what is owed. */
+            disabledReason: ("deliveries_failing" | "secret_undecryptable") | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -9662,6 +9866,8 @@ export interface components {
             events: string[];
             description: string | null;
             enabled: boolean;
+            /** @description Why the service disabled the endpoint: `deliveries_failing` (every delivery failed for 3 days) or `secret_undecryptable` (rotate the secret). Null otherwise. Enabling it again resumes delivery of what is owed. */
+            disabledReason: ("deliveries_failing" | "secret_undecryptable") | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

@@ -45,7 +45,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     connectors: createConnectors({ baseUrls: { processor_a: nowhere, processor_b: nowhere, processor_c: nowhere, processor_d: nowhere }, http }),
     processorTimeoutMs: 1,
     fingerprint: createCardFingerprinter(randomBytes(32).toString("base64")),
-    webhookUrlPolicy: { allowHttp: false, allowPrivate: false },
+    webhookUrlPolicy: { allowHttp: false, allowPrivate: false, resolveHost: unused },
     adminKeyHash: "",
     checkReadiness: unused,
     simulatedProcessors: [],

@@ -313,6 +313,7 @@ export const webhookEndpoint = {
   clientId: ids.client,
   ...webhookEndpointBody,
   enabled: true,
+  disabledReason: null,
   createdAt: at("09:05:00.307"),
   updatedAt: at("09:05:00.307"),
 };

@@ -204,6 +204,12 @@ transaction reach an endpoint in the order they happened. \`secret\` is shown on
     request: {},
     response: { ...example.webhookEndpointWithSecret, secret: "whsec_Vq0b0n5mWl3cQk4nK7vJ0dXo9sF2aZr8YtPbE1hG6uI=" },
   },
+  "POST /v1/webhook-endpoints/{id}/test": {
+    request: {},
+    response: { deliveryId: example.ids.webhookDelivery, eventId: example.ids.webhookMessage, status: "pending" },
+    description: `The body is \`{ "id", "type": "webhook.test", "createdAt", "data": { "endpointId" } }\`, with the usual headers and
+signature. Another client's endpoint is 404.`,
+  },
   "GET /v1/webhook-endpoints/{id}/deliveries": { response: example.page([example.webhookAttempt]) },
   "POST /v1/webhook-deliveries/{id}/redeliver": { request: {}, response: { deliveryId: example.ids.webhookDelivery, status: "pending" } },
 };

@@ -11,9 +11,10 @@ import {
 } from "../../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import type { WebhookEndpointsTable } from "../../db/schema.ts";
-import type { WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
+import { type WebhookDisabledReason, webhookDisabledReasons, type WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
 import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
+import { queueTestMessage } from "../../webhooks/test-message.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
@@ -43,6 +44,13 @@ const endpointSchema = z
     events: z.array(z.string()),
     description: z.string().nullable(),
     enabled: z.boolean(),
+    disabledReason: z
+      .enum(webhookDisabledReasons)
+      .nullable()
+      .describe(
+        "Why the service disabled the endpoint: `deliveries_failing` (every delivery failed for 3 days) or " +
+          "`secret_undecryptable` (rotate the secret). Null otherwise. Enabling it again resumes delivery of what is owed.",
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -84,6 +92,7 @@ const viewOf = (row: EndpointRow) => ({
   events: row.events as EventSubscription[],
   description: row.description,
   enabled: row.enabled,
+  disabledReason: row.disabled_reason as WebhookDisabledReason | null,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
@@ -96,11 +105,22 @@ const viewOfWritten = (endpoint: WebhookEndpointSnapshot) => ({
   events: endpoint.events,
   description: endpoint.description,
   enabled: endpoint.enabled,
+  disabledReason: endpoint.disabledReason,
   createdAt: endpoint.createdAt,
   updatedAt: endpoint.occurredAt,
 });
 
-const endpointColumns = ["endpoint_id", "client_id", "url", "events", "description", "enabled", "created_at", "updated_at"] as const;
+const endpointColumns = [
+  "endpoint_id",
+  "client_id",
+  "url",
+  "events",
+  "description",
+  "enabled",
+  "disabled_reason",
+  "created_at",
+  "updated_at",
+] as const;
 
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = async (app, deps) => {
   const { db, secrets, webhookUrlPolicy } = deps;
@@ -263,6 +283,34 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
     },
   );
 
+  app.post(
+    "/webhook-endpoints/:id/test",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: "Send the endpoint one webhook.test message, signed and logged like any delivery",
+        description:
+          "To that endpoint alone, whatever its `events`; its attempts are listed with the deliveries. " +
+          "A disabled endpoint gets it once enabled again.",
+        params: idParams,
+        body: z.strictObject({}).optional(),
+        response: {
+          202: z.object({
+            deliveryId: z.uuid(),
+            eventId: z.uuid().describe("The message's `webhook-id`."),
+            status: z.literal("pending"),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const endpoint = await visible(request, request.params.id);
+      const queued = await queueTestMessage(db, { endpointId: endpoint.endpoint_id, clientId: endpoint.client_id }, deps.now());
+      return reply.code(202).send({ ...queued, status: "pending" as const });
+    },
+  );
+
   app.get(
     "/webhook-endpoints/:id/deliveries",
     {
@@ -343,7 +391,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
         )
         .executeTakeFirst();
       if (!delivery || !canSeeClient(principalOf(request), delivery.client_id)) throw notFound("webhook delivery");
-      await db
+      const redelivered = await db
         .updateTable("webhook_deliveries")
         .set({
           status: "pending",
@@ -353,7 +401,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
           updated_at: sql`now()`,
         })
         .where("delivery_id", "=", delivery.delivery_id)
-        .execute();
+        .executeTakeFirst();
+      // Purged (past WEBHOOK_LOG_RETENTION_DAYS) since it was read: there is nothing left to send.
+      if (redelivered.numUpdatedRows === 0n) throw notFound("webhook delivery");
       return reply.code(202).send({ deliveryId: delivery.delivery_id, status: "pending" as const });
     },
   );

@@ -16,6 +16,7 @@ import * as jsonReadModels from "./0015-json-read-models.ts";
 import * as resolverLastPass from "./0016-resolver-last-pass.ts";
 import * as webhookOrder from "./0017-webhook-order.ts";
 import * as idempotencyRetention from "./0019-idempotency-retention.ts";
+import * as webhookUpkeep from "./0020-webhook-upkeep.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "0016-resolver-last-pass": resolverLastPass,
   "0017-webhook-order": webhookOrder,
   "0019-idempotency-retention": idempotencyRetention,
+  "0020-webhook-upkeep": webhookUpkeep,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,6 +7,10 @@ export const webhookEndpointStreamId = (endpointId: string) => `webhook-endpoint
 /** After a rotation the previous secret still signs, beside the new one, for this long. */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
 
+/** Why the service disabled an endpoint on its own (a client's own `enabled: false` has none). */
+export const webhookDisabledReasons = ["deliveries_failing", "secret_undecryptable"] as const;
+export type WebhookDisabledReason = (typeof webhookDisabledReasons)[number];
+
 /** The whole endpoint as of one event: every event is a complete snapshot, its secrets encrypted. */
 export type WebhookEndpointSnapshot = {
   endpointId: string;
@@ -15,6 +19,8 @@ export type WebhookEndpointSnapshot = {
   events: EventSubscription[];
   description: string | null;
   enabled: boolean;
+  /** Set while the service, not the client, has the endpoint disabled. */
+  disabledReason: WebhookDisabledReason | null;
   secret: EncryptedSecret;
   /** The secret before the last rotation, signing too until `previousSecretExpiresAt`. */
   previousSecret: EncryptedSecret | null;
@@ -27,25 +33,38 @@ export type WebhookEndpointEvent =
   | { type: "WebhookEndpointCreated.v1"; data: WebhookEndpointSnapshot }
   | { type: "WebhookEndpointUpdated.v1"; data: WebhookEndpointSnapshot }
   | { type: "WebhookEndpointSecretRotated.v1"; data: WebhookEndpointSnapshot }
+  | { type: "WebhookEndpointDisabled.v1"; data: WebhookEndpointSnapshot }
   | { type: "WebhookEndpointDeleted.v1"; data: WebhookEndpointSnapshot };
 
 export const webhookEndpointEventTypes = [
   "WebhookEndpointCreated.v1",
   "WebhookEndpointUpdated.v1",
   "WebhookEndpointSecretRotated.v1",
+  "WebhookEndpointDisabled.v1",
   "WebhookEndpointDeleted.v1",
 ] as const satisfies readonly WebhookEndpointEvent["type"][];
+
+/** A snapshot as stored: those recorded before endpoints could be disabled by the service lack `disabledReason`. */
+export const upcastSnapshot = (data: WebhookEndpointSnapshot): WebhookEndpointSnapshot => ({
+  ...data,
+  disabledReason: data.disabledReason ?? null,
+});
 
 export type WebhookEndpointChanges = Partial<Pick<WebhookEndpointSnapshot, "url" | "events" | "description" | "enabled">>;
 
 export type WebhookEndpointCommand =
   | {
       type: "CreateWebhookEndpoint";
-      endpoint: Omit<WebhookEndpointSnapshot, "previousSecret" | "previousSecretExpiresAt" | "createdAt" | "occurredAt">;
+      endpoint: Omit<WebhookEndpointSnapshot, "disabledReason" | "previousSecret" | "previousSecretExpiresAt" | "createdAt" | "occurredAt">;
       now: string;
     }
   | { type: "UpdateWebhookEndpoint"; changes: WebhookEndpointChanges; now: string }
   | { type: "RotateWebhookSecret"; secret: EncryptedSecret; now: string }
+  /**
+   * The service's own: `unchangedSince` is the endpoint's last change as the judgement saw it, so
+   * an endpoint changed meanwhile (a new secret, enabled again) is judged afresh, not disabled.
+   */
+  | { type: "DisableWebhookEndpoint"; reason: WebhookDisabledReason; unchangedSince: string; now: string }
   | { type: "DeleteWebhookEndpoint"; now: string };
 
 export type WebhookEndpointFailure = "already_exists" | "not_found";
@@ -64,8 +83,8 @@ export const webhookEndpointDecider: Decider<
   initialState: () => ({ status: "absent" }),
   evolve: (_state, event) =>
     event.type === "WebhookEndpointDeleted.v1"
-      ? { status: "deleted", endpoint: event.data }
-      : { status: "present", endpoint: event.data },
+      ? { status: "deleted", endpoint: upcastSnapshot(event.data) }
+      : { status: "present", endpoint: upcastSnapshot(event.data) },
   decide(command, state) {
     if (command.type === "CreateWebhookEndpoint") {
       if (state.status !== "absent") return reject("already_exists", "The webhook endpoint exists already.");
@@ -73,6 +92,7 @@ export const webhookEndpointDecider: Decider<
         type: "WebhookEndpointCreated.v1",
         data: {
           ...command.endpoint,
+          disabledReason: null,
           previousSecret: null,
           previousSecretExpiresAt: null,
           createdAt: command.now,
@@ -83,8 +103,11 @@ export const webhookEndpointDecider: Decider<
     if (state.status !== "present") return reject("not_found", "No such webhook endpoint.");
     const current = { ...state.endpoint, occurredAt: command.now };
     switch (command.type) {
-      case "UpdateWebhookEndpoint":
-        return accept({ type: "WebhookEndpointUpdated.v1", data: { ...current, ...command.changes } });
+      case "UpdateWebhookEndpoint": {
+        // The reason stands while the endpoint stays disabled; enabling or disabling it is the client's choice.
+        const disabledReason = command.changes.enabled === undefined ? current.disabledReason : null;
+        return accept({ type: "WebhookEndpointUpdated.v1", data: { ...current, ...command.changes, disabledReason } });
+      }
       case "RotateWebhookSecret": {
         const expiresAt = new Date(Date.parse(command.now) + PREVIOUS_SECRET_VALID_MS).toISOString();
         return accept({
@@ -92,6 +115,9 @@ export const webhookEndpointDecider: Decider<
           data: { ...current, secret: command.secret, previousSecret: state.endpoint.secret, previousSecretExpiresAt: expiresAt },
         });
       }
+      case "DisableWebhookEndpoint":
+        if (!state.endpoint.enabled || Date.parse(state.endpoint.occurredAt) !== Date.parse(command.unchangedSince)) return accept();
+        return accept({ type: "WebhookEndpointDisabled.v1", data: { ...current, enabled: false, disabledReason: command.reason } });
       case "DeleteWebhookEndpoint":
         return accept({ type: "WebhookEndpointDeleted.v1", data: current });
     }

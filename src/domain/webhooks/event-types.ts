@@ -7,6 +7,8 @@ export const webhookEventTypes = [
   "authorization.expired",
   "settlement.closed",
   "settlement.mismatched",
+  /** Sent only when asked for (POST /v1/webhook-endpoints/{id}/test), to that endpoint alone. */
+  "webhook.test",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -4,11 +4,7 @@ import type { Database } from "../../db/schema.ts";
 import { evolve, initialState, type PaymentEvent, paymentEventTypes, type PaymentState } from "../../domain/payments/index.ts";
 import type { SettlementClosed, SettlementOpened } from "../../domain/settlements/events.ts";
 import { toSettlementView } from "../../domain/settlements/view.ts";
-import {
-  type WebhookEndpointEvent,
-  webhookEndpointEventTypes,
-  type WebhookEndpointSnapshot,
-} from "../../domain/webhooks/endpoint.ts";
+import { upcastSnapshot, type WebhookEndpointEvent, webhookEndpointEventTypes } from "../../domain/webhooks/endpoint.ts";
 import { type EventSubscription, subscribes } from "../../domain/webhooks/event-types.ts";
 import { paymentMessages, settlementMessages, type WebhookMessage } from "../../domain/webhooks/messages.ts";
 import type { RecordedEvent } from "../../eventstore/port.ts";
@@ -99,6 +95,7 @@ type EndpointRow = {
   events: EventSubscription[];
   description: string | null;
   enabled: boolean;
+  disabled_reason: string | null;
   deleted: boolean;
   secret: string;
   previous_secret: string | null;
@@ -128,7 +125,7 @@ const wants = (endpoint: Subscriber, message: WebhookMessage) =>
 
 function endpointRow(recorded: RecordedEvent): EndpointRow {
   const event = recorded as unknown as WebhookEndpointEvent;
-  const snapshot: WebhookEndpointSnapshot = event.data;
+  const snapshot = upcastSnapshot(event.data);
   return {
     endpoint_id: snapshot.endpointId,
     client_id: snapshot.clientId,
@@ -136,6 +133,7 @@ function endpointRow(recorded: RecordedEvent): EndpointRow {
     events: snapshot.events,
     description: snapshot.description,
     enabled: snapshot.enabled,
+    disabled_reason: snapshot.disabledReason,
     deleted: event.type === "WebhookEndpointDeleted.v1",
     secret: snapshot.secret,
     previous_secret: snapshot.previousSecret,
@@ -186,21 +184,22 @@ class StreamFolds {
 async function saveEndpoints(trx: Transaction<Database>, rows: EndpointRow[]) {
   if (rows.length === 0) return;
   await sql`
-    insert into webhook_endpoints (endpoint_id, client_id, url, events, description, enabled, deleted, secret,
-                                   previous_secret, previous_secret_expires_at, created_at, updated_at, revision)
+    insert into webhook_endpoints (endpoint_id, client_id, url, events, description, enabled, disabled_reason, deleted,
+                                   secret, previous_secret, previous_secret_expires_at, created_at, updated_at, revision)
     select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      as row(endpoint_id uuid, client_id uuid, url text, events jsonb, description text, enabled boolean, deleted boolean,
-             secret text, previous_secret text, previous_secret_expires_at timestamptz, created_at timestamptz,
-             updated_at timestamptz, revision bigint)
+      as row(endpoint_id uuid, client_id uuid, url text, events jsonb, description text, enabled boolean,
+             disabled_reason text, deleted boolean, secret text, previous_secret text,
+             previous_secret_expires_at timestamptz, created_at timestamptz, updated_at timestamptz, revision bigint)
     on conflict (endpoint_id) do update
       set url = excluded.url, events = excluded.events, description = excluded.description, enabled = excluded.enabled,
-          deleted = excluded.deleted, secret = excluded.secret, previous_secret = excluded.previous_secret,
+          disabled_reason = excluded.disabled_reason, deleted = excluded.deleted, secret = excluded.secret, previous_secret = excluded.previous_secret,
           previous_secret_expires_at = excluded.previous_secret_expires_at, updated_at = excluded.updated_at,
           revision = excluded.revision
       where webhook_endpoints.revision < excluded.revision
   `.execute(trx);
 }
 
+/** New deliveries only: one already there, or purged (at or below the purge's position), is not queued again. */
 async function insertDeliveries(trx: Transaction<Database>, rows: DeliveryRow[]) {
   if (rows.length === 0) return;
   await sql`
@@ -209,6 +208,7 @@ async function insertDeliveries(trx: Transaction<Database>, rows: DeliveryRow[])
     select *, 'pending', now() from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       as row(delivery_id uuid, endpoint_id uuid, client_id uuid, message_id uuid, event_type text, subject_id uuid,
              position bigint, ordinal int, payload text)
+    where row.position > coalesce((select through_position from webhook_outbox_purged), -1)
     on conflict (delivery_id) do nothing
   `.execute(trx);
 }
