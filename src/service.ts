@@ -146,6 +146,7 @@ export async function startService(
     bodyLimitBytes: config.bodyLimitBytes,
     requestHashKey: requestHashKeyOf(fingerprintKey),
     idempotencyInProgressTimeoutMs: config.idempotencyInProgressTimeoutMs,
+    settlement: { syncWaitMs: config.settlementSyncWaitMs, resumeAfterMs: config.settlementResumeAfterMs },
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
     requestTimeoutMs: config.requestTimeoutMs,
     connectionTimeoutMs: config.connectionTimeoutMs,

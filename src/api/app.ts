@@ -19,12 +19,12 @@ import { clientRoutes } from "./routes/clients.ts";
 import { historyRoutes } from "./routes/history.ts";
 import { operationsRoutes } from "./routes/operations.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
-import { settlementRoutes } from "./routes/settlements.ts";
-import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
+import { type SettlementRouteDependencies, settlementRoutes } from "./routes/settlements.ts";
+import { transactionRoutes } from "./routes/transactions.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import type { UrlPolicy } from "../webhooks/destination.ts";
 
-export interface AppDependencies extends TransactionRouteDependencies {
+export interface AppDependencies extends SettlementRouteDependencies {
   logger: Logger;
   metrics: Metrics;
   adminKeyHash: string;

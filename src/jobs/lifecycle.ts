@@ -59,7 +59,7 @@ export class Lifecycle {
     const stalled = await openSettlementsBefore(context, new Date(context.now().getTime() - settlementResumeAfterMs));
     for (const settlementId of stalled) {
       if (this.#periodic.stopped) return;
-      await this.#each({ settlementId }, () => finishSettlement(context, settlementId));
+      await this.#each({ settlementId }, () => finishSettlement(context, settlementId, { staleAfterMs: settlementResumeAfterMs }));
     }
   }
 
@@ -93,7 +93,7 @@ export class Lifecycle {
           processor: row.processor as Processor,
           localDate: close.localDate,
           cutoff: close.at,
-        }, { takeOverAfterMs: this.#options.settlementResumeAfterMs }),
+        }, { staleAfterMs: this.#options.settlementResumeAfterMs }),
       );
     }
   }

@@ -15,6 +15,7 @@ import * as defaultHostConfigurations from "./0014-default-host-configurations.t
 import * as jsonReadModels from "./0015-json-read-models.ts";
 import * as resolverLastPass from "./0016-resolver-last-pass.ts";
 import * as webhookOrder from "./0017-webhook-order.ts";
+import * as settlementTransactions from "./0018-settlement-transactions.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0015-json-read-models": jsonReadModels,
   "0016-resolver-last-pass": resolverLastPass,
   "0017-webhook-order": webhookOrder,
+  "0018-settlement-transactions": settlementTransactions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
