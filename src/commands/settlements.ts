@@ -217,6 +217,18 @@ async function claim(context: SettlementContext, batch: BatchToClose, { staleAft
   return busy("another");
 }
 
+/** Tells the lifecycle job the batch is still being closed (see resumeSettlement). */
+async function renew(context: SettlementContext, batch: { settlementId: string; hostConfigurationId: string }): Promise<void> {
+  await execute(
+    context.store,
+    settlementClaimDecider,
+    settlementClaimStreamId(batch.hostConfigurationId),
+    { type: "Renew", settlementId: batch.settlementId, now: context.now().toISOString() },
+    context.metadata,
+    { lastEventOnly: true },
+  );
+}
+
 /** Lets the host configuration's next batch be closed. */
 async function release(context: SettlementContext, batch: { settlementId: string; hostConfigurationId: string }): Promise<void> {
   await execute(
@@ -255,8 +267,22 @@ export async function finishSettlement(context: SettlementContext, settlementId:
       return finishSettlement(context, settlementId, { staleAfterMs: failed.ok ? staleAfterMs : Infinity });
     }
     case "open":
-      return closeOpenBatch(context, state, candidatesIn(history), known);
+      return closeOpenBatch(context, state, candidatesIn(history), known, staleAfterMs);
   }
+}
+
+/**
+ * The lifecycle job's: finishes a batch left open whose finisher stopped renewing its claim (it
+ * died, or the processor never answered it); one still being closed is answered as it stands.
+ */
+export async function resumeSettlement(context: SettlementContext, settlementId: string, options: CloseOptions): Promise<SettlementResult> {
+  const opened = await firstEventOf(context, settlementId);
+  if (opened?.type === "SettlementOpened.v1" || opened?.type === "SettlementOpened.v2") {
+    const { state } = await readStream(context.store, settlementClaimDecider, settlementClaimStreamId(opened.data.hostConfigurationId), true);
+    const renewedAgo = state.claimedBy === settlementId ? context.now().getTime() - Date.parse(state.since) : Infinity;
+    if (renewedAgo < options.staleAfterMs) return (await settlementAsItStands(context, settlementId)) ?? busy(settlementId);
+  }
+  return finishSettlement(context, settlementId, options);
 }
 
 async function closeOpenBatch(
@@ -264,8 +290,10 @@ async function closeOpenBatch(
   { batch }: Extract<SettlementState, { status: "open" }>,
   candidates: readonly SettlementCandidate[],
   known: KnownStream<SettlementState>,
+  staleAfterMs: number,
 ): Promise<SettlementResult> {
   const { settlementId } = batch;
+  await renew(context, batch);
   const streamId = settlementStreamId(settlementId);
   const hostConfiguration = await loadHostConfiguration(context, batch.hostConfigurationId);
   const processorAnswer = await context.connectors[batch.processor].closeBatch({
@@ -281,7 +309,13 @@ async function closeOpenBatch(
     context.logger.error({ settlementId, hostConfigurationId: batch.hostConfigurationId }, "the processor refused to close a settlement batch");
     return settled(context, failed.ok ? failed : await readStream(context.store, settlementDecider, streamId, false));
   }
-  const { settled: marked, disputed } = await markSettled(context, batch, candidates, new Set(processorAnswer.transactionIds));
+  let renewedAt = performance.now();
+  const keepClaim = async () => {
+    if (performance.now() - renewedAt < staleAfterMs / 4) return;
+    renewedAt = performance.now();
+    await renew(context, batch);
+  };
+  const { settled: marked, disputed } = await markSettled(context, batch, candidates, new Set(processorAnswer.transactionIds), keepClaim);
   const closed = await execute(
     context.store,
     settlementDecider,
@@ -352,6 +386,8 @@ async function markSettled(
   batch: BatchIdentity,
   candidates: readonly SettlementCandidate[],
   settledByProcessor: ReadonlySet<string>,
+  /** Called after each chunk: a close of many thousands takes minutes. */
+  keepClaim: () => Promise<void>,
 ): Promise<{ settled: SettledTransaction[]; disputed: SettledTransaction[] }> {
   const settled: SettledTransaction[] = [];
   const disputed: SettledTransaction[] = [];
@@ -372,6 +408,7 @@ async function markSettled(
     }
     // Payments come first: the close takes at most its share of the process and the database.
     await sleep((performance.now() - chunkStarted) * (1 / MARKING_SHARE - 1));
+    await keepClaim();
   }
   return { settled, disputed };
 }

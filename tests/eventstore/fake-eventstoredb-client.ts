@@ -215,7 +215,8 @@ export class FakeClient {
   }
 
   async appendToStream(...args: unknown[]): Promise<ClientAppendResult> {
-    refuseOversized(args[1] as EventData[]);
+    const [, events] = args as [string, EventData | EventData[]];
+    refuseOversized(Array.isArray(events) ? events : [events]);
     this.appends.push(args);
     return this.appendResult();
   }
