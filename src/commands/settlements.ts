@@ -61,8 +61,9 @@ export type OpenOutcome = { kind: "opened" } | { kind: "exists" } | Extract<Sett
 
 export interface CloseOptions {
   /**
-   * A claim or an opening batch older than this is stale: its opener died. The claim is taken
-   * over once its batch is finished (or failed, when it was never sealed).
+   * A claim not renewed for this long, or a batch opened this long ago and never sealed, is its
+   * dead opener's or finisher's: the batch is finished (failed, if never sealed) and the claim
+   * taken over.
    */
   staleAfterMs: number;
 }

@@ -169,6 +169,11 @@ for (const target of testDatabaseTargets()) {
       expect((await api.request("GET", "/v1/settlements", { key: globex.key })).body.data).toEqual([]);
       expect((await api.request("GET", `/v1/settlements?clientId=${acme.clientId}`, { key: globex.key })).body.data).toEqual([]);
       expect((await api.request("GET", `/v1/settlements/${mine.body.data[0].id}`, { key: globex.key })).status).toBe(404);
+      const theirs = await api.request("GET", `/v1/settlements/${mine.body.data[0].id}/transactions`, { key: globex.key });
+      expect(theirs.status).toBe(404);
+      expect(theirs.body.code).toBe("not_found");
+      expect((await api.request("GET", `/v1/settlements/${mine.body.data[0].id}/transactions`, { key: acme.key })).body.data.length).toBeGreaterThan(0);
+      expect((await api.request("GET", `/v1/settlements/${mine.body.data[0].id}/transactions?cursor=nonsense`, { key: acme.key })).status).toBe(400);
       const filtered = await api.request("GET", `/v1/settlements?clientId=${acme.clientId}&processor=processor_a&limit=1`);
       expect(filtered.body.data).toHaveLength(1);
       const nextPage = await api.request("GET", `/v1/settlements?clientId=${acme.clientId}&processor=processor_a&limit=1&cursor=${filtered.body.nextCursor}`);
