@@ -6907,7 +6907,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_a host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the batch `closing`, with `location`, and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -6934,17 +6934,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ClosingSettlement"];
                     };
                 };
                 /** @description `validation_error`: validation failed */
@@ -7104,7 +7093,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_b host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the batch `closing`, with `location`, and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -7131,17 +7120,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ClosingSettlement"];
                     };
                 };
                 /** @description `validation_error`: validation failed */
@@ -7301,7 +7279,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_c host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the batch `closing`, with `location`, and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -7328,17 +7306,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ClosingSettlement"];
                     };
                 };
                 /** @description `validation_error`: validation failed */
@@ -7498,7 +7465,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_d host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the batch `closing`, with `location`, and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -7525,17 +7492,6 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ClosingSettlement"];
                     };
                 };
                 /** @description `validation_error`: validation failed */
@@ -9631,47 +9587,6 @@ export interface components {
             }[];
             /** @description The transactions it takes while closing; those it settled once closed. Paged at `/v1/settlements/{id}/transactions`. */
             transactionCount: number;
-        };
-        ClosingSettlement: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            clientId: string;
-            /** @enum {string} */
-            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
-            /** Format: uuid */
-            hostConfigurationId: string;
-            /** @description When it closed or failed; null while closing. */
-            closedAt: string | null;
-            /** @description The batch took what was made up to this moment. */
-            cutoff: string;
-            /**
-             * @description `closing`: the processor is closing it; `mismatched`: the processor's totals differ from the ledger's; `failed`: the processor refused it, nothing in it settled.
-             * @enum {string}
-             */
-            status: "closing" | "matched" | "mismatched" | "failed";
-            /** @description The ledger's, per currency; `salesCount`/`salesAmount` count sales and captures. Empty until closed. */
-            totals: {
-                currency: string;
-                salesCount: number;
-                salesAmount: number;
-                refundsCount: number;
-                refundsAmount: number;
-                netAmount: number;
-            }[];
-            /** @description The processor's own count of the same batch. Empty until closed. */
-            processorTotals: {
-                currency: string;
-                salesCount: number;
-                salesAmount: number;
-                refundsCount: number;
-                refundsAmount: number;
-                netAmount: number;
-            }[];
-            /** @description The transactions it takes while closing; those it settled once closed. Paged at `/v1/settlements/{id}/transactions`. */
-            transactionCount: number;
-            /** @description Where the batch is read as it stands: `/v1/settlements/{id}`. */
-            location: string;
         };
         WebhookEndpoint: {
             /** Format: uuid */

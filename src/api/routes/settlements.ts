@@ -45,10 +45,6 @@ export const settlementSchema = z
   })
   .meta({ id: "Settlement" });
 
-const closingSettlementSchema = settlementSchema
-  .extend({ location: z.string().describe("Where the batch is read as it stands: `/v1/settlements/{id}`.") })
-  .meta({ id: "ClosingSettlement" });
-
 const settlementsQuery = listQuery.extend({
   clientId: z.uuid().optional(),
   processor: z.enum(processors).optional(),
@@ -85,12 +81,15 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
           summary: `Close a ${processor} host configuration's settlement batch now`,
           description:
             "Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within " +
-            "`SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the batch `closing`, with `location`, and the close goes on. Nothing to take: " +
+            "`SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: \"closing\"` with a `location` header and field " +
+            "(`/v1/settlements/{id}`), and the close goes on. Nothing to take: " +
             "409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the " +
             "processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that " +
             "batch as it stands.",
           params: z.strictObject({ id: z.uuid() }),
-          response: { 201: settlementSchema, 202: closingSettlementSchema },
+          // One success schema per operation in the reference: the 202 is the same batch, `closing`,
+          // with `location` added.
+          response: { 201: settlementSchema },
         },
       },
       async (request, reply) => {
