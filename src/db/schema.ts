@@ -134,7 +134,7 @@ export interface SettlementsTable {
   view: unknown;
 }
 
-/** A transaction a batch settled: the batch's paged list. */
+/** A transaction a batch took (one of its candidates): its paged list keeps those settled in it. */
 export interface SettlementTransactionsTable {
   settlement_id: string;
   transaction_id: string;

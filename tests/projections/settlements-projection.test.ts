@@ -23,7 +23,6 @@ const recorded = (streamId: string, { type, data }: { type: string; data: object
   return { id: `e${position}`, streamId, type, data: data as JsonObject, metadata: {}, revision: 0n, position, recordedAt: new Date(at) };
 };
 const settlementEvent = (event: SettlementEvent) => recorded(`settlement-${settlementId}`, event);
-const settled = (transactionId: string) => recorded(`payment-${transactionId}`, { type: "TransactionSettled.v1", data: { transactionId, settlementId, occurredAt: at } });
 
 for (const target of testDatabaseTargets()) {
   describe(`the settlements read model, on ${target}`, () => {
@@ -40,13 +39,12 @@ for (const target of testDatabaseTargets()) {
     const listed = async () =>
       (await database.db.selectFrom("settlement_transactions").select("transaction_id").where("settlement_id", "=", settlementId).orderBy("transaction_id").execute()).map((row) => row.transaction_id);
 
-    it("shows a batch stored before chunks with its count, never its ids, and lists what it settled", async () => {
+    it("shows a batch stored before chunks with its count, never its ids, and keeps its candidates for its list", async () => {
       await apply([
         settlementEvent({ type: "SettlementOpened.v1", data: { ...batch, candidates: saleIds.map((transactionId) => ({ transactionId, paymentId: transactionId })), occurredAt: at } }),
       ]);
       expect(await view()).toMatchObject({ status: "closing", transactionCount: 2 });
       await apply([
-        ...saleIds.map(settled),
         settlementEvent({ type: "SettlementClosed.v1", data: { settlementId, transactionIds: saleIds, totals, processorTotals: totals, status: "matched", occurredAt: at } }),
       ]);
       const closed = await view();
@@ -57,17 +55,22 @@ for (const target of testDatabaseTargets()) {
 
     it("follows a batch in chunks from its opening to its close, applying each event once", async () => {
       const opened = settlementEvent({ type: "SettlementOpened.v2", data: { ...batch, occurredAt: at } });
+      const chunk = settlementEvent({
+        type: "SettlementCandidatesRecorded.v1",
+        data: { settlementId, candidates: saleIds.map((transactionId) => ({ transactionId, paymentId: transactionId })), occurredAt: at },
+      });
       const sealed = settlementEvent({ type: "SettlementSealed.v1", data: { settlementId, transactionCount: 2, occurredAt: at } });
-      await apply([opened]);
+      await apply([opened, chunk]);
       expect(await view()).toMatchObject({ status: "closing", transactionCount: 0 });
+      expect(await listed()).toEqual(saleIds);
       await apply([sealed]);
       expect(await view()).toMatchObject({ status: "closing", transactionCount: 2 });
       const closed = settlementEvent({
         type: "SettlementClosed.v2",
         data: { ...batch, transactionCount: 2, totals, processorTotals: [], status: "mismatched", occurredAt: at },
       });
-      await apply([...saleIds.map(settled), closed]);
-      await apply([opened, sealed, ...saleIds.map(settled), closed]);
+      await apply([closed]);
+      await apply([opened, chunk, sealed, closed]);
       expect(await view()).toMatchObject({ status: "mismatched", transactionCount: 2, processorTotals: [] });
       expect(await listed()).toEqual(saleIds);
     });

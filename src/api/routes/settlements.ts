@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
+import { sql } from "kysely";
 import { finishSettlement, openSettlement, type SettlementContext, settlementAsItStands, type SettlementResult } from "../../commands/settlements.ts";
 import type { TransactionView } from "../../domain/payments/index.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
@@ -148,6 +149,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       schema: {
         tags,
         summary: "The transactions a settlement batch settled, newest first",
+        description: "While the batch closes, those settled so far.",
         params: z.strictObject({ id: z.uuid() }),
         querystring: listQuery,
         response: { 200: z.object({ data: z.array(transactionSchema), nextCursor: z.string().nullable() }) },
@@ -166,6 +168,9 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
         .innerJoin("transactions", "transactions.transaction_id", "settlement_transactions.transaction_id")
         .select(["settlement_transactions.transaction_id", "transactions.view"])
         .where("settlement_transactions.settlement_id", "=", request.params.id)
+        // The batch's candidates, those settled in it: few are ever left out, so the scan of
+        // the primary key stops soon after a page's worth.
+        .where(sql<string>`transactions.view->>'settlementId'`, "=", request.params.id)
         .$if(after !== undefined, (page) => page.where("settlement_transactions.transaction_id", "<", after!))
         .orderBy("settlement_transactions.transaction_id", "desc")
         .limit(limit + 1)

@@ -1,8 +1,9 @@
 import { type Kysely, sql } from "kysely";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // A batch's transactions are paged, never listed whole in its object: the transactions each
-  // batch settled, newest first by their time-ordered id (the primary key, scanned backwards).
+  // A batch's transactions are paged, never listed whole in its object: the candidates each batch
+  // took, newest first by their time-ordered id (the primary key, scanned backwards). Batches
+  // closed before this keep those they settled.
   await sql`create table settlement_transactions (
     settlement_id uuid not null,
     transaction_id uuid not null,

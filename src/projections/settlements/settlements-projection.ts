@@ -1,44 +1,32 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
-import type { TransactionSettled } from "../../domain/payments/events.ts";
 import type { SettlementState } from "../../domain/settlements/decider.ts";
-import { type BatchIdentity, closedBatchOf, type SettlementEvent, settlementEventTypes } from "../../domain/settlements/events.ts";
+import {
+  type BatchIdentity,
+  closedBatchOf,
+  type SettlementCandidate,
+  type SettlementEvent,
+  settlementEventTypes,
+} from "../../domain/settlements/events.ts";
 import { toSettlementView } from "../../domain/settlements/view.ts";
 import type { Projection } from "../projection.ts";
 
-/** Settled transactions written per statement. */
-const SETTLED_ROWS_PER_INSERT = 1_000;
-
 /**
  * Settlement batches as the API shows them, from their opening on (an open one is also how a
- * batch whose opener died is found and finished), and which transactions each settled, from the
- * payments' `TransactionSettled` events, for the batch's paged list. A batch's chunks of
- * candidates are not read here: its seal carries their count. A batch's events are applied in
- * order, each at most once: opening inserts the row, sealing, closing or failing moves it on from
- * `open` only.
+ * batch whose opener died is found and finished), and each batch's candidates, for its paged list
+ * of transactions (which keeps those the transactions read model shows settled in it). Taken from
+ * the batch's own chunks, a few hundred rows a statement at its opening: nothing is written per
+ * transaction while the batch is marked, when payment traffic matters. A batch's events are
+ * applied in order, each at most once: opening inserts the row, sealing, closing or failing moves
+ * it on from `open` only.
  */
 export const settlementsProjection: Projection = {
   name: "settlements",
   tables: ["settlements", "settlement_transactions"],
-  eventTypes: [...settlementEventTypes.filter((type) => type !== "SettlementCandidatesRecorded.v1"), "TransactionSettled.v1"],
+  eventTypes: settlementEventTypes,
   async apply(trx, events) {
-    const settledTransactions: { settlement_id: string; transaction_id: string }[] = [];
-    for (const recorded of events) {
-      if (recorded.type === "TransactionSettled.v1") {
-        const { settlementId, transactionId } = (recorded as unknown as TransactionSettled).data;
-        settledTransactions.push({ settlement_id: settlementId, transaction_id: transactionId });
-        continue;
-      }
-      await applySettlementEvent(trx, recorded as unknown as SettlementEvent);
-    }
-    for (let start = 0; start < settledTransactions.length; start += SETTLED_ROWS_PER_INSERT) {
-      await trx
-        .insertInto("settlement_transactions")
-        .values(settledTransactions.slice(start, start + SETTLED_ROWS_PER_INSERT))
-        .onConflict((conflict) => conflict.columns(["settlement_id", "transaction_id"]).doNothing())
-        .execute();
-    }
+    for (const recorded of events) await applySettlementEvent(trx, recorded as unknown as SettlementEvent);
   },
 };
 
@@ -52,6 +40,7 @@ async function applySettlementEvent(trx: Transaction<Database>, event: Settlemen
         transactionCount === undefined
           ? { status: "opening", batch, openedAt: occurredAt, candidateCount: 0 }
           : { status: "open", batch, openedAt: occurredAt, transactionCount };
+      if (event.type === "SettlementOpened.v1") await recordCandidates(trx, batch.settlementId, event.data.candidates);
       await trx
         .insertInto("settlements")
         .values({
@@ -71,6 +60,7 @@ async function applySettlementEvent(trx: Transaction<Database>, event: Settlemen
       return;
     }
     case "SettlementCandidatesRecorded.v1":
+      await recordCandidates(trx, event.data.settlementId, event.data.candidates);
       return;
     case "SettlementSealed.v1": {
       const { settlementId, transactionCount, occurredAt } = event.data;
@@ -103,6 +93,19 @@ async function applySettlementEvent(trx: Transaction<Database>, event: Settlemen
         .execute();
       return;
     }
+  }
+}
+
+/** Rows per statement: an older batch's opening holds every candidate at once. */
+const CANDIDATE_ROWS_PER_INSERT = 1_000;
+
+async function recordCandidates(trx: Transaction<Database>, settlementId: string, candidates: readonly SettlementCandidate[]): Promise<void> {
+  for (let start = 0; start < candidates.length; start += CANDIDATE_ROWS_PER_INSERT) {
+    await trx
+      .insertInto("settlement_transactions")
+      .values(candidates.slice(start, start + CANDIDATE_ROWS_PER_INSERT).map(({ transactionId }) => ({ settlement_id: settlementId, transaction_id: transactionId })))
+      .onConflict((conflict) => conflict.columns(["settlement_id", "transaction_id"]).doNothing())
+      .execute();
   }
 }
 
