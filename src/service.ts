@@ -189,6 +189,7 @@ export async function startService(
     requestHashKey: requestHashKeyOf(fingerprintKey),
     idempotencyInProgressTimeoutMs: config.idempotencyInProgressTimeoutMs,
     idempotencyRetentionMs: config.idempotencyRetentionMs,
+    settlement: { syncWaitMs: config.settlementSyncWaitMs, resumeAfterMs: config.settlementResumeAfterMs },
     closeGraceMs: config.processorTimeoutMs + STOP_GRACE_BEYOND_PROCESSOR_MS,
     requestTimeoutMs: config.requestTimeoutMs,
     connectionTimeoutMs: config.connectionTimeoutMs,

@@ -75,10 +75,10 @@ export interface Settlement {
   clientId: string;
   processor: string;
   hostConfigurationId: string;
-  closedAt: string;
-  status: "matched" | "mismatched";
+  closedAt: string | null;
+  status: "closing" | "matched" | "mismatched" | "failed";
   totals: SettlementTotals[];
-  transactionIds: string[];
+  transactionCount: number;
 }
 
 export interface WebhookEndpoint {

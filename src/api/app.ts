@@ -21,12 +21,12 @@ import { historyRoutes } from "./routes/history.ts";
 import { operationsRoutes } from "./routes/operations.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
 import { registerServiceIndex } from "./routes/service-index.ts";
-import { settlementRoutes } from "./routes/settlements.ts";
+import { type SettlementRouteDependencies, settlementRoutes } from "./routes/settlements.ts";
 import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import type { UrlPolicy } from "../webhooks/destination.ts";
 
-export interface AppDependencies extends TransactionRouteDependencies, HealthDependencies {
+export interface AppDependencies extends TransactionRouteDependencies, SettlementRouteDependencies, HealthDependencies {
   logger: Logger;
   metrics: Metrics;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */

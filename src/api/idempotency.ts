@@ -69,8 +69,11 @@ const keyFormat = /^[\x20-\x7e]{1,255}$/;
 export const REPLAYED_HEADER = "idempotent-replayed";
 /** Response headers that are part of what a replay must give back. */
 const replayedHeaders = ["content-type", "etag", "location"];
-/** Answers that carry a recorded transaction: a retry answers that transaction as it stands. */
-const answersWithTransaction = new Set([201, 402, 502, 504]);
+/**
+ * Answers that carry a recorded transaction (or settlement batch: 202 while it closes): a retry
+ * answers it as it stands.
+ */
+const answersWithTransaction = new Set([201, 202, 402, 502, 504]);
 
 /**
  * Idempotency for every authenticated POST, as API.md says: the first response to a key is

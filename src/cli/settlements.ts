@@ -35,7 +35,7 @@ export async function printSettlements({ db }: Ledger, day: string, { colour }: 
       row.processor,
       row.host_configuration_id,
       row.closed_at?.toISOString() ?? "—",
-      view ? String(view.transactionIds.length) : "—",
+      view ? String(view.transactionCount) : "—",
       view ? net(view.totals) : "—",
       view ? net(view.processorTotals) : "—",
       row.status,

@@ -8,11 +8,17 @@ import {
   settleable,
   type TransactionState,
 } from "../domain/payments/index.ts";
-import type { StreamTip } from "../eventstore/hash-chain.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 import { settlementClaimDecider, settlementClaimStreamId } from "../domain/settlements/claim.ts";
-import { settlementDecider, type SettlementState } from "../domain/settlements/decider.ts";
-import { type SettlementOpened, settlementStreamId } from "../domain/settlements/events.ts";
+import { type SettlementCommand, settlementDecider, type SettlementState } from "../domain/settlements/decider.ts";
+import {
+  type BatchIdentity,
+  CANDIDATES_PER_CHUNK,
+  candidatesIn,
+  type SettlementCandidate,
+  type SettlementEvent,
+  settlementStreamId,
+} from "../domain/settlements/events.ts";
 import { type SettledItem, totalsOf } from "../domain/settlements/totals.ts";
 import { type SettlementView, toSettlementView } from "../domain/settlements/view.ts";
 import type { Connectors } from "../processors/port.ts";
@@ -41,14 +47,25 @@ export interface BatchToClose {
   cutoff: Date;
 }
 
+/**
+ * What a close comes to: the batch as it stands (closing, closed or failed: `detail` says why it
+ * failed or is still closing), or why no batch was opened.
+ */
 export type SettlementResult =
-  | { ok: true; settlement: SettlementView }
-  | {
-      ok: false;
-      /** `already_exists`: another instance (or an earlier pass) opened this batch. `processor_timeout`: no answer yet; the batch stays open and is finished later. */
-      error: "nothing_to_settle" | "already_exists" | "settlement_in_progress" | "processor_error" | "processor_timeout";
-      detail: string;
-    };
+  | { kind: "batch"; settlement: SettlementView; detail?: string }
+  | { kind: "refused"; error: "nothing_to_settle" | "settlement_in_progress"; detail: string };
+
+/** How an opening went: this call opened the batch, the batch of this id exists (or is being opened), or none was opened. */
+export type OpenOutcome = { kind: "opened" } | { kind: "exists" } | Extract<SettlementResult, { kind: "refused" }>;
+
+export interface CloseOptions {
+  /**
+   * A claim not renewed for this long, or a batch opened this long ago and never sealed, is its
+   * dead opener's or finisher's: the batch is finished (failed, if never sealed) and the claim
+   * taken over.
+   */
+  staleAfterMs: number;
+}
 
 /** Candidates marked settled per round trip. */
 const MARKING_CHUNK = 250;
@@ -59,55 +76,87 @@ const MARKING_CHUNK = 250;
  */
 const MARKING_SHARE = 0.15;
 
+const nothingToSettle = { kind: "refused", error: "nothing_to_settle", detail: "Nothing of this host configuration awaits settlement." } as const;
+const busy = (claimedBy: string) =>
+  ({ kind: "refused", error: "settlement_in_progress", detail: `Batch ${claimedBy} of this host configuration is being closed.` }) as const;
+
 /**
- * Closes a batch: claims the host configuration (one batch of it at a time), opens the batch with
- * every approved sale, capture and refund of it not yet settled and made up to the cutoff (one
- * opener wins the batch's stream), then finishes it. `takeOverAfterMs`: a claim older than this
- * is stale, its batch finished or its claim released first (the lifecycle job's; an operator's
- * close waits for the job instead).
+ * Opens the batch, then finishes it: the scheduled close. A batch of this id that another opener
+ * has is answered as it stands: finishing it is its opener's, or the lifecycle job's once stale.
  */
-export async function closeSettlement(
-  context: SettlementContext,
-  batch: BatchToClose,
-  { takeOverAfterMs }: { takeOverAfterMs?: number } = {},
-): Promise<SettlementResult> {
-  const nothing = { ok: false, error: "nothing_to_settle", detail: "Nothing of this host configuration awaits settlement." } as const;
+export async function closeSettlement(context: SettlementContext, batch: BatchToClose, options: CloseOptions): Promise<SettlementResult> {
+  const opened = await openSettlement(context, batch, options);
+  if (opened.kind === "refused") return opened;
+  if (opened.kind === "exists") return (await settlementAsItStands(context, batch.settlementId)) ?? busy(batch.settlementId);
+  return finishSettlement(context, batch.settlementId, options);
+}
+
+/**
+ * Opens a batch: claims the host configuration (one batch of it at a time), then records every
+ * approved sale, capture and refund of it not yet settled and made up to the cutoff, in chunks,
+ * and seals it. Only the call that took the claim opens the batch, and only it releases the claim
+ * if the opening fails: a second opener of the same id (another instance's scheduled pass, a
+ * retried request) leaves both to the first. A failure after the batch's first event fails the
+ * batch (the processor never heard of it) before releasing the claim, so nothing stays held.
+ */
+export async function openSettlement(context: SettlementContext, batch: BatchToClose, options: CloseOptions): Promise<OpenOutcome> {
+  if ((await firstEventOf(context, batch.settlementId)) !== undefined) return { kind: "exists" };
   // Looked at before claiming too: a pass that finds nothing writes nothing.
-  if ((await candidatesOf(context, batch)).length === 0) return nothing;
-  const claimed = await claim(context, batch, takeOverAfterMs);
-  if (!claimed.ok) return claimed;
-  const candidates = await candidatesOf(context, batch);
-  const opened =
-    candidates.length === 0
-      ? undefined
-      : await execute(
-          context.store,
-          settlementDecider,
-          settlementStreamId(batch.settlementId),
-          {
-            type: "OpenSettlement",
-            batch: {
-              settlementId: batch.settlementId,
-              clientId: batch.clientId,
-              processor: batch.processor,
-              hostConfigurationId: batch.hostConfigurationId,
-              localDate: batch.localDate,
-              cutoff: batch.cutoff.toISOString(),
-              candidates,
-            },
-            now: context.now().toISOString(),
-          },
-          context.metadata,
-        );
-  if (!opened?.ok) {
-    await release(context, batch);
-    return opened ? { ok: false, error: "already_exists", detail: opened.detail } : nothing;
+  if ((await candidatesOf(context, batch)).length === 0) return nothingToSettle;
+  const claimed = await claim(context, batch, options);
+  if (claimed.kind !== "took") return claimed.kind === "shared" ? { kind: "exists" } : claimed;
+  try {
+    const candidates = await candidatesOf(context, batch);
+    if (candidates.length === 0) {
+      await release(context, batch);
+      return nothingToSettle;
+    }
+    if (!(await recordBatch(context, batch, candidates))) {
+      // The batch of this id had finished, and released its claim, before this one took it.
+      await release(context, batch);
+      return { kind: "exists" };
+    }
+    return { kind: "opened" };
+  } catch (error) {
+    await abandonOpening(context, batch, error);
+    throw error;
   }
-  return finishSettlement(context, batch.settlementId);
+}
+
+/** The batch's opening event, its candidates in chunks, then its seal: `false` when the batch exists already. */
+async function recordBatch(context: SettlementContext, batch: BatchToClose, candidates: readonly SettlementCandidate[]): Promise<boolean> {
+  const streamId = settlementStreamId(batch.settlementId);
+  const step = (command: SettlementCommand, known?: KnownStream<SettlementState>) =>
+    execute(context.store, settlementDecider, streamId, command, context.metadata, known ? { known } : {});
+  const now = () => context.now().toISOString();
+  const { settlementId, clientId, processor, hostConfigurationId, localDate, cutoff } = batch;
+  const opened = await step({ type: "OpenSettlement", batch: { settlementId, clientId, processor, hostConfigurationId, localDate, cutoff: cutoff.toISOString() }, now: now() });
+  if (!opened.ok) return false;
+  let known: KnownStream<SettlementState> = opened;
+  for (let start = 0; start < candidates.length; start += CANDIDATES_PER_CHUNK) {
+    const recorded = await step({ type: "RecordCandidates", candidates: candidates.slice(start, start + CANDIDATES_PER_CHUNK), now: now() }, known);
+    if (!recorded.ok) throw new Error(`Batch ${settlementId} could not record its candidates: ${recorded.detail}`);
+    known = recorded;
+  }
+  const sealed = await step({ type: "SealSettlement", now: now() }, known);
+  if (!sealed.ok) throw new Error(`Batch ${settlementId} could not be sealed: ${sealed.detail}`);
+  return true;
+}
+
+/** After a failed opening: the batch, if it got its first event, is failed, and the claim released. Best effort: a store that is down leaves both to the lifecycle job. */
+async function abandonOpening(context: SettlementContext, batch: BatchToClose, cause: unknown): Promise<void> {
+  const message = `The batch could not be opened: ${cause instanceof Error ? cause.message : String(cause)}`;
+  try {
+    const failed = await execute(context.store, settlementDecider, settlementStreamId(batch.settlementId), { type: "FailSettlement", message, now: context.now().toISOString() }, context.metadata);
+    if (!failed.ok && failed.state.status !== "none") return;
+    await release(context, batch);
+  } catch (error) {
+    context.logger.error({ err: error, settlementId: batch.settlementId }, "a batch that failed to open could not be failed or released; the lifecycle job will");
+  }
 }
 
 /** The approved sales, captures and refunds of the host configuration not yet settled, made up to the cutoff. */
-const candidatesOf = (context: SettlementContext, batch: BatchToClose) =>
+const candidatesOf = (context: SettlementContext, batch: BatchToClose): Promise<SettlementCandidate[]> =>
   context.db
     .selectFrom("transactions")
     .select(["transaction_id as transactionId", "payment_id as paymentId"])
@@ -118,26 +167,39 @@ const candidatesOf = (context: SettlementContext, batch: BatchToClose) =>
     .orderBy("transaction_id")
     .execute();
 
-/** Claims the batch's host configuration; a stale claim's batch is finished (or its claim released) first. */
-async function claim(
-  context: SettlementContext,
-  batch: BatchToClose,
-  takeOverAfterMs: number | undefined,
-): Promise<{ ok: true } | { ok: false; error: "settlement_in_progress"; detail: string }> {
+async function firstEventOf(context: SettlementContext, settlementId: string): Promise<SettlementEvent | undefined> {
+  const [first] = await context.store.readStream(settlementStreamId(settlementId), { maxCount: 1 });
+  return first as unknown as SettlementEvent | undefined;
+}
+
+type Claimed =
+  /** This call claimed the host configuration for the batch. */
+  | { kind: "took" }
+  /** The batch's id holds the claim already: another opener of the same id has it. */
+  | { kind: "shared" }
+  | Extract<SettlementResult, { kind: "refused" }>;
+
+/**
+ * Claims the batch's host configuration. A stale claim of another batch is taken over once that
+ * batch is finished (or failed, if it was never sealed); a stale claim of this very id whose batch
+ * never got its first event is this opener's to take (its first opener died).
+ */
+async function claim(context: SettlementContext, batch: BatchToClose, { staleAfterMs }: CloseOptions): Promise<Claimed> {
   const streamId = settlementClaimStreamId(batch.hostConfigurationId);
-  const busy = (claimedBy: string) =>
-    ({ ok: false, error: "settlement_in_progress", detail: `Batch ${claimedBy} of this host configuration is being closed.` }) as const;
   for (let attempt = 1; attempt <= 3; attempt += 1) {
-    const { state } = await readStream(context.store, settlementClaimDecider, streamId, true);
-    const other = state.claimedBy !== null && state.claimedBy !== batch.settlementId ? state.claimedBy : undefined;
-    const claimedAt = state.claimedBy === null ? undefined : Date.parse(state.since);
-    const stale = other !== undefined && takeOverAfterMs !== undefined && context.now().getTime() - claimedAt! >= takeOverAfterMs;
+    const { state, tip } = await readStream(context.store, settlementClaimDecider, streamId, true);
+    const stale = state.claimedBy !== null && context.now().getTime() - Date.parse(state.since) >= staleAfterMs;
+    if (state.claimedBy === batch.settlementId) {
+      if (!stale || (await firstEventOf(context, batch.settlementId)) !== undefined) return { kind: "shared" };
+      return { kind: "took" };
+    }
+    const other = state.claimedBy ?? undefined;
     if (other !== undefined && stale) {
       const { state: otherBatch } = await readStream(context.store, settlementDecider, settlementStreamId(other), false);
-      if (otherBatch.status === "open") {
+      if (otherBatch.status === "open" || otherBatch.status === "opening") {
         // Finishing it releases its claim; a processor that still does not answer keeps it open.
-        const finished = await finishSettlement(context, other);
-        if (!finished.ok && finished.error === "processor_timeout") return busy(other);
+        const finished = await finishSettlement(context, other, { staleAfterMs });
+        if (finished.kind === "batch" && finished.settlement.status === "closing") return busy(other);
         continue;
       }
     }
@@ -147,11 +209,24 @@ async function claim(
       streamId,
       { type: "Claim", settlementId: batch.settlementId, ...(stale && other ? { takeOver: other } : {}), now: context.now().toISOString() },
       context.metadata,
-      { lastEventOnly: true },
+      { lastEventOnly: true, known: { state, tip } },
     );
-    return claimed.ok ? { ok: true } : busy(other ?? "another");
+    if (claimed.ok) return { kind: "took" };
+    return busy(other ?? "another");
   }
   return busy("another");
+}
+
+/** Tells the lifecycle job the batch is still being closed (see resumeSettlement). */
+async function renew(context: SettlementContext, batch: { settlementId: string; hostConfigurationId: string }): Promise<void> {
+  await execute(
+    context.store,
+    settlementClaimDecider,
+    settlementClaimStreamId(batch.hostConfigurationId),
+    { type: "Renew", settlementId: batch.settlementId, now: context.now().toISOString() },
+    context.metadata,
+    { lastEventOnly: true },
+  );
 }
 
 /** Lets the host configuration's next batch be closed. */
@@ -167,76 +242,134 @@ async function release(context: SettlementContext, batch: { settlementId: string
 }
 
 /**
- * Finishes an open batch: the processor closes it (under the batch's id, so asking again answers
- * the same) and says which candidates it settled, each of those records it in its payment, and the
+ * Finishes a batch: the processor closes it (under the batch's id, so asking again answers the
+ * same) and says which candidates it settled, each of those records it in its payment, and the
  * batch records both sides' totals; then its host configuration is released for the next batch.
- * Every step may be repeated after a crash.
+ * Every step may be repeated after a crash, and by two finishers at once. A batch never sealed is
+ * failed once stale (its opener died: the processor never heard of it); a closed or failed one
+ * only has its claim released. Answers the batch as it stands.
  */
-export async function finishSettlement(context: SettlementContext, settlementId: string): Promise<SettlementResult> {
+export async function finishSettlement(context: SettlementContext, settlementId: string, { staleAfterMs }: CloseOptions): Promise<SettlementResult> {
   const streamId = settlementStreamId(settlementId);
-  const known = await readStream(context.store, settlementDecider, streamId, false);
-  const { state } = known;
-  if (state.status === "none") return { ok: false, error: "already_exists", detail: "No such batch." };
-  if (state.status !== "open") {
-    await release(context, state.opened);
-    if (state.status === "closed") return { ok: true, settlement: answerClosed(context, state, known.tip!) };
-    return { ok: false, error: "already_exists", detail: `The batch is ${state.status}.` };
+  const history = (await context.store.readStream(streamId)) as unknown as (RecordedEvent & SettlementEvent)[];
+  const state = history.reduce(settlementDecider.evolve, settlementDecider.initialState());
+  const known: KnownStream<SettlementState> = { state, tip: history.at(-1) };
+  switch (state.status) {
+    case "none":
+      throw new Error(`No settlement batch ${settlementId}`);
+    case "closed":
+    case "failed":
+      await release(context, state.batch);
+      return answer(context, known);
+    case "opening": {
+      if (context.now().getTime() - Date.parse(state.openedAt) < staleAfterMs) return answer(context, known, "Its candidates are being recorded.");
+      const failed = await execute(context.store, settlementDecider, streamId, { type: "FailSettlement", message: "Its opener stopped before recording every candidate; nothing was sent to the processor.", now: context.now().toISOString() }, context.metadata, { known });
+      return finishSettlement(context, settlementId, { staleAfterMs: failed.ok ? staleAfterMs : Infinity });
+    }
+    case "open":
+      return closeOpenBatch(context, state, candidatesIn(history), known, staleAfterMs);
   }
-  const { opened } = state;
-  const hostConfiguration = await loadHostConfiguration(context, opened.hostConfigurationId);
-  const answer = await context.connectors[opened.processor].closeBatch({
+}
+
+/**
+ * The lifecycle job's: finishes a batch left open whose finisher stopped renewing its claim (it
+ * died, or the processor never answered it); one still being closed is answered as it stands.
+ */
+export async function resumeSettlement(context: SettlementContext, settlementId: string, options: CloseOptions): Promise<SettlementResult> {
+  const opened = await firstEventOf(context, settlementId);
+  if (opened?.type === "SettlementOpened.v1" || opened?.type === "SettlementOpened.v2") {
+    const { state } = await readStream(context.store, settlementClaimDecider, settlementClaimStreamId(opened.data.hostConfigurationId), true);
+    const renewedAgo = state.claimedBy === settlementId ? context.now().getTime() - Date.parse(state.since) : Infinity;
+    if (renewedAgo < options.staleAfterMs) return (await settlementAsItStands(context, settlementId)) ?? busy(settlementId);
+  }
+  return finishSettlement(context, settlementId, options);
+}
+
+async function closeOpenBatch(
+  context: SettlementContext,
+  { batch }: Extract<SettlementState, { status: "open" }>,
+  candidates: readonly SettlementCandidate[],
+  known: KnownStream<SettlementState>,
+  staleAfterMs: number,
+): Promise<SettlementResult> {
+  const { settlementId } = batch;
+  await renew(context, batch);
+  const streamId = settlementStreamId(settlementId);
+  const hostConfiguration = await loadHostConfiguration(context, batch.hostConfigurationId);
+  const processorAnswer = await context.connectors[batch.processor].closeBatch({
     settlementId,
     hostConfiguration,
-    transactionIds: opened.candidates.map((candidate) => candidate.transactionId),
+    transactionIds: candidates.map((candidate) => candidate.transactionId),
   });
-  if (answer.kind === "unknown") return { ok: false, error: "processor_timeout", detail: answer.message };
-  if (answer.kind === "refused") {
-    await execute(context.store, settlementDecider, streamId, { type: "FailSettlement", message: answer.message, now: context.now().toISOString() }, context.metadata);
-    await release(context, opened);
-    context.logger.error({ settlementId, hostConfigurationId: opened.hostConfigurationId }, "the processor refused to close a settlement batch");
-    return { ok: false, error: "processor_error", detail: answer.message };
+  if (processorAnswer.kind === "unknown") {
+    return answer(context, known, `${processorAnswer.message} The batch stays open and is closed as soon as the processor answers.`);
   }
-  const { settled, disputed } = await markSettled(context, opened, new Set(answer.transactionIds));
+  if (processorAnswer.kind === "refused") {
+    const failed = await execute(context.store, settlementDecider, streamId, { type: "FailSettlement", message: processorAnswer.message, now: context.now().toISOString() }, context.metadata, { known });
+    context.logger.error({ settlementId, hostConfigurationId: batch.hostConfigurationId }, "the processor refused to close a settlement batch");
+    return settled(context, failed.ok ? failed : await readStream(context.store, settlementDecider, streamId, false));
+  }
+  let renewedAt = performance.now();
+  const keepClaim = async () => {
+    if (performance.now() - renewedAt < staleAfterMs / 4) return;
+    renewedAt = performance.now();
+    await renew(context, batch);
+  };
+  const { settled: marked, disputed } = await markSettled(context, batch, candidates, new Set(processorAnswer.transactionIds), keepClaim);
   const closed = await execute(
     context.store,
     settlementDecider,
     streamId,
     {
       type: "CloseSettlement",
-      transactionIds: settled.map((item) => item.transactionId),
-      totals: totalsOf([...settled, ...disputed]),
-      processorTotals: answer.totals,
+      transactionCount: marked.length,
+      totals: totalsOf([...marked, ...disputed]),
+      processorTotals: processorAnswer.totals,
       now: context.now().toISOString(),
     },
     context.metadata,
   );
-  const final: KnownStream<SettlementState> = closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false);
-  if (final.state.status !== "closed") return { ok: false, error: "already_exists", detail: `The batch is ${final.state.status}.` };
-  await release(context, opened);
-  const settlement = answerClosed(context, final.state, final.tip!);
-  if (closed.ok && settlement.status === "mismatched") {
+  const result = await settled(context, closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false));
+  if (closed.ok && result.kind === "batch" && result.settlement.status === "mismatched") {
     context.logger.warn(
       {
         settlementId,
-        hostConfigurationId: settlement.hostConfigurationId,
-        totals: settlement.totals,
-        processorTotals: settlement.processorTotals,
+        hostConfigurationId: batch.hostConfigurationId,
+        totals: result.settlement.totals,
+        processorTotals: result.settlement.processorTotals,
         notSettledByTheProcessor: disputed.map((item) => item.transactionId),
       },
       "settlement batch mismatched: the processor's totals differ from the ledger's",
     );
   }
-  return { ok: true, settlement };
+  return result;
 }
 
-/** A closed batch as answered: the reads of its client that follow on this instance wait until they show it. */
-function answerClosed(
-  context: SettlementContext,
-  { opened, closed }: Extract<SettlementState, { status: "closed" }>,
-  tip: StreamTip,
-): SettlementView {
-  rememberSettlementWrite(context, opened.clientId, opened.settlementId, tip.revision);
-  return toSettlementView(opened, closed);
+/** A batch that closed or failed (by this finisher or another): its claim released, the batch answered. */
+async function settled(context: SettlementContext, known: KnownStream<SettlementState>): Promise<SettlementResult> {
+  if (known.state.status === "closed" || known.state.status === "failed") await release(context, known.state.batch);
+  return answer(context, known);
+}
+
+/** The batch as it stands; the reads of its client that follow on this instance wait until they show it. */
+function answer(context: SettlementContext, { state, tip }: KnownStream<SettlementState>, detail?: string): SettlementResult {
+  if (state.status === "none" || !tip) throw new Error("A batch with no events has no answer");
+  const stored = state.status === "closed" ? state.closed.status : state.status === "failed" ? "failed" : "open";
+  rememberSettlementWrite(context, state.batch.clientId, state.batch.settlementId, tip.revision, stored);
+  const settlement = toSettlementView(state);
+  const why = detail ?? (state.status === "failed" ? state.message : undefined);
+  return why === undefined ? { kind: "batch", settlement } : { kind: "batch", settlement, detail: why };
+}
+
+/** The batch as its first and last events leave it (a cheap read, for answering a batch that another call is closing). */
+export async function settlementAsItStands(context: SettlementContext, settlementId: string): Promise<SettlementResult | undefined> {
+  const streamId = settlementStreamId(settlementId);
+  const [first] = await context.store.readStream(streamId, { maxCount: 1 });
+  const [last] = await context.store.readStream(streamId, { direction: "backwards", maxCount: 1 });
+  if (!first || !last) return undefined;
+  const ends = first.revision === last.revision ? [first] : [first, last];
+  const state = (ends as unknown as SettlementEvent[]).reduce(settlementDecider.evolve, settlementDecider.initialState());
+  return answer(context, { state, tip: last });
 }
 
 /**
@@ -250,19 +383,22 @@ function answerClosed(
  */
 async function markSettled(
   context: SettlementContext,
-  opened: SettlementOpened["data"],
+  batch: BatchIdentity,
+  candidates: readonly SettlementCandidate[],
   settledByProcessor: ReadonlySet<string>,
+  /** Called after each chunk: a close of many thousands takes minutes. */
+  keepClaim: () => Promise<void>,
 ): Promise<{ settled: SettledTransaction[]; disputed: SettledTransaction[] }> {
   const settled: SettledTransaction[] = [];
   const disputed: SettledTransaction[] = [];
-  for (let start = 0; start < opened.candidates.length; start += MARKING_CHUNK) {
+  for (let start = 0; start < candidates.length; start += MARKING_CHUNK) {
     const chunkStarted = performance.now();
-    const chunk = opened.candidates.slice(start, start + MARKING_CHUNK);
+    const chunk = candidates.slice(start, start + MARKING_CHUNK);
     const streams = await context.store.readStreams(chunk.map((candidate) => paymentStreamId(candidate.paymentId)));
     const judged = await Promise.all(
       chunk.map(async (candidate) => {
         const history = streams.get(paymentStreamId(candidate.paymentId)) ?? [];
-        if (settledByProcessor.has(candidate.transactionId)) return { settled: await markOne(context, opened, candidate, history) };
+        if (settledByProcessor.has(candidate.transactionId)) return { settled: await markOne(context, batch, candidate, history) };
         return { disputed: settledItemOf(candidate.transactionId, foldPayment(history), settleable) };
       }),
     );
@@ -272,6 +408,7 @@ async function markSettled(
     }
     // Payments come first: the close takes at most its share of the process and the database.
     await sleep((performance.now() - chunkStarted) * (1 / MARKING_SHARE - 1));
+    await keepClaim();
   }
   return { settled, disputed };
 }
@@ -297,8 +434,8 @@ function settledItemOf(
  */
 async function markOne(
   context: SettlementContext,
-  { settlementId, clientId }: Pick<SettlementOpened["data"], "settlementId" | "clientId">,
-  { transactionId, paymentId }: { transactionId: string; paymentId: string },
+  { settlementId, clientId }: Pick<BatchIdentity, "settlementId" | "clientId">,
+  { transactionId, paymentId }: SettlementCandidate,
   history: readonly RecordedEvent[],
 ): Promise<SettledTransaction | undefined> {
   const marked = await context.registries.groupCommits.execute(

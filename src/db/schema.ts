@@ -130,8 +130,14 @@ export interface SettlementsTable {
   cutoff: Date;
   opened_at: Date;
   closed_at: Date | null;
-  /** The API's batch object, once closed. */
+  /** The API's batch object, as it stands. */
   view: unknown;
+}
+
+/** A transaction a batch took (one of its candidates): its paged list keeps those settled in it. */
+export interface SettlementTransactionsTable {
+  settlement_id: string;
+  transaction_id: string;
 }
 
 export interface WebhookEndpointsTable {
@@ -205,6 +211,7 @@ export interface Database {
   payments: PaymentsTable;
   transactions: TransactionsTable;
   settlements: SettlementsTable;
+  settlement_transactions: SettlementTransactionsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -17,3 +17,18 @@ export class ConcurrencyError extends Error {
 export class InvalidAppendError extends Error {
   override readonly name = "InvalidAppendError";
 }
+
+/**
+ * The store refused the append for its size (EventStoreDB: over its maximum append size, 1 MiB
+ * by default): nothing was written. Same class from every adapter that has such a limit.
+ */
+export class AppendTooLargeError extends Error {
+  override readonly name = "AppendTooLargeError";
+  constructor(
+    readonly streamId: string,
+    /** The store's limit, in bytes, when it says. */
+    readonly maxAppendSize: number | undefined,
+  ) {
+    super(`Stream ${streamId}: the append is larger than the event store accepts${maxAppendSize ? ` (${maxAppendSize} bytes)` : ""}; nothing was written`);
+  }
+}

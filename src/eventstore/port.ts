@@ -96,6 +96,11 @@ export interface SubscribeOptions extends ReadAllOptions {
 }
 
 export interface EventStore {
+  /**
+   * Appends atomically. Throws ConcurrencyError when the stream is not at `expected`, and
+   * AppendTooLargeError when the store refuses the append for its size (EventStoreDB: 1 MiB by
+   * default): keep every event bounded, whatever the data.
+   */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** A stream that does not exist reads as empty. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

@@ -1,6 +1,6 @@
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
-import { closeSettlement, finishSettlement, openSettlementsBefore, type SettlementContext } from "../commands/settlements.ts";
+import { closeSettlement, openSettlementsBefore, resumeSettlement, type SettlementContext } from "../commands/settlements.ts";
 import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { scheduledSettlementId } from "../domain/settlements/events.ts";
@@ -59,7 +59,7 @@ export class Lifecycle {
     const stalled = await openSettlementsBefore(context, new Date(context.now().getTime() - settlementResumeAfterMs));
     for (const settlementId of stalled) {
       if (this.#periodic.stopped) return;
-      await this.#each({ settlementId }, () => finishSettlement(context, settlementId));
+      await this.#each({ settlementId }, () => resumeSettlement(context, settlementId, { staleAfterMs: settlementResumeAfterMs }));
     }
   }
 
@@ -93,7 +93,7 @@ export class Lifecycle {
           processor: row.processor as Processor,
           localDate: close.localDate,
           cutoff: close.at,
-        }, { takeOverAfterMs: this.#options.settlementResumeAfterMs }),
+        }, { staleAfterMs: this.#options.settlementResumeAfterMs }),
       );
     }
   }

@@ -87,7 +87,7 @@ describe.skipIf(skip)("read-your-writes while the projections lag, on postgres",
     await withProjectionsHeld(async (release) => {
       const closed = await api.request("POST", `/v1/host-configurations/processor_a/${hostConfigurationId}/settle`, { body: {} });
       expect(closed.status, closed.text).toBe(201);
-      expect(closed.body.transactionIds).toContain(sale.body.id);
+      expect(closed.body.transactionCount).toBeGreaterThan(0);
 
       const byId = api.request("GET", `/v1/settlements/${closed.body.id}`, { key: client.key });
       const list = api.request("GET", "/v1/settlements", { key: client.key });

@@ -1,3 +1,4 @@
+import { createRegistries } from "../../src/commands/context.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -12,6 +13,13 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startProcessorRelay } from "../support/processor-relay.ts";
 import { everyProcessorAt, startTestService, type TestService, testConfig } from "../support/service.ts";
+import { closeSettlement, finishSettlement, type SettlementContext } from "../../src/commands/settlements.ts";
+import { loadMasterKeys } from "../../src/crypto/master-keys.ts";
+import { createSecretBox } from "../../src/crypto/secrets.ts";
+import { settlementClaimStreamId } from "../../src/domain/settlements/claim.ts";
+import type { EventStore } from "../../src/eventstore/port.ts";
+import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
+import { createConnectors } from "../../src/processors/connectors.ts";
 
 const card = (number = "4242424242424242") => ({ number, expMonth: 12, expYear: 2030, cvc: "123" });
 const fastLifecycle = { LIFECYCLE_CHECK_INTERVAL_MS: "50", SETTLEMENT_RESUME_AFTER_MS: "1000" };
@@ -53,6 +61,18 @@ for (const target of testDatabaseTargets()) {
     };
     const settlements = async (query = "") => (await api.request("GET", `/v1/settlements${query}`)).body.data;
     const transaction = async (id: string) => (await api.request("GET", `/v1/transactions/${id}`, { key: acme.key })).body;
+    /** The batch's transactions, paged two at a time, as the client reads them. */
+    const batchTransactionIds = async (settlementId: string) => {
+      const ids: string[] = [];
+      let cursor = "";
+      do {
+        const page = await api.request("GET", `/v1/settlements/${settlementId}/transactions?limit=2${cursor}`, { key: acme.key });
+        expect(page.status).toBe(200);
+        ids.push(...page.body.data.map((listed: { id: string }) => listed.id));
+        cursor = page.body.nextCursor ? `&cursor=${page.body.nextCursor}` : "";
+      } while (cursor);
+      return ids;
+    };
 
     it("closes the day's batch at the configuration's local settlement time, once, with both sides' totals", async () => {
       const sold = await sale(1000);
@@ -77,7 +97,8 @@ for (const target of testDatabaseTargets()) {
         totals: [{ currency: "USD", salesCount: 2, salesAmount: 3000, refundsCount: 1, refundsAmount: 300, netAmount: 2700 }],
       });
       expect(batch.processorTotals).toEqual(batch.totals);
-      expect(batch.transactionIds.toSorted()).toEqual([sold.id, captured.body.id, refunded.body.id].toSorted());
+      expect(batch.transactionCount).toBe(3);
+      expect(await batchTransactionIds(batch.id)).toEqual([sold.id, captured.body.id, refunded.body.id].toSorted().toReversed());
       expect(await transaction(sold.id)).toMatchObject({ settlementId: batch.id, settledAt: "2026-06-11T04:31:00.000Z" });
       expect((await transaction(authorization.body.id)).settlementId).toBeNull();
       expect((await api.request("GET", `/v1/settlements/${batch.id}`, { key: acme.key })).body).toEqual(batch);
@@ -95,7 +116,7 @@ for (const target of testDatabaseTargets()) {
       clock.set("2026-06-12T04:31:00Z");
       await vi.waitFor(async () => expect(await settlements()).toHaveLength(2), { timeout: 10_000, interval: 50 });
       const [next] = await settlements();
-      expect(next.transactionIds).toEqual([lateRefund.body.id]);
+      expect(await batchTransactionIds(next.id)).toEqual([lateRefund.body.id]);
       expect(next.totals).toEqual([{ currency: "USD", salesCount: 0, salesAmount: 0, refundsCount: 1, refundsAmount: 100, netAmount: -100 }]);
     });
 
@@ -104,7 +125,8 @@ for (const target of testDatabaseTargets()) {
       const settle = (processor = "processor_a") => api.request("POST", `/v1/host-configurations/${processor}/${hostConfiguration.id}/settle`, {});
       const closed = await settle();
       expect(closed.status).toBe(201);
-      expect(closed.body).toMatchObject({ status: "matched", transactionIds: [sold.id] });
+      expect(closed.body).toMatchObject({ status: "matched", transactionCount: 1 });
+      expect(await batchTransactionIds(closed.body.id)).toEqual([sold.id]);
       const again = await settle();
       expect(again.status).toBe(409);
       expect(again.body.code).toBe("nothing_to_settle");
@@ -148,6 +170,11 @@ for (const target of testDatabaseTargets()) {
       expect((await api.request("GET", "/v1/settlements", { key: globex.key })).body.data).toEqual([]);
       expect((await api.request("GET", `/v1/settlements?clientId=${acme.clientId}`, { key: globex.key })).body.data).toEqual([]);
       expect((await api.request("GET", `/v1/settlements/${mine.body.data[0].id}`, { key: globex.key })).status).toBe(404);
+      const theirs = await api.request("GET", `/v1/settlements/${mine.body.data[0].id}/transactions`, { key: globex.key });
+      expect(theirs.status).toBe(404);
+      expect(theirs.body.code).toBe("not_found");
+      expect((await api.request("GET", `/v1/settlements/${mine.body.data[0].id}/transactions`, { key: acme.key })).body.data.length).toBeGreaterThan(0);
+      expect((await api.request("GET", `/v1/settlements/${mine.body.data[0].id}/transactions?cursor=nonsense`, { key: acme.key })).status).toBe(400);
       const filtered = await api.request("GET", `/v1/settlements?clientId=${acme.clientId}&processor=processor_a&limit=1`);
       expect(filtered.body.data).toHaveLength(1);
       const nextPage = await api.request("GET", `/v1/settlements?clientId=${acme.clientId}&processor=processor_a&limit=1&cursor=${filtered.body.nextCursor}`);
@@ -203,8 +230,12 @@ for (const target of testDatabaseTargets()) {
         });
         expect(sold.status, sold.text).toBe(201);
 
+        // No answer from the processor: the batch stays closing, and the close goes on.
         const first = await settle();
-        expect(first.status).toBe(504);
+        expect(first.status).toBe(202);
+        expect(first.body).toMatchObject({ status: "closing", closedAt: null, transactionCount: 1 });
+        expect(first.headers.get("location")).toBe(`/v1/settlements/${first.body.id}`);
+        expect((await api.request("GET", `/v1/settlements/${first.body.id}`)).body.status).toBe("closing");
         const second = await settle();
         expect(second.status).toBe(409);
         expect(second.body.code).toBe("settlement_in_progress");
@@ -216,7 +247,7 @@ for (const target of testDatabaseTargets()) {
           interval: 50,
         });
         const [batch] = (await api.request("GET", "/v1/settlements")).body.data;
-        expect(batch).toMatchObject({ status: "matched", transactionIds: [sold.body.id] });
+        expect(batch).toMatchObject({ status: "matched", transactionCount: 1 });
         const third = await settle();
         expect(third.status).toBe(409);
         expect(third.body.code).toBe("nothing_to_settle");
@@ -257,11 +288,187 @@ for (const target of testDatabaseTargets()) {
         });
         const [batch] = (await api.request("GET", "/v1/settlements")).body.data;
         // The close that passed while nothing ran: March 8's, at 03:30 EDT.
-        expect(batch).toMatchObject({ cutoff: "2026-03-08T07:30:00.000Z", transactionIds: [sold.body.id], status: "matched" });
+        expect(batch).toMatchObject({ cutoff: "2026-03-08T07:30:00.000Z", transactionCount: 1, status: "matched" });
       } finally {
         await api.stop();
         await simulator.close();
       }
     });
+  });
+}
+
+for (const target of testDatabaseTargets()) {
+  describe(`batches under races and failures, on ${target}`, () => {
+    let simulator: Simulator;
+    let held: { reached: Promise<void>; release: () => void; arrived: () => void; released: Promise<void> } | undefined;
+    let relay: Awaited<ReturnType<typeof startProcessorRelay>>;
+    const http = createHttpClient({ timeoutMs: 5_000 });
+
+    beforeAll(async () => {
+      simulator = await startSimulator();
+      // The next batch close held once the processor closed it, before the service hears its answer.
+      relay = await startProcessorRelay(simulator.url, async ({ path }) => {
+        const gate = held;
+        if (!gate || !path.endsWith("/batch-close")) return;
+        held = undefined;
+        gate.arrived();
+        await gate.released;
+      });
+    });
+    afterAll(async () => {
+      await relay?.close();
+      await simulator?.close();
+      await http.close();
+    });
+
+    /** Holds the next batch close's answer: `reached` once the processor closed it, `release` lets the answer through. */
+    function holdNextBatchClose() {
+      let arrived = (): void => {};
+      let release = (): void => {};
+      const reached = new Promise<void>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      held = { reached, release, arrived, released };
+      return held;
+    }
+
+    async function setUp(environment: Record<string, string> = {}) {
+      const api = await startTestService(target, { ...everyProcessorAt(relay.url), ...environment });
+      const acme = await api.createClient("Acme");
+      const created = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: acme.clientId } });
+      expect(created.status).toBe(201);
+      const hostConfigurationId: string = created.body.id;
+      const sales: string[] = [];
+      for (const amount of [1500, 2500]) {
+        const sold = await api.request("POST", "/v1/transactions/sale", {
+          key: acme.key,
+          body: { processor: "processor_a", amount, currency: "USD", card: card(), userId: "u1" },
+        });
+        expect(sold.status, sold.text).toBe(201);
+        sales.push(sold.body.id);
+      }
+      // In the read model, which batches are made from (a list waits for this instance's own writes).
+      expect((await api.request("GET", "/v1/transactions?limit=1", { key: acme.key })).status).toBe(200);
+      const config = testConfig(api.database.url);
+      const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, createLogger("silent")));
+      const baseUrls = { processor_a: relay.url, processor_b: relay.url, processor_c: relay.url, processor_d: relay.url };
+      const store = new PostgresEventStore(api.database.db);
+      const registries = createRegistries(store);
+      /** What another instance's lifecycle job works with, on the same stores. */
+      const context = (overrides: Partial<SettlementContext> = {}): SettlementContext => ({
+        db: api.database.db,
+        store,
+        registries,
+        now: () => new Date(),
+        secrets,
+        connectors: createConnectors({ baseUrls, http }),
+        logger: createLogger("silent"),
+        metadata: { actor: { role: "system" } },
+        ...overrides,
+      });
+      const batch = (settlementId = newId()) => ({
+        settlementId,
+        hostConfigurationId,
+        clientId: acme.clientId,
+        processor: "processor_a" as const,
+        localDate: "2026-08-01",
+        cutoff: new Date(),
+      });
+      const settle = (headers: Record<string, string> = {}) =>
+        api.request("POST", `/v1/host-configurations/processor_a/${hostConfigurationId}/settle`, { body: {}, headers });
+      return { api, acme, hostConfigurationId, sales, context, batch, settle };
+    }
+
+    it("a second opener of the same batch leaves the claim to the first: a manual close meanwhile is refused, not a second batch of the same sales", async () => {
+      const { api, context, batch, settle } = await setUp();
+      try {
+        const scheduled = batch();
+        const gate = holdNextBatchClose();
+        const winner = closeSettlement(context(), scheduled, { staleAfterMs: 60_000 });
+        await gate.reached;
+        // Another instance's pass at the same moment: the same batch, already opened.
+        await closeSettlement(context(), scheduled, { staleAfterMs: 60_000 });
+        const manual = await settle();
+        expect(manual.status, manual.text).toBe(409);
+        expect(manual.body.code).toBe("settlement_in_progress");
+        gate.release();
+        expect(await winner).toMatchObject({ kind: "batch", settlement: { id: scheduled.settlementId, status: "matched", transactionCount: 2 } });
+      } finally {
+        await api.stop();
+      }
+    }, 60_000);
+
+    it("an opening that fails holds nothing: the next manual close closes the batch", async () => {
+      const { api, context, batch, settle, sales } = await setUp();
+      try {
+        const healthy = context().store;
+        // The batch's opening refused by the store (as EventStoreDB refused one too large to append).
+        const refusingOpenings: EventStore = {
+          append: (streamId, events, expected) =>
+            events.some((event) => event.type.startsWith("SettlementOpened"))
+              ? Promise.reject(new Error("Maximum Append Size of 1048576 Exceeded."))
+              : healthy.append(streamId, events, expected),
+          readStream: (streamId, options) => healthy.readStream(streamId, options),
+          readStreams: (streamIds) => healthy.readStreams(streamIds),
+          readAll: (options) => healthy.readAll(options),
+          readHead: () => healthy.readHead(),
+          hasEventsAfter: (after, types) => healthy.hasEventsAfter(after, types),
+          subscribe: (options) => healthy.subscribe(options),
+          close: () => healthy.close(),
+        };
+        await expect(closeSettlement(context({ store: refusingOpenings }), batch(), { staleAfterMs: 60_000 })).rejects.toThrow(/Maximum Append Size/);
+        const manual = await settle();
+        expect(manual.status, manual.text).toBe(201);
+        expect(manual.body).toMatchObject({ status: "matched", transactionCount: sales.length });
+      } finally {
+        await api.stop();
+      }
+    }, 60_000);
+
+    it("a retry of a long close under its Idempotency-Key answers that batch as it stands, never a conflict", async () => {
+      const { api, settle, sales } = await setUp({ IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: "200", SETTLEMENT_SYNC_WAIT_MS: "300" });
+      try {
+        const key = { "idempotency-key": "close-now" };
+        const gate = holdNextBatchClose();
+        const first = settle(key);
+        await gate.reached;
+        await sleep(400); // past the key's lock: the retry takes the key over
+        const retried = await settle(key);
+        expect(retried.status, retried.text).toBe(202);
+        expect(retried.body).toMatchObject({ status: "closing", transactionCount: sales.length });
+        gate.release();
+        const answered = await first;
+        expect(answered.body.id).toBe(retried.body.id);
+        await vi.waitFor(async () => expect((await api.request("GET", `/v1/settlements/${answered.body.id}`)).body.status).toBe("matched"), {
+          timeout: 10_000,
+          interval: 50,
+        });
+        const later = await settle(key);
+        expect(later.status, later.text).toBe(201);
+        expect(later.body).toMatchObject({ id: answered.body.id, status: "matched", transactionCount: sales.length });
+      } finally {
+        await api.stop();
+      }
+    }, 60_000);
+
+    it("a manual close whose batch the lifecycle job failed meanwhile answers the processor's refusal, not an internal error", async () => {
+      const { api, context, hostConfigurationId, settle } = await setUp();
+      try {
+        const gate = holdNextBatchClose();
+        const manual = settle();
+        await gate.reached;
+        const [claimed] = await context().store.readStream(settlementClaimStreamId(hostConfigurationId), { direction: "backwards", maxCount: 1 });
+        const settlementId = String(claimed!.data.settlementId);
+        // The job finishes the same batch on another instance, and its processor refuses it.
+        const connectors = createConnectors({ baseUrls: { processor_a: relay.url, processor_b: relay.url, processor_c: relay.url, processor_d: relay.url }, http });
+        const refusing = { ...connectors, processor_a: { ...connectors.processor_a, closeBatch: async () => ({ kind: "refused" as const, message: "Batch refused." }) } };
+        await finishSettlement(context({ connectors: refusing }), settlementId, { staleAfterMs: 0 });
+        gate.release();
+        const answered = await manual;
+        expect(answered.status, answered.text).toBe(502);
+        expect(answered.body.code).toBe("processor_error");
+      } finally {
+        await api.stop();
+      }
+    }, 60_000);
   });
 }

@@ -1,6 +1,14 @@
 import { PassThrough } from "node:stream";
 import {
+  ANY,
+  MaxAppendSizeExceededError,
+  NO_STREAM,
+  STREAM_EXISTS,
   StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AppendExpectedRevision,
+  type EventData,
+  type ReadStreamOptions as ClientReadStreamOptions,
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
   type AppendResult as ClientAppendResult,
@@ -144,6 +152,21 @@ export class ServedSubscription {
   }
 }
 
+/** The live server's default maximum append size (`MaxAppendSize`): 1 MiB. */
+export const MAX_APPEND_SIZE = 1_048_576;
+
+/** What the server counts of an append against its maximum: every event's data and metadata, in bytes. */
+function appendSize(events: readonly EventData[]): number {
+  const bytes = (value: unknown) =>
+    value === undefined ? 0 : value instanceof Uint8Array ? value.byteLength : Buffer.byteLength(JSON.stringify(value));
+  return events.reduce((total, event) => total + bytes(event.data) + bytes(event.metadata), 0);
+}
+
+/** As the live server does: an append over its maximum size is refused whole. */
+function refuseOversized(events: readonly EventData[]): void {
+  if (appendSize(events) > MAX_APPEND_SIZE) throw MaxAppendSizeExceededError.fromMaxAppendSize(MAX_APPEND_SIZE);
+}
+
 /** Just enough of EventStoreDBClient, over an in-memory $all log. */
 export class FakeClient {
   readonly served: ServedSubscription[] = [];
@@ -192,6 +215,8 @@ export class FakeClient {
   }
 
   async appendToStream(...args: unknown[]): Promise<ClientAppendResult> {
+    const [, events] = args as [string, EventData | EventData[]];
+    refuseOversized(Array.isArray(events) ? events : [events]);
     this.appends.push(args);
     return this.appendResult();
   }
@@ -211,5 +236,65 @@ export class FakeClient {
 
   asClient(): EventStoreDBClient {
     return this as unknown as EventStoreDBClient;
+  }
+}
+
+/**
+ * A server in memory: appends are kept in their streams and in $all (checked against the expected
+ * revision and the maximum append size, as the live server does) and read back, so the adapter can
+ * run the service's commands over it.
+ */
+export class FakeServer extends FakeClient {
+  #commit = 0n;
+
+  override async appendToStream(
+    streamId: string,
+    events: EventData | EventData[],
+    { expectedRevision = ANY }: { expectedRevision?: AppendExpectedRevision } = {},
+  ): Promise<ClientAppendResult> {
+    const appended = Array.isArray(events) ? events : [events];
+    refuseOversized(appended);
+    const stream = this.streams.get(streamId) ?? [];
+    const current = stream.length === 0 ? NO_STREAM : BigInt(stream.length - 1);
+    const expected =
+      expectedRevision === ANY ||
+      (expectedRevision === NO_STREAM && stream.length === 0) ||
+      (expectedRevision === STREAM_EXISTS && stream.length > 0) ||
+      expectedRevision === current;
+    if (!expected) throw new WrongExpectedVersionError(undefined, { streamName: streamId, current, expected: expectedRevision });
+    for (const event of appended) {
+      this.#commit += 100n;
+      const record: AllStreamResolvedEvent = {
+        event: {
+          streamId,
+          id: event.id,
+          isJson: event.contentType === "application/json",
+          revision: BigInt(stream.length),
+          type: event.type,
+          created: new Date(),
+          data: event.data,
+          metadata: event.metadata,
+          position: { commit: this.#commit, prepare: this.#commit },
+        } as AllStreamResolvedEvent["event"],
+        commitPosition: this.#commit,
+      };
+      stream.push(record);
+      this.write(record);
+    }
+    this.streams.set(streamId, stream);
+    return { success: true, nextExpectedRevision: BigInt(stream.length - 1), position: { commit: this.#commit, prepare: this.#commit } };
+  }
+
+  override readStream(streamId: string, { fromRevision = "start", direction = "forwards", maxCount = Number.MAX_SAFE_INTEGER }: ClientReadStreamOptions = {}) {
+    const events = this.streams.get(streamId);
+    return (async function* () {
+      if (!events) throw new StreamNotFoundError(undefined, streamId);
+      const forwards = direction === "forwards";
+      const from = fromRevision === "start" ? 0n : fromRevision === "end" ? BigInt(events.length - 1) : BigInt(fromRevision);
+      const inOrder = forwards
+        ? events.filter((record) => BigInt(record.event!.revision) >= from)
+        : events.filter((record) => BigInt(record.event!.revision) <= from).reverse();
+      yield* inOrder.slice(0, Number(maxCount));
+    })();
   }
 }

@@ -125,7 +125,7 @@ function Settlements() {
                     <td>
                       <StatusBadge status={batch.status} />
                     </td>
-                    <td>{batch.transactionIds.length}</td>
+                    <td>{batch.transactionCount}</td>
                     <td class="number">
                       {batch.totals.map((total) => (
                         <div key={total.currency}>

@@ -7001,7 +7001,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_a host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -7165,20 +7165,6 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
                         };
                     };
                 };
@@ -7201,7 +7187,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_b host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -7365,20 +7351,6 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
                         };
                     };
                 };
@@ -7401,7 +7373,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_c host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -7565,20 +7537,6 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
                         };
                     };
                 };
@@ -7601,7 +7559,7 @@ export interface paths {
         put?: never;
         /**
          * Close a processor_d host configuration's settlement batch now
-         * @description Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`.
+         * @description Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within `SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: "closing"` with a `location` header and field (`/v1/settlements/{id}`), and the close goes on. Nothing to take: 409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that batch as it stands.
          *
          *     **Who may call:** the admin key.
          */
@@ -7768,22 +7726,138 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settlements/{id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transactions a settlement batch settled, newest first
+         * @description While the batch closes, those settled so far.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
                     headers: {
                         "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Transaction"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `validation_error`: validation failed */
+                400: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
-                            code?: "processor_timeout";
+                            code?: "validation_error";
+                        };
+                    };
+                };
+                /** @description `invalid_credentials`: invalid credentials */
+                401: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "invalid_credentials";
+                        };
+                    };
+                };
+                /** @description `not_found`: not found */
+                404: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+                /** @description `rate_limited`: too many requests */
+                429: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+                /** @description `internal_error`: internal server error */
+                500: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+                /** @description `service_unavailable`: service unavailable */
+                503: {
+                    headers: {
+                        "x-request-id": components["headers"]["RequestId"];
+                        "retry-after": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
                         };
                     };
                 };
             };
         };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9813,15 +9887,16 @@ export interface components {
             processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
             /** Format: uuid */
             hostConfigurationId: string;
-            closedAt: string;
+            /** @description When it closed or failed; null while closing. */
+            closedAt: string | null;
             /** @description The batch took what was made up to this moment. */
             cutoff: string;
             /**
-             * @description `mismatched`: the processor's totals differ from the ledger's.
+             * @description `closing`: the processor is closing it; `mismatched`: the processor's totals differ from the ledger's; `failed`: the processor refused it, nothing in it settled.
              * @enum {string}
              */
-            status: "matched" | "mismatched";
-            /** @description The ledger's, per currency; `salesCount`/`salesAmount` count sales and captures. */
+            status: "closing" | "matched" | "mismatched" | "failed";
+            /** @description The ledger's, per currency; `salesCount`/`salesAmount` count sales and captures. Empty until closed. */
             totals: {
                 currency: string;
                 salesCount: number;
@@ -9830,7 +9905,7 @@ export interface components {
                 refundsAmount: number;
                 netAmount: number;
             }[];
-            /** @description The processor's own count of the same batch. */
+            /** @description The processor's own count of the same batch. Empty until closed. */
             processorTotals: {
                 currency: string;
                 salesCount: number;
@@ -9839,7 +9914,8 @@ export interface components {
                 refundsAmount: number;
                 netAmount: number;
             }[];
-            transactionIds: string[];
+            /** @description The transactions it takes while closing; those it settled once closed. Paged at `/v1/settlements/{id}/transactions`. */
+            transactionCount: number;
         };
         WebhookEndpoint: {
             /** Format: uuid */

@@ -54,6 +54,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     requestHashKey: randomBytes(32),
     idempotencyInProgressTimeoutMs: 1,
     idempotencyRetentionMs: 1,
+    settlement: { syncWaitMs: 1, resumeAfterMs: 1 },
     closeGraceMs: 1,
     requestTimeoutMs: 1,
     connectionTimeoutMs: 1,

@@ -297,7 +297,7 @@ export const settlement = {
   status: "matched",
   totals,
   processorTotals: totals,
-  transactionIds: [ids.sale, ids.capture, ids.refund],
+  transactionCount: 3,
 };
 
 // --- webhooks --------------------------------------------------------------------------------

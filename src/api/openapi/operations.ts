@@ -173,7 +173,7 @@ ${processorTable}`,
         "they use the default, and answer 422 `host_configuration_ambiguous` while none is chosen.",
     },
     [`POST ${base}/{id}/settle`]: {
-      errors: ["nothing_to_settle", "settlement_in_progress", "processor_error", "processor_timeout"],
+      errors: ["nothing_to_settle", "settlement_in_progress", "processor_error"],
       response: { ...example.settlement, processor },
     },
   };
@@ -182,6 +182,7 @@ ${processorTable}`,
 const settlementDocs: Record<string, OperationDoc> = {
   "GET /v1/settlements": { response: example.page([example.settlement]) },
   "GET /v1/settlements/{id}": { response: example.settlement },
+  "GET /v1/settlements/{id}/transactions": { response: example.page([example.refund, example.capture, example.sale]) },
 };
 
 const webhookDocs: Record<string, OperationDoc> = {

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { closeSettlement, type SettlementContext } from "../../commands/settlements.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { FastifyReply } from "fastify";
+import { sql } from "kysely";
+import { finishSettlement, openSettlement, type SettlementContext, settlementAsItStands, type SettlementResult } from "../../commands/settlements.ts";
+import type { TransactionView } from "../../domain/payments/index.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
@@ -8,9 +12,10 @@ import { awaitOwnSettlementWrites } from "../../projections/settlements/own-writ
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
+import { decodeIdCursor, decodeTimeCursor, encodeIdCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
-import type { TransactionRouteDependencies } from "./transactions.ts";
+import { type TransactionRouteDependencies, transactionSchema } from "./transactions.ts";
+import { bindIdempotencyKey } from "../idempotency.ts";
 
 const totalsSchema = z.object({
   currency: z.string(),
@@ -27,12 +32,17 @@ export const settlementSchema = z
     clientId: z.uuid(),
     processor: z.enum(processors),
     hostConfigurationId: z.uuid(),
-    closedAt: z.string(),
+    closedAt: z.string().nullable().describe("When it closed or failed; null while closing."),
     cutoff: z.string().describe("The batch took what was made up to this moment."),
-    status: z.enum(["matched", "mismatched"]).describe("`mismatched`: the processor's totals differ from the ledger's."),
-    totals: z.array(totalsSchema).describe("The ledger's, per currency; `salesCount`/`salesAmount` count sales and captures."),
-    processorTotals: z.array(totalsSchema).describe("The processor's own count of the same batch."),
-    transactionIds: z.array(z.uuid()),
+    status: z
+      .enum(["closing", "matched", "mismatched", "failed"])
+      .describe("`closing`: the processor is closing it; `mismatched`: the processor's totals differ from the ledger's; `failed`: the processor refused it, nothing in it settled."),
+    totals: z.array(totalsSchema).describe("The ledger's, per currency; `salesCount`/`salesAmount` count sales and captures. Empty until closed."),
+    processorTotals: z.array(totalsSchema).describe("The processor's own count of the same batch. Empty until closed."),
+    transactionCount: z
+      .number()
+      .int()
+      .describe("The transactions it takes while closing; those it settled once closed. Paged at `/v1/settlements/{id}/transactions`."),
   })
   .meta({ id: "Settlement" });
 
@@ -46,8 +56,21 @@ const settlementsQuery = listQuery.extend({
 
 const tags = ["settlements"];
 
-export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencies> = async (app, deps) => {
+export interface SettlementRouteDependencies extends TransactionRouteDependencies {
+  settlement: {
+    /** How long a manual close waits for its batch to close before answering 202 (SETTLEMENT_SYNC_WAIT_MS). */
+    syncWaitMs: number;
+    /** When a claim or an unsealed batch counts as its opener's that died (SETTLEMENT_RESUME_AFTER_MS). */
+    resumeAfterMs: number;
+  };
+}
+
+/** How often a request answering a batch that another call closes looks at it again. */
+const BATCH_POLL_MS = 200;
+
+export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies> = async (app, deps) => {
   const { db } = deps;
+  const options = { staleAfterMs: deps.settlement.resumeAfterMs };
 
   for (const processor of processors) {
     app.post(
@@ -58,49 +81,104 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
           tags,
           summary: `Close a ${processor} host configuration's settlement batch now`,
           description:
-            "Takes every approved sale, capture and refund of the configuration not yet settled. Nothing to take: 409 `nothing_to_settle`; " +
-            "another batch of the configuration still being closed: 409 `settlement_in_progress`.",
+            "Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within " +
+            "`SETTLEMENT_SYNC_WAIT_MS`; otherwise 202 the same object in `status: \"closing\"` with a `location` header and field " +
+            "(`/v1/settlements/{id}`), and the close goes on. Nothing to take: " +
+            "409 `nothing_to_settle`; another batch of the configuration still being closed: 409 `settlement_in_progress`; the " +
+            "processor refused the batch: 502 `processor_error`. The same request again with its `Idempotency-Key` answers that " +
+            "batch as it stands.",
           params: z.strictObject({ id: z.uuid() }),
+          // One success schema per operation in the reference: the 202 is the same batch, `closing`,
+          // with `location` added.
           response: { 201: settlementSchema },
         },
       },
       async (request, reply) => {
+        const waitUntil = performance.now() + deps.settlement.syncWaitMs;
         const configuration = await db
           .selectFrom("host_configurations")
           .select(["client_id", "processor"])
           .where("host_configuration_id", "=", request.params.id)
           .executeTakeFirst();
         if (!configuration || configuration.processor !== processor) throw notFound("host configuration");
+        // Under an Idempotency-Key, the key belongs to the batch (as to a transaction): a retry,
+        // even one that took over the key of a request still closing, answers that batch.
+        const bound = request.idempotency?.bound?.transactionId;
+        const settlementId = bound ?? newId();
+        const bind = bound === undefined ? bindIdempotencyKey(db, request) : undefined;
+        if (bind && !(await bind({ transactionId: settlementId, paymentId: settlementId }))) {
+          throw new ApiProblem("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed; retry later.");
+        }
         // What this instance just answered for the client is in the batch, not left for the next.
         await awaitOwnPaymentWrites(deps, configuration.client_id);
-        // A batch of many thousands takes minutes (marking yields to payments): the operator's
-        // connection must not be dropped as idle meanwhile (CONNECTION_TIMEOUT_MS).
-        request.raw.socket.setTimeout(0);
         const context: SettlementContext = { ...deps, logger: request.log, metadata: eventMetadataOf(request) };
-        const result = await closeSettlement(context, {
-          settlementId: newId(),
-          hostConfigurationId: request.params.id,
-          clientId: configuration.client_id,
-          processor,
-          localDate: null,
-          cutoff: deps.now(),
-        });
-        if (result.ok) return reply.code(201).send(result.settlement);
-        switch (result.error) {
-          case "nothing_to_settle":
-            throw new ApiProblem("nothing_to_settle", result.detail);
-          case "settlement_in_progress":
-            throw new ApiProblem("settlement_in_progress", `${result.detail} Retry once it is closed.`);
-          case "processor_timeout":
-            throw new ApiProblem("processor_timeout", `${result.detail} The batch stays open and is closed as soon as the processor answers.`);
-          case "processor_error":
-            throw new ApiProblem("processor_error", result.detail);
-          case "already_exists":
-            throw new ApiProblem("internal_error", result.detail);
+        const opened = await openSettlement(
+          context,
+          { settlementId, hostConfigurationId: request.params.id, clientId: configuration.client_id, processor, localDate: null, cutoff: deps.now() },
+          options,
+        );
+        if (opened.kind === "refused") return answer(reply, opened);
+        if (opened.kind === "opened") {
+          // The close goes on after a 202; a failure is the lifecycle job's to finish.
+          const finishing = finishSettlement(context, settlementId, options);
+          finishing.catch((error: unknown) => request.log.error({ err: error, settlementId }, "closing a settlement batch failed; the lifecycle job finishes it"));
+          const finished = await within(finishing, waitUntil);
+          if (finished) return answer(reply, finished);
         }
+        return answer(reply, await batchAsItStands(context, settlementId, waitUntil));
       },
     );
   }
+
+  /** The batch another call opened, once it closes or the wait is over; a batch not opened yet is still in progress. */
+  async function batchAsItStands(context: SettlementContext, settlementId: string, waitUntil: number): Promise<SettlementResult> {
+    for (;;) {
+      const batch = await settlementAsItStands(context, settlementId);
+      const closing = !batch || (batch.kind === "batch" && batch.settlement.status === "closing");
+      if (!closing || performance.now() >= waitUntil) {
+        return batch ?? { kind: "refused", error: "settlement_in_progress", detail: `Batch ${settlementId} is being opened.` };
+      }
+      await sleep(Math.min(BATCH_POLL_MS, waitUntil - performance.now()));
+    }
+  }
+
+  app.get(
+    "/settlements/:id/transactions",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        summary: "The transactions a settlement batch settled, newest first",
+        description: "While the batch closes, those settled so far.",
+        params: z.strictObject({ id: z.uuid() }),
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(transactionSchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { limit, cursor } = request.query;
+      await awaitOwnSettlementWrites(deps, ownClientOf(principal));
+      const batch = await db.selectFrom("settlements").select("client_id").where("settlement_id", "=", request.params.id).executeTakeFirst();
+      if (!batch || !canSeeClient(principal, batch.client_id)) throw notFound("settlement");
+      await awaitOwnPaymentWrites(deps, batch.client_id);
+      const after = cursor === undefined ? undefined : decodeIdCursor(cursor);
+      const rows = await db
+        .selectFrom("settlement_transactions")
+        .innerJoin("transactions", "transactions.transaction_id", "settlement_transactions.transaction_id")
+        .select(["settlement_transactions.transaction_id", "transactions.view"])
+        .where("settlement_transactions.settlement_id", "=", request.params.id)
+        // The batch's candidates, those settled in it: few are ever left out, so the scan of
+        // the primary key stops soon after a page's worth.
+        .where(sql<string>`transactions.view->>'settlementId'`, "=", request.params.id)
+        .$if(after !== undefined, (page) => page.where("settlement_transactions.transaction_id", "<", after!))
+        .orderBy("settlement_transactions.transaction_id", "desc")
+        .limit(limit + 1)
+        .execute();
+      const page = pageOf(rows, limit, (row) => encodeIdCursor(row.transaction_id));
+      return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };
+    },
+  );
 
   app.get(
     "/settlements",
@@ -149,10 +227,40 @@ export const settlementRoutes: FastifyPluginAsyncZod<TransactionRouteDependencie
         .selectFrom("settlements")
         .select(["client_id", "view"])
         .where("settlement_id", "=", request.params.id)
-        .where("status", "in", ["matched", "mismatched"])
         .executeTakeFirst();
       if (!row || !canSeeClient(principal, row.client_id)) throw notFound("settlement");
       return row.view as SettlementView;
     },
   );
 };
+
+/** The batch before the deadline, or undefined. */
+async function within(finishing: Promise<SettlementResult>, waitUntil: number): Promise<SettlementResult | undefined> {
+  const timer = new AbortController();
+  const timeout = sleep(Math.max(0, waitUntil - performance.now()), undefined, { signal: timer.signal }).catch(() => undefined);
+  try {
+    return await Promise.race([finishing, timeout]);
+  } finally {
+    timer.abort();
+  }
+}
+
+/** One answer per outcome: 201 closed, 202 closing (the close goes on), 502 refused by the processor, 409 none opened. */
+function answer(reply: FastifyReply, result: SettlementResult) {
+  if (result.kind === "refused") {
+    const detail = result.error === "settlement_in_progress" ? `${result.detail} Retry once it is closed.` : result.detail;
+    throw new ApiProblem(result.error, detail);
+  }
+  const { settlement } = result;
+  switch (settlement.status) {
+    case "matched":
+    case "mismatched":
+      return reply.code(201).send(settlement);
+    case "closing": {
+      const location = `/v1/settlements/${settlement.id}`;
+      return reply.code(202).header("location", location).send({ ...settlement, location });
+    }
+    case "failed":
+      throw new ApiProblem("processor_error", `Batch ${settlement.id} failed: ${result.detail ?? "the processor refused it"}. Its transactions wait for the next batch.`);
+  }
+}

@@ -15,6 +15,7 @@ import * as defaultHostConfigurations from "./0014-default-host-configurations.t
 import * as jsonReadModels from "./0015-json-read-models.ts";
 import * as resolverLastPass from "./0016-resolver-last-pass.ts";
 import * as webhookOrder from "./0017-webhook-order.ts";
+import * as settlementTransactions from "./0018-settlement-transactions.ts";
 import * as idempotencyRetention from "./0019-idempotency-retention.ts";
 import * as webhookUpkeep from "./0020-webhook-upkeep.ts";
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "0015-json-read-models": jsonReadModels,
   "0016-resolver-last-pass": resolverLastPass,
   "0017-webhook-order": webhookOrder,
+  "0018-settlement-transactions": settlementTransactions,
   "0019-idempotency-retention": idempotencyRetention,
   "0020-webhook-upkeep": webhookUpkeep,
 };

@@ -5,6 +5,7 @@
 import {
   ANY,
   ErrorType,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   STREAM_EXISTS,
   StreamDeletedError,
@@ -12,7 +13,7 @@ import {
   WrongExpectedVersionError,
   type AppendExpectedRevision,
 } from "@eventstore/db-client";
-import { ConcurrencyError } from "../errors.ts";
+import { AppendTooLargeError, ConcurrencyError } from "../errors.ts";
 import type { Checkpoint, ExpectedRevision, JsonObject, RecordedEvent } from "../port.ts";
 
 /** A place in the $all log, as EventStoreDB reports it. */
@@ -131,6 +132,14 @@ function isWrongExpectedVersion(error: unknown): error is Pick<WrongExpectedVers
 export function toConcurrencyError(error: unknown, streamId: string, expected: ExpectedRevision): ConcurrencyError | null {
   if (!isWrongExpectedVersion(error)) return null;
   return new ConcurrencyError(streamId, expected, toActualRevision(error.actualVersion));
+}
+
+/** The port's AppendTooLargeError for a client MaxAppendSizeExceededError, or null for any other error. */
+export function toAppendTooLargeError(error: unknown, streamId: string): AppendTooLargeError | null {
+  if (error instanceof MaxAppendSizeExceededError) return new AppendTooLargeError(streamId, error.maxAppendSize);
+  // A second copy of the client (another install) would fail instanceof; its `type` still says what it is.
+  if (typeof error !== "object" || error === null || !("type" in error) || error.type !== ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED) return null;
+  return new AppendTooLargeError(streamId, "maxAppendSize" in error && typeof error.maxAppendSize === "number" ? error.maxAppendSize : undefined);
 }
 
 /** A stream read of a stream that never existed or was deleted: the port reads it as empty. */

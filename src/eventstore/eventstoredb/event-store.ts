@@ -29,6 +29,7 @@ import {
   positionOf,
   toBigInt,
   toClientExpectedRevision,
+  toAppendTooLargeError,
   toConcurrencyError,
   toLogPosition,
   toRecordedEvent,
@@ -79,7 +80,7 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
           : await positionOfRevision(valid.streamId, nextExpectedRevision);
         return { nextExpectedRevision, position };
       } catch (error) {
-        throw toConcurrencyError(error, valid.streamId, valid.expected) ?? error;
+        throw toConcurrencyError(error, valid.streamId, valid.expected) ?? toAppendTooLargeError(error, valid.streamId) ?? error;
       }
     },
 

@@ -1,21 +1,22 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.ts";
+import type { Database, SettlementsTable } from "../../db/schema.ts";
 import { settlementStreamId } from "../../domain/settlements/events.ts";
 import type { OwnWritesContext } from "../read-your-writes.ts";
 import { settlementsProjection } from "./settlements-projection.ts";
 
 /**
- * Read-your-writes for settlement batches: a batch's close answers once its events are appended,
- * and the reads of its client that follow on this instance wait until the read model shows it.
+ * Read-your-writes for settlement batches: a batch's close answers once its events are appended
+ * (closing, closed or failed), and the reads of its client that follow on this instance wait until the read model shows it.
  */
 export function rememberSettlementWrite(
   { db, registries }: OwnWritesContext,
   clientId: string,
   settlementId: string,
   revision: bigint,
+  status: SettlementsTable["status"],
 ): void {
   const target = { projection: settlementsProjection.name, streamId: settlementStreamId(settlementId), revision };
-  registries.readYourWrites.rememberOwnWrite(target, clientId, () => settlementClosedInReadModel(db, settlementId));
+  registries.readYourWrites.rememberOwnWrite(target, clientId, () => settlementInReadModel(db, settlementId, status));
 }
 
 /** Before reading batches of a client (of every client, when undefined): its answered closes are in. */
@@ -23,12 +24,12 @@ export function awaitOwnSettlementWrites({ registries }: Pick<OwnWritesContext, 
   return registries.readYourWrites.awaitOwnWrites({ projection: settlementsProjection.name, scope: clientId });
 }
 
-async function settlementClosedInReadModel(db: Kysely<Database>, settlementId: string): Promise<boolean> {
+async function settlementInReadModel(db: Kysely<Database>, settlementId: string, status: SettlementsTable["status"]): Promise<boolean> {
   const row = await db
     .selectFrom("settlements")
     .select("settlement_id")
     .where("settlement_id", "=", settlementId)
-    .where("status", "in", ["matched", "mismatched"])
+    .where("status", "=", status)
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -2,9 +2,14 @@ import { sql, type Transaction } from "kysely";
 import { v5 } from "uuid";
 import type { Database } from "../../db/schema.ts";
 import { evolve, initialState, type PaymentEvent, paymentEventTypes, type PaymentState } from "../../domain/payments/index.ts";
-import type { SettlementClosed, SettlementOpened } from "../../domain/settlements/events.ts";
-import { toSettlementView } from "../../domain/settlements/view.ts";
-import { upcastSnapshot, type WebhookEndpointEvent, webhookEndpointEventTypes } from "../../domain/webhooks/endpoint.ts";
+import type { SettlementEvent } from "../../domain/settlements/events.ts";
+import { closedSettlementView } from "../../domain/settlements/view.ts";
+import {
+  upcastSnapshot,
+  type WebhookEndpointEvent,
+  webhookEndpointEventTypes,
+  type WebhookEndpointSnapshot,
+} from "../../domain/webhooks/endpoint.ts";
 import { type EventSubscription, subscribes } from "../../domain/webhooks/event-types.ts";
 import { paymentMessages, settlementMessages, type WebhookMessage } from "../../domain/webhooks/messages.ts";
 import type { RecordedEvent } from "../../eventstore/port.ts";
@@ -30,7 +35,7 @@ const isEndpointEvent = (event: RecordedEvent) => endpointEventTypes.has(event.t
 export const webhooksProjection: Projection = {
   name: "webhooks",
   tables: ["webhook_endpoints"],
-  eventTypes: [...webhookEndpointEventTypes, ...paymentEventTypes, "SettlementClosed.v1"],
+  eventTypes: [...webhookEndpointEventTypes, ...paymentEventTypes, "SettlementClosed.v1", "SettlementClosed.v2"],
 
   async streamsToRead(db, events) {
     const sources = events.filter((event) => !isEndpointEvent(event));
@@ -164,10 +169,9 @@ class StreamFolds {
 
   messagesOf(event: RecordedEvent): WebhookMessage[] {
     const history = this.#streams.get(event.streamId) ?? [];
-    if (event.type === "SettlementClosed.v1") {
-      const opened = history[0] as unknown as SettlementOpened | undefined;
-      if (opened?.type !== "SettlementOpened.v1") return [];
-      return settlementMessages(toSettlementView(opened.data, (event as unknown as SettlementClosed).data));
+    if (event.type === "SettlementClosed.v1" || event.type === "SettlementClosed.v2") {
+      const view = closedSettlementView(history[0] as unknown as SettlementEvent | undefined, event as unknown as SettlementEvent);
+      return view ? settlementMessages(view) : [];
     }
     const fold = this.#folded.get(event.streamId) ?? { state: initialState(), next: 0 };
     this.#folded.set(event.streamId, fold);
