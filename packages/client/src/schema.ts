@@ -7649,7 +7649,9 @@ export interface paths {
         };
         /**
          * The transactions a settlement batch settled, newest first
-         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         * @description While the batch closes, those settled so far.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
         get: {
             parameters: {
