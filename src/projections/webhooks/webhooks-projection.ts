@@ -8,7 +8,6 @@ import {
   upcastSnapshot,
   type WebhookEndpointEvent,
   webhookEndpointEventTypes,
-  type WebhookEndpointSnapshot,
 } from "../../domain/webhooks/endpoint.ts";
 import { type EventSubscription, subscribes } from "../../domain/webhooks/event-types.ts";
 import { paymentMessages, settlementMessages, type WebhookMessage } from "../../domain/webhooks/messages.ts";
