@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import { z } from "zod";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../../src/db/schema.ts";
 import { type LimitUsageEvent, limitUsageStreamId, type OpenReservation, openReservations } from "../../src/domain/limits/usage.ts";
 import type { EventStore } from "../../src/eventstore/port.ts";
@@ -101,18 +100,25 @@ export async function readOpenReservations(
   return open;
 }
 
-/** What the invariants read of a closed batch's API object. */
-const closedBatchView = z.object({ transactionIds: z.array(z.string()) });
-
 export async function readLedger(
   db: Kysely<Database>,
 ): Promise<Pick<Evidence, "payments" | "incompleteIdempotencyRecords" | "settlements" | "undeliveredWebhooks">> {
   const rows = await db.selectFrom("payments").select("state").execute();
   const batches = await db
     .selectFrom("settlements")
-    .select(["settlement_id as settlementId", "status", "host_configuration_id as hostConfigurationId", "local_date as localDate", "view"])
+    .select(["settlement_id as settlementId", "status", "host_configuration_id as hostConfigurationId", "local_date as localDate"])
     .execute();
-  const settlements = batches.map(({ view, ...batch }) => ({ ...batch, transactionIds: closedBatchView.safeParse(view).data?.transactionIds ?? null }));
+  // What `GET /v1/settlements/{id}/transactions` pages: the batch's candidates settled in it.
+  const listed = await db
+    .selectFrom("settlement_transactions")
+    .innerJoin("transactions", "transactions.transaction_id", "settlement_transactions.transaction_id")
+    .select(["settlement_transactions.settlement_id as settlementId", "settlement_transactions.transaction_id as transactionId"])
+    .where(sql<boolean>`transactions.view->>'settlementId' = settlement_transactions.settlement_id::text`)
+    .execute();
+  const listsOf = new Map<string, string[]>();
+  for (const { settlementId, transactionId } of listed) listsOf.set(settlementId, [...(listsOf.get(settlementId) ?? []), transactionId]);
+  const closed = (status: string) => status === "matched" || status === "mismatched";
+  const settlements = batches.map((batch) => ({ ...batch, transactionIds: closed(batch.status) ? (listsOf.get(batch.settlementId) ?? []) : null }));
   const incomplete = await db
     .selectFrom("idempotency_records")
     .select(["scope", "idempotency_key as key", "transaction_id as transactionId"])
@@ -555,11 +561,14 @@ function countsTowardLimit(payment: LedgerPayment, root: TransactionState): bool
 
 /**
  * Every Idempotency-Key has its answer: in its record, or in the log for a key bound to a
- * transaction with its outcome (a retry answers that transaction). Each one without is named with
+ * transaction with its outcome (a retry answers that transaction) or to a settlement batch. Each one without is named with
  * what its client got.
  */
 function idempotencyRecordsComplete(evidence: Evidence, byId: ReadonlyMap<string, TransactionState>): Violation[] {
-  const answeredByLog = (transactionId: string | null) => transactionId !== null && (byId.get(transactionId)?.status ?? "pending") !== "pending";
+  // A manual close's key belongs to its batch: a retry answers the batch as it stands, whatever it is.
+  const batches = new Set(evidence.settlements.map((batch) => batch.settlementId));
+  const answeredByLog = (transactionId: string | null) =>
+    transactionId !== null && (batches.has(transactionId) || (byId.get(transactionId)?.status ?? "pending") !== "pending");
   const unanswered = evidence.incompleteIdempotencyRecords.filter(({ transactionId }) => !answeredByLog(transactionId));
   return unanswered.map(({ scope, key, transactionId }) => {
     const got = evidence.answers.filter((answer) => answer.idempotencyKey === key).map((answer) => `${answer.httpStatus} ${answer.status} at ${answer.at}`);

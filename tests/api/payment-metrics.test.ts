@@ -128,7 +128,8 @@ for (const target of testDatabaseTargets()) {
     it("counts every ask the processor leaves unanswered, then the reversal of what stayed unknown", async () => {
       const { service, processor } = await startOnFakeProcessor(
         { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry: () => "unknown" },
-        { PENDING_REVERSAL_AFTER_SECONDS: "3" },
+        // The resolver first asks 2 × PROCESSOR_TIMEOUT_MS after the intent: well before the reversal.
+        { PROCESSOR_TIMEOUT_MS: "500", PENDING_REVERSAL_AFTER_SECONDS: "3" },
       );
       await vi.waitFor(async () => expect(nonZero(await scrape(service), "pending_resolutions_total", ["outcome"])).toHaveProperty("reversed", 1), eventually);
       const scraped = await scrape(service);

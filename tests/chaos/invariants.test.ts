@@ -170,6 +170,15 @@ describe("settlement invariants", () => {
     expect(violationsOf("each settled transaction in one batch, each batch once at the processor", twoScheduled)).toEqual(["batch-2"]);
   });
 
+  it("takes a manual close's Idempotency-Key as answered by its batch, and a key bound to nothing known as unanswered", () => {
+    const records = [
+      { scope: "admin", key: "close-1", transactionId: "batch-1" },
+      { scope: "admin", key: "close-2", transactionId: "batch-2" },
+    ];
+    const bound = evidence([], { settlements: [batch("batch-1", null)], incompleteIdempotencyRecords: records });
+    expect(violationsOf("idempotency records complete", bound)).toEqual(["batch-2"]);
+  });
+
   it("wants what was approved well before a scheduled close settled once it came round", () => {
     const closedAt = new Date(judgedAt.getTime() - 60_000);
     const scheduledCloses = [{ hostConfigurationId: "host-1", at: closedAt }];
