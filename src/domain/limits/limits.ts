@@ -31,7 +31,7 @@ export const utcDay = (moment: Date): string => moment.toISOString().slice(0, 10
 /**
  * Whether recording this transaction's outcome gives its payment's reserved amount back: a
  * declined or failed authorization or sale, or an approved void of one that nothing was captured
- * of (an expired authorization's captures keep counting). A late approval recorded
+ * of and no capture is pending on (an expired authorization's captures keep counting). A late approval recorded
  * after the failure gives nothing back (the failure did), unless it came while a reversal was
  * under way: then the failure recorded with the reversal is the one that gives it back.
  */
@@ -44,10 +44,16 @@ export function givesLimitBack(state: PaymentState, transactionId: string): bool
     return ended && (transaction.approvedLate === null || transaction.reversed);
   }
   const root = state.rootTransactionId === null ? undefined : state.transactions.get(state.rootTransactionId);
+  // A capture still pending may yet be approved: then the authorization counts after all. Its
+  // failure is what leaves nothing captured, and the limit sweeper gives the amount back then.
+  const capturePending = [...state.transactions.values()].some(
+    (other) => other.type === "capture" && other.parentTransactionId === state.rootTransactionId && other.status === "pending",
+  );
   return (
     transaction.type === "void" &&
     transaction.status === "approved" &&
     transaction.parentTransactionId === state.rootTransactionId &&
-    root?.capturedAmount === 0
+    root?.capturedAmount === 0 &&
+    !capturePending
   );
 }
