@@ -450,6 +450,29 @@ for (const target of testDatabaseTargets()) {
       }
     }, 60_000);
 
+    it("a retry that finds its key bound to a batch not opened yet, while the key's first request may still run, opens nothing and is told to retry", async () => {
+      const { api, settle } = await setUp();
+      try {
+        expect((await settle()).status).toBe(201);
+        const key = { "idempotency-key": "close-after-crash" };
+        expect((await settle(key)).body.code).toBe("nothing_to_settle");
+        // The key as a first request leaves it when its instance dies between binding the key to
+        // its batch and opening the batch (chaos, seed 11): bound, unanswered, its claim still held.
+        const batchId = newId();
+        await api.database.db
+          .updateTable("idempotency_records")
+          .set({ status_code: null, response_body: null, response_headers: null, completed_at: null, claim_token: "crashed" })
+          .set({ transaction_id: batchId, payment_id: batchId, locked_until: new Date(Date.now() + 60_000) })
+          .where("idempotency_key", "=", key["idempotency-key"])
+          .execute();
+        const retried = await settle(key);
+        expect(retried.status, retried.text).toBe(409);
+        expect(retried.body.code).toBe("idempotency_request_in_progress");
+      } finally {
+        await api.stop();
+      }
+    }, 60_000);
+
     it("a manual close whose batch the lifecycle job failed meanwhile answers the processor's refusal, not an internal error", async () => {
       const { api, context, hostConfigurationId, settle } = await setUp();
       try {

@@ -109,9 +109,16 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
         if (bind && !(await bind({ transactionId: settlementId, paymentId: settlementId }))) {
           throw new ApiProblem("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed; retry later.");
         }
+        const context: SettlementContext = { ...deps, logger: request.log, metadata: eventMetadataOf(request) };
+        if (request.idempotency?.unanswered) {
+          // The key's first request may still run (its claim is held): it alone opens the batch,
+          // and this retry, holding no claim, could store no answer for a close it made itself.
+          const asItStands = await settlementAsItStands(context, settlementId);
+          if (!asItStands) throw new ApiProblem("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed; retry later.");
+          return answer(reply, asItStands);
+        }
         // What this instance just answered for the client is in the batch, not left for the next.
         await awaitOwnPaymentWrites(deps, configuration.client_id);
-        const context: SettlementContext = { ...deps, logger: request.log, metadata: eventMetadataOf(request) };
         const opened = await openSettlement(
           context,
           { settlementId, hostConfigurationId: request.params.id, clientId: configuration.client_id, processor, localDate: null, cutoff: deps.now() },
