@@ -140,7 +140,8 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
     expect(matched.stdout).not.toContain(escape);
     const connection = { DATABASE_URL: api.database.url!, EVENTSTORE_URL: "", DATA_DIR: "memory://" };
     const [atTerminal, noColour] = await Promise.all([
-      runInTerminal(ledger, ["settlements", "--date", day], { ...connection, NO_COLOR: "" }),
+      // FORCE_COLOR: the table's colour library turns colours off under CI=true, terminal or not.
+      runInTerminal(ledger, ["settlements", "--date", day], { ...connection, NO_COLOR: "", FORCE_COLOR: "1" }),
       runInTerminal(ledger, ["settlements", "--date", day], { ...connection, NO_COLOR: "1" }),
     ]);
     expect(atTerminal.stdout).toContain(closed.body.id);
