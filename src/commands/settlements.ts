@@ -217,25 +217,20 @@ async function claim(context: SettlementContext, batch: BatchToClose, { staleAft
   return busy("another");
 }
 
+type ClaimedBatch = { settlementId: string; hostConfigurationId: string };
+
 /** Tells the lifecycle job the batch is still being closed (see resumeSettlement). */
-async function renew(context: SettlementContext, batch: { settlementId: string; hostConfigurationId: string }): Promise<void> {
-  await execute(
-    context.store,
-    settlementClaimDecider,
-    settlementClaimStreamId(batch.hostConfigurationId),
-    { type: "Renew", settlementId: batch.settlementId, now: context.now().toISOString() },
-    context.metadata,
-    { lastEventOnly: true },
-  );
-}
+const renew = (context: SettlementContext, batch: ClaimedBatch) => updateClaim(context, batch, "Renew");
 
 /** Lets the host configuration's next batch be closed. */
-async function release(context: SettlementContext, batch: { settlementId: string; hostConfigurationId: string }): Promise<void> {
+const release = (context: SettlementContext, batch: ClaimedBatch) => updateClaim(context, batch, "Release");
+
+async function updateClaim(context: SettlementContext, batch: ClaimedBatch, type: "Renew" | "Release"): Promise<void> {
   await execute(
     context.store,
     settlementClaimDecider,
     settlementClaimStreamId(batch.hostConfigurationId),
-    { type: "Release", settlementId: batch.settlementId, now: context.now().toISOString() },
+    { type, settlementId: batch.settlementId, now: context.now().toISOString() },
     context.metadata,
     { lastEventOnly: true },
   );

@@ -29,9 +29,6 @@ export interface Projection {
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[], streams: Streams): Promise<void>;
 }
 
-// eslint-disable-next-line no-restricted-syntax -- empty and read-only (a ReadonlyMap): no state
-const noStreams: Streams = new Map();
-
 /** Reads the streams the projection asks for before applying `events`. */
 export async function readStreamsFor(
   projection: Projection,
@@ -40,7 +37,7 @@ export async function readStreamsFor(
   events: readonly RecordedEvent[],
 ): Promise<Streams> {
   const streamIds = (await projection.streamsToRead?.(db, events)) ?? [];
-  return streamIds.length === 0 ? noStreams : store.readStreams(streamIds);
+  return streamIds.length === 0 ? new Map() : store.readStreams(streamIds);
 }
 
 export function assertProjectionName(name: string): void {
