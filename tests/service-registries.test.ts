@@ -41,7 +41,9 @@ for (const target of testDatabaseTargets()) {
       expect(created.status).toBe(201);
       const id: string = created.body.id;
       await copyLog(first, second);
-      await vi.waitFor(async () => expect((await second.request("GET", `/v1/host-configurations/processor_c/${id}`)).status).toBe(200), eventually);
+      // Each projection catches up with the copy on its own: the configuration, and the client's key.
+    await vi.waitFor(async () => expect((await second.request("GET", `/v1/host-configurations/processor_c/${id}`)).status).toBe(200), eventually);
+    await vi.waitFor(async () => expect((await second.request("GET", "/v1/transactions", { key: client.key })).status).toBe(200), eventually);
 
       // Each then replaces the credentials its own way: version 2 on both, the simulator refusing the second's.
       const replace = (service: TestService, password: string) =>
