@@ -33,6 +33,10 @@ export default tseslint.config(
             selector: `${scope} > VariableDeclaration > VariableDeclarator > NewExpression[arguments.length=0][callee.name=/^(Map|Set|WeakMap|WeakSet)$/]`,
             message: "No module-level registry or cache: make it at service start (src/service.ts) and pass it on a context.",
           },
+          {
+            selector: `${scope} > VariableDeclaration > VariableDeclarator > CallExpression[callee.name="batchWhileBusy"]`,
+            message: "A batcher holds a queue: make it at service start (src/service.ts) and pass it on a context.",
+          },
         ]),
       ],
     },

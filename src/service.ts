@@ -76,7 +76,7 @@ export async function startService(
     measureWebhookQueue: () => measureWebhookQueue(database.db),
   });
   const store = instrumentEventStore(rawStore, metrics);
-  const registries = createRegistries(store);
+  const registries = createRegistries(store, database.db);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
   const fingerprintKey =

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
-import { batcherPer, batchWhileBusy } from "../batching/batch-while-busy.ts";
+import { batchWhileBusy } from "../batching/batch-while-busy.ts";
 import { hashApiKey, sameHash } from "../auth/keys.ts";
 import type { Database } from "../db/schema.ts";
 import { withArticle } from "../domain/english.ts";
@@ -28,10 +28,11 @@ const bearer = /^Bearer ([\x21-\x7e]{16,512})$/;
  */
 export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKeyHash: string): void {
   app.decorateRequest("principal", undefined);
+  const activeKeys = activeKeyLookup(db);
   app.addHook("onRequest", async (request) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
-    const principal = await authenticate(request, db, adminKeyHash);
+    const principal = await authenticate(request, activeKeys, adminKeyHash);
     request.principal = principal;
     if (access !== "any" && principal.role !== access) {
       throw new ApiProblem("forbidden", `This operation needs ${withArticle(access)} key.`);
@@ -39,12 +40,12 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<Database
   });
 }
 
-async function authenticate(request: FastifyRequest, db: Kysely<Database>, adminKeyHash: string): Promise<Principal> {
+async function authenticate(request: FastifyRequest, activeKeys: ActiveKeyLookup, adminKeyHash: string): Promise<Principal> {
   const key = bearer.exec(request.headers.authorization ?? "")?.[1];
   if (!key) throw new ApiProblem("invalid_credentials", "Send an API key as `Authorization: Bearer <key>`.");
   const hash = hashApiKey(key);
   if (sameHash(hash, adminKeyHash)) return { role: "admin" };
-  const client = await activeKeys(db)(hash);
+  const client = await activeKeys(hash);
   if (!client) throw new ApiProblem("invalid_credentials", "The API key is unknown or revoked.");
   return { role: "client", clientId: client.client_id, keyId: client.key_id };
 }
@@ -53,8 +54,8 @@ async function authenticate(request: FastifyRequest, db: Kysely<Database>, admin
  * The client and key id of an unrevoked key hash. Lookups that arrive while one is in flight are
  * made together in one query: every request still reads the key's current row.
  */
-const activeKeys = batcherPer((db: Kysely<Database>) =>
-  batchWhileBusy(async (hashes: string[]) => {
+function activeKeyLookup(db: Kysely<Database>) {
+  return batchWhileBusy(async (hashes: string[]) => {
     const rows = await db
       .selectFrom("api_keys")
       .select(["key_hash", "client_id", "key_id"])
@@ -63,8 +64,9 @@ const activeKeys = batcherPer((db: Kysely<Database>) =>
       .execute();
     const byHash = new Map(rows.map((row) => [row.key_hash, row]));
     return hashes.map((hash) => byHash.get(hash));
-  }),
-);
+  });
+}
+type ActiveKeyLookup = ReturnType<typeof activeKeyLookup>;
 
 /** The authenticated caller of a route that declares `config.access`. */
 export function principalOf(request: FastifyRequest): Principal {

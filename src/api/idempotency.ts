@@ -8,7 +8,7 @@ import type { Database } from "../db/schema.ts";
 import type { TransactionView } from "../domain/payments/index.ts";
 import { newId } from "../ids.ts";
 import { principalOf } from "./auth.ts";
-import { bindKey, claimKey, isRetained, storeAnswer } from "./idempotency-records.ts";
+import { type IdempotencyRecords, idempotencyRecords, isRetained } from "./idempotency-records.ts";
 import { ApiProblem } from "./problems.ts";
 
 /** The transaction an Idempotency-Key belongs to, once its intent is (about to be) recorded. */
@@ -40,6 +40,8 @@ export interface IdempotencyClaim {
   unanswered: boolean;
   /** The request answers with a transaction whose outcome is recorded: the log keeps that answer. */
   answeredByLog: boolean;
+  /** The service's idempotency records, where the claim is bound. */
+  records: IdempotencyRecords;
 }
 
 declare module "fastify" {
@@ -84,6 +86,18 @@ const answersWithTransaction = new Set([201, 202, 402, 502, 504]);
  */
 export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, inProgressTimeoutMs, retentionMs }: IdempotencyOptions): void {
   app.decorateRequest("idempotency", undefined);
+  const records = idempotencyRecords(db);
+  const unclaimed = (scope: string, key: string): IdempotencyClaim => ({
+    scope,
+    key,
+    token: undefined,
+    bound: undefined,
+    newTransactionId: undefined,
+    newTransactionBound: false,
+    unanswered: false,
+    answeredByLog: false,
+    records,
+  });
   const lockedUntil = sql<Date>`now() + ${inProgressTimeoutMs} * interval '1 millisecond'`;
 
   app.addHook("preHandler", async (request, reply) => {
@@ -99,7 +113,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     const requestHash = hashRequest(request, requestHashKey);
     const token = randomUUID();
     const newTransactionId = request.routeOptions.config.startsPayment ? newId() : undefined;
-    if (await claimKey(db, { scope, key, requestHash, token, lockMs: inProgressTimeoutMs, transactionId: newTransactionId ?? null })) {
+    if (await records.claimKey({ scope, key, requestHash, token, lockMs: inProgressTimeoutMs, transactionId: newTransactionId ?? null })) {
       request.idempotency = { ...unclaimed(scope, key), token, newTransactionId };
       return;
     }
@@ -195,7 +209,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     );
     const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
     const answer = { scope: claim.scope, key: claim.key, token: claim.token, statusCode: reply.statusCode, headers, body };
-    const store = () => storeAnswer(db, answer);
+    const store = () => records.storeAnswer(answer);
     try {
       await retryBriefly(store);
     } catch (error) {
@@ -207,18 +221,6 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     return payload;
   });
 }
-
-/** What a request holds of a key before it claims it or finds it bound. */
-const unclaimed = (scope: string, key: string): IdempotencyClaim => ({
-  scope,
-  key,
-  token: undefined,
-  bound: undefined,
-  newTransactionId: undefined,
-  newTransactionBound: false,
-  unanswered: false,
-  answeredByLog: false,
-});
 
 /**
  * Told by a route the transaction it answers with under the request's key (none: its intent is not
@@ -241,7 +243,7 @@ export function answeringWithTransaction(request: FastifyRequest, transaction: T
  * took the key over meanwhile found it bound and makes that same transaction, so at most one of
  * the two intents is recorded (its stream must not exist yet).
  */
-export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest): BindIdempotencyKey | undefined {
+export function bindIdempotencyKey(request: FastifyRequest): BindIdempotencyKey | undefined {
   const claim = request.idempotency;
   if (!claim) return undefined;
   return async ({ transactionId, paymentId }) => {
@@ -250,7 +252,7 @@ export function bindIdempotencyKey(db: Kysely<Database>, request: FastifyRequest
       claim.newTransactionBound = true;
       return true;
     }
-    return bindKey(db, { scope: claim.scope, key: claim.key, token: claim.token, transactionId, paymentId });
+    return claim.records.bindKey({ scope: claim.scope, key: claim.key, token: claim.token, transactionId, paymentId });
   };
 }
 

@@ -58,15 +58,3 @@ export function batchWhileBusy<Item, Result>(
       if (!busy) void drain();
     });
 }
-
-/** One batcher per owner (a database, an event store), made on its first use. */
-export function batcherPer<Owner extends object, Item, Result>(
-  create: (owner: Owner) => Batched<Item, Result>,
-): (owner: Owner) => Batched<Item, Result> {
-  const batchers = new WeakMap<Owner, Batched<Item, Result>>();
-  return (owner) => {
-    let batcher = batchers.get(owner);
-    if (!batcher) batchers.set(owner, (batcher = create(owner)));
-    return batcher;
-  };
-}

@@ -5,6 +5,7 @@ import { ReadYourWrites } from "../projections/read-your-writes.ts";
 import { GroupCommits } from "./execute-batched.ts";
 import type { EventMetadata } from "./execute.ts";
 import { HostConfigurationCache } from "./payments/host-configuration.ts";
+import { PaymentSettingsLookup } from "./payments/payment-settings.ts";
 
 /**
  * What one service keeps in memory between requests: made when it starts (`src/service.ts`) and
@@ -17,11 +18,18 @@ export interface Registries {
   readYourWrites: ReadYourWrites;
   /** Host configurations loaded from this service's event store, credentials decrypted. */
   hostConfigurations: HostConfigurationCache;
+  /** Clients' limits and host configurations as payments read them, lookups grouped. */
+  paymentSettings: PaymentSettingsLookup;
 }
 
-/** A service's registries, empty, over the event store its commands append to. */
-export function createRegistries(store: EventStore): Registries {
-  return { groupCommits: new GroupCommits(store), readYourWrites: new ReadYourWrites(), hostConfigurations: new HostConfigurationCache() };
+/** A service's registries, empty, over the event store its commands append to and the database they read. */
+export function createRegistries(store: EventStore, db: Kysely<Database>): Registries {
+  return {
+    groupCommits: new GroupCommits(store),
+    readYourWrites: new ReadYourWrites(),
+    hostConfigurations: new HostConfigurationCache(),
+    paymentSettings: new PaymentSettingsLookup(db),
+  };
 }
 
 /** What every command needs: the stores, the clock, who is asking, and the service's registries. */

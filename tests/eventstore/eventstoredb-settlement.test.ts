@@ -47,7 +47,7 @@ for (const target of testDatabaseTargets()) {
     beforeEach(async () => {
       database = await openTestDatabase(target);
       store = eventStoreOnClient(new FakeServer().asClient());
-      registries = createRegistries(store);
+      registries = createRegistries(store, database.db);
       const logger = createLogger("silent");
       const { readYourWrites } = registries;
       runners = [transactionsProjection, settlementsProjection].map(

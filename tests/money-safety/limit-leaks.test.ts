@@ -50,7 +50,7 @@ for (const target of testDatabaseTargets()) {
         db: api.database.db,
         store,
         now: () => new Date(),
-        registries: createRegistries(store),
+        registries: createRegistries(store, api.database.db),
         metadata: { actor: { role: "system" } },
       };
       // Died after reserving, before recording the intent.

@@ -39,7 +39,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     metrics: createMetrics({ measureLags: unused, countPending: unused, countMismatchedSettlements: unused, measureWebhookQueue: unused }),
     db,
     store,
-    registries: createRegistries(store),
+    registries: createRegistries(store, db),
     now: () => new Date(),
     secrets: createSecretBox({ activeKeyId: "document", keys: { document: randomBytes(32) } }),
     connectors: createConnectors({ baseUrls: { processor_a: nowhere, processor_b: nowhere, processor_c: nowhere, processor_d: nowhere }, http }),

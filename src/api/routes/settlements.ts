@@ -105,7 +105,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
         // even one that took over the key of a request still closing, answers that batch.
         const bound = request.idempotency?.bound?.transactionId;
         const settlementId = bound ?? newId();
-        const bind = bound === undefined ? bindIdempotencyKey(db, request) : undefined;
+        const bind = bound === undefined ? bindIdempotencyKey(request) : undefined;
         if (bind && !(await bind({ transactionId: settlementId, paymentId: settlementId }))) {
           throw new ApiProblem("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed; retry later.");
         }

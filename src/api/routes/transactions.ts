@@ -99,7 +99,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     ...deps,
     metadata: eventMetadataOf(request),
     logger: request.log,
-    bindIdempotencyKey: bindIdempotencyKey(deps.db, request),
+    bindIdempotencyKey: bindIdempotencyKey(request),
   });
   /**
    * A retry under an Idempotency-Key bound to a transaction answers with that transaction as it

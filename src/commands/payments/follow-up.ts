@@ -2,7 +2,6 @@ import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { paymentSettingsOf } from "./payment-settings.ts";
 import { runTransaction } from "./run-transaction.ts";
 import { paymentDecider, type PaymentState, paymentStreamId } from "../../domain/payments/index.ts";
 import type { ProcessorHostConfiguration, ProcessorRequest } from "../../processors/port.ts";
@@ -21,7 +20,7 @@ export type FollowUp = { transactionId: string; parentTransactionId: string } & 
 export async function followUp(context: PaymentContext, clientId: string, input: FollowUp) {
   const parent = await findParent(context, clientId, input.parentTransactionId);
   if (!parent) return { ok: false as const, error: "not_found" as const, detail: "No such transaction." };
-  const { hostConfigurations } = await paymentSettingsOf(context.db, clientId);
+  const { hostConfigurations } = await context.registries.paymentSettings.of(clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, parent, hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
-import { batcherPer, batchWhileBusy } from "../../batching/batch-while-busy.ts";
+import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { Database } from "../../db/schema.ts";
 import type { CurrencyLimit } from "../../domain/limits/limits.ts";
 
@@ -19,31 +19,37 @@ export interface PaymentSettings {
   hostConfigurations: HostConfigurationCandidate[];
 }
 
-/** A client's limits and host configurations, read in one statement. */
-export function paymentSettingsOf(db: Kysely<Database>, clientId: string): Promise<PaymentSettings> {
-  return settingsLookup(db)(clientId);
-}
+/**
+ * A client's limits and host configurations, read in one statement. Lookups that arrive while one
+ * is in flight are made together: every payment still reads the current rows.
+ */
+export class PaymentSettingsLookup {
+  readonly #lookup: (clientId: string) => Promise<PaymentSettings>;
 
-/** Lookups that arrive while one is in flight are made together: every payment still reads the current rows. */
-const settingsLookup = batcherPer((db: Kysely<Database>) =>
-  batchWhileBusy(async (clientIds: string[]): Promise<PaymentSettings[]> => {
-    const rows = await db
-      .selectFrom("clients")
-      .select((select) => [
-        "client_id",
-        "limits",
-        jsonArrayFrom(
-          select
-            .selectFrom("host_configurations")
-            .select(["host_configuration_id", "processor", "enabled", "version", "is_default"])
-            .whereRef("host_configurations.client_id", "=", "clients.client_id"),
-        ).as("host_configurations"),
-      ])
-      .where("client_id", "in", clientIds)
-      .execute();
-    const byClient = new Map(
-      rows.map((row) => [row.client_id, { limits: row.limits as CurrencyLimit[], hostConfigurations: row.host_configurations }]),
-    );
-    return clientIds.map((clientId) => byClient.get(clientId) ?? { limits: [], hostConfigurations: [] });
-  }),
-);
+  constructor(db: Kysely<Database>) {
+    this.#lookup = batchWhileBusy(async (clientIds: string[]): Promise<PaymentSettings[]> => {
+      const rows = await db
+        .selectFrom("clients")
+        .select((select) => [
+          "client_id",
+          "limits",
+          jsonArrayFrom(
+            select
+              .selectFrom("host_configurations")
+              .select(["host_configuration_id", "processor", "enabled", "version", "is_default"])
+              .whereRef("host_configurations.client_id", "=", "clients.client_id"),
+          ).as("host_configurations"),
+        ])
+        .where("client_id", "in", clientIds)
+        .execute();
+      const byClient = new Map(
+        rows.map((row) => [row.client_id, { limits: row.limits as CurrencyLimit[], hostConfigurations: row.host_configurations }]),
+      );
+      return clientIds.map((clientId) => byClient.get(clientId) ?? { limits: [], hostConfigurations: [] });
+    });
+  }
+
+  of(clientId: string): Promise<PaymentSettings> {
+    return this.#lookup(clientId);
+  }
+}

@@ -11,7 +11,6 @@ import type { CardDetails } from "../../processors/port.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { paymentSettingsOf } from "./payment-settings.ts";
 import { answerRefusedIntent, asRecorded, recordIntent, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
@@ -35,7 +34,7 @@ export interface StartPayment {
  * it is recorded as declined (`limit_exceeded`) and never reaches the processor.
  */
 export async function startPayment(context: PaymentContext, input: StartPayment) {
-  const settings = await paymentSettingsOf(context.db, input.clientId);
+  const settings = await context.registries.paymentSettings.of(input.clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, input, settings.hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
   const { transactionId } = input;
