@@ -29,6 +29,9 @@ import { execute, type KnownStream, readStream } from "./execute.ts";
 import { loadHostConfiguration } from "./payments/host-configuration.ts";
 import { rememberSettlementWrite } from "../projections/settlements/own-writes.ts";
 import { rememberPaymentWrite } from "../projections/transactions/own-writes.ts";
+import { transactionsProjection } from "../projections/transactions/transactions-projection.ts";
+import { waitUntilApplied } from "../projections/lag.ts";
+import { OverloadedError } from "../overload.ts";
 
 export interface SettlementContext extends CommandContext {
   secrets: SecretBox;
@@ -76,6 +79,9 @@ const MARKING_CHUNK = 250;
  */
 const MARKING_SHARE = 0.15;
 
+/** How long opening a batch waits for the transactions read model to hold what the log holds. */
+const READ_MODEL_WAIT_MS = 10_000;
+
 const nothingToSettle = { kind: "refused", error: "nothing_to_settle", detail: "Nothing of this host configuration awaits settlement." } as const;
 const busy = (claimedBy: string) =>
   ({ kind: "refused", error: "settlement_in_progress", detail: `Batch ${claimedBy} of this host configuration is being closed.` }) as const;
@@ -101,6 +107,11 @@ export async function closeSettlement(context: SettlementContext, batch: BatchTo
  */
 export async function openSettlement(context: SettlementContext, batch: BatchToClose, options: CloseOptions): Promise<OpenOutcome> {
   if ((await firstEventOf(context, batch.settlementId)) !== undefined) return { kind: "exists" };
+  // The candidates come from the transactions read model: whatever the log holds now (a sale
+  // approved, a void recorded) must be in it first, or the batch would leave it out, or take it.
+  if (!(await waitUntilApplied(context.db, context.store, transactionsProjection, READ_MODEL_WAIT_MS))) {
+    throw new OverloadedError(`The transactions read model is more than ${READ_MODEL_WAIT_MS / 1000} s behind the log; the batch is not opened.`);
+  }
   // Looked at before claiming too: a pass that finds nothing writes nothing.
   if ((await candidatesOf(context, batch)).length === 0) return nothingToSettle;
   const claimed = await claim(context, batch, options);

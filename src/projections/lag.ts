@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { EventStore } from "../eventstore/port.ts";
@@ -46,3 +47,30 @@ export async function measureLag(
     secondsBehind: caughtUp ? 0 : Math.max(0, (headTime - projectedTime) / 1000),
   };
 }
+
+/**
+ * Waits until `projection` has applied every event of its types that the log held when called
+ * (events appended since may still be unapplied): `false` when `timeoutMs` ran out first. A
+ * reader that must see everything recorded before it started (a settlement's candidates) waits
+ * here rather than trust a read model that lags.
+ */
+export async function waitUntilApplied(
+  db: Kysely<Database>,
+  store: EventStore,
+  projection: Pick<Projection, "name" | "eventTypes">,
+  timeoutMs: number,
+): Promise<boolean> {
+  const head = await store.readHead();
+  if (head.position === null) return true;
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const stored = await readCheckpoint(db, projection.name);
+    const { events } = await store.readAll({ after: stored.checkpoint, types: projection.eventTypes, batchSize: 1 });
+    const next = events[0];
+    if (next === undefined || next.position > head.position) return true;
+    if (performance.now() >= deadline) return false;
+    await sleep(APPLIED_POLL_MS);
+  }
+}
+
+const APPLIED_POLL_MS = 50;

@@ -13,6 +13,8 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startProcessorRelay } from "../support/processor-relay.ts";
 import { everyProcessorAt, startTestService, type TestService, testConfig } from "../support/service.ts";
+import { transactionsProjection } from "../../src/projections/transactions/transactions-projection.ts";
+import { whileProjectionStalled } from "../support/stalled-projection.ts";
 import { closeSettlement, finishSettlement, type SettlementContext } from "../../src/commands/settlements.ts";
 import { loadMasterKeys } from "../../src/crypto/master-keys.ts";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
@@ -133,6 +135,33 @@ for (const target of testDatabaseTargets()) {
       expect((await settle("processor_b")).status).toBe(404);
       expect((await api.request("POST", `/v1/host-configurations/processor_a/${hostConfiguration.id}/settle`, { key: acme.key, body: {} })).status).toBe(403);
     });
+
+    it("opens a batch only once the transactions read model holds what the log held: a sale recorded while it lagged is in the batch", async () => {
+      const settle = () => api.request("POST", `/v1/host-configurations/processor_a/${hostConfiguration.id}/settle`, {});
+      let sold: { id: string } | undefined;
+      let closing: ReturnType<typeof settle> | undefined;
+      await whileProjectionStalled(api.database.db, transactionsProjection.name, async () => {
+        sold = await sale(900);
+        closing = settle();
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      });
+      const closed = await closing!;
+      expect(closed.status, closed.text).toBe(201);
+      expect(closed.body).toMatchObject({ status: "matched", transactionCount: 1 });
+      expect(await batchTransactionIds(closed.body.id)).toEqual([sold!.id]);
+    });
+
+    it("answers 503 when the transactions read model stays behind, and opens nothing", async () => {
+      const settle = () => api.request("POST", `/v1/host-configurations/processor_a/${hostConfiguration.id}/settle`, {});
+      const before = (await settlements()).length;
+      await whileProjectionStalled(api.database.db, transactionsProjection.name, async () => {
+        await sale(800);
+        const refused = await settle();
+        expect([refused.status, refused.body.code], refused.text).toEqual([503, "service_unavailable"]);
+      });
+      expect(await settlements()).toHaveLength(before);
+      await vi.waitFor(async () => expect((await settle()).status).toBe(201), { timeout: 15_000 });
+    }, 60_000);
 
     it("reports a batch whose processor totals differ as mismatched: logged and counted in /metrics", async () => {
       const sold = await sale(900);
