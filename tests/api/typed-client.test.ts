@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLedgerClient, type LedgerClient, type Problem, type Transaction } from "@payment-ledger/client";
+import { createLedgerClient, type LedgerClient, type Problem, type Transaction } from "../../packages/client/src/index.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { approvedCard } from "../support/payments.ts";
 import { startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";

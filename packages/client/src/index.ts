@@ -1,12 +1,17 @@
-import createClient, { type Client } from "openapi-fetch";
-import type { components, paths } from "./schema.ts";
+import createClient from "openapi-fetch";
+import type { Client } from "openapi-fetch";
+// `.js`, not `.ts`: the declarations the build writes keep the specifier as written, and a project
+// using the package resolves `./schema.js` to `schema.d.ts` whatever its compiler settings.
+import type { components, paths } from "./schema.js";
 
-export type { components, operations, paths } from "./schema.ts";
+export type { components, operations, paths } from "./schema.js";
 
 export type LedgerClient = Client<paths>;
 
 /** Every error answer of the API (RFC 9457); branch on `code`. */
 export type Problem = components["schemas"]["Problem"];
+/** What a problem's `code` may be: `card_declined`, `idempotency_key_reused`, `validation_error`, … */
+export type ProblemCode = Problem["code"];
 export type Transaction = components["schemas"]["Transaction"];
 
 export interface LedgerClientOptions {

@@ -108,94 +108,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Caller"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -215,285 +128,13 @@ export interface paths {
          * Clients, newest first
          * @description **Who may call:** the admin key.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Client"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listClients"];
         put?: never;
         /**
          * Create a client
          * @description **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Client"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -511,115 +152,7 @@ export interface paths {
          * A client's API keys, newest first, revoked ones included (never the keys themselves)
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    clientId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["ListedApiKey"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key for a client
@@ -627,187 +160,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    clientId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiKey"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -825,109 +178,7 @@ export interface paths {
          * Get a client
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    clientId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Client"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getClient"];
         put?: never;
         post?: never;
         delete?: never;
@@ -950,159 +201,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    clientId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        limits: {
-                            currency: string;
-                            maxAmountPerTransaction?: number;
-                            dailyAmount?: number;
-                            dailyCount?: number;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Client"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replaceClientLimits"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1126,121 +225,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    clientId: string;
-                    keyId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Revoked */
-                204: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1259,101 +244,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    clientId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfiguration"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorAHostConfigurations"];
         put?: never;
         /**
          * Create a processor_a host configuration
@@ -1371,233 +262,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            merchantNumber: string;
-                            acquirerBin: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            agentBank: string;
-                            agentChain: string;
-                            storeNumber: string;
-                            terminalNumber: string;
-                            terminalId: string;
-                            mcc: string;
-                            /** @default null */
-                            mvv?: string | null;
-                            /** @default null */
-                            industryCode?: ("D" | "F" | "G" | "R") | null;
-                        };
-                        credentials?: Record<string, never>;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createProcessorAHostConfiguration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1615,110 +280,7 @@ export interface paths {
          * Get a processor_a host configuration
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getProcessorAHostConfiguration"];
         /**
          * Replace a processor_a host configuration (credentials left out are kept)
          * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
@@ -1738,216 +300,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
-                    "If-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            merchantNumber: string;
-                            acquirerBin: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            agentBank: string;
-                            agentChain: string;
-                            storeNumber: string;
-                            terminalNumber: string;
-                            terminalId: string;
-                            mcc: string;
-                            /** @default null */
-                            mvv?: string | null;
-                            /** @default null */
-                            industryCode?: ("D" | "F" | "G" | "R") | null;
-                        };
-                        credentials?: Record<string, never>;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `version_conflict`: version conflict */
-                412: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "version_conflict";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replaceProcessorAHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1971,136 +324,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `host_configuration_disabled`: host configuration disabled */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "host_configuration_disabled";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["setDefaultProcessorAHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2121,111 +345,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfigurationVersion"][];
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorAHostConfigurationVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2247,101 +367,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    clientId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfiguration"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorBHostConfigurations"];
         put?: never;
         /**
          * Create a processor_b host configuration
@@ -2359,230 +385,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            merchantId: string;
-                            groupId: string;
-                            tppId: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            terminalId: string;
-                            mcc: string;
-                            /** @default null */
-                            mvv?: string | null;
-                        };
-                        credentials: {
-                            datawireId: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createProcessorBHostConfiguration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2600,110 +403,7 @@ export interface paths {
          * Get a processor_b host configuration
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getProcessorBHostConfiguration"];
         /**
          * Replace a processor_b host configuration (credentials left out are kept)
          * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
@@ -2723,213 +423,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
-                    "If-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            merchantId: string;
-                            groupId: string;
-                            tppId: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            terminalId: string;
-                            mcc: string;
-                            /** @default null */
-                            mvv?: string | null;
-                        };
-                        credentials?: {
-                            datawireId: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `version_conflict`: version conflict */
-                412: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "version_conflict";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replaceProcessorBHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2953,136 +447,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `host_configuration_disabled`: host configuration disabled */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "host_configuration_disabled";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["setDefaultProcessorBHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3103,111 +468,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfigurationVersion"][];
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorBHostConfigurationVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3229,101 +490,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    clientId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfiguration"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorCHostConfigurations"];
         put?: never;
         /**
          * Create a processor_c host configuration
@@ -3341,239 +508,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            /** @enum {string} */
-                            platformBin: "000001";
-                            merchantId: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        } | {
-                            /** @enum {string} */
-                            platformBin: "000002";
-                            merchantId: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            /** @default 001 */
-                            terminalId?: string;
-                            /** @default null */
-                            clientNumber?: string | null;
-                            /** @default null */
-                            storeNumber?: string | null;
-                        };
-                        credentials: {
-                            username: string;
-                            password: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createProcessorCHostConfiguration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3591,110 +526,7 @@ export interface paths {
          * Get a processor_c host configuration
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getProcessorCHostConfiguration"];
         /**
          * Replace a processor_c host configuration (credentials left out are kept)
          * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
@@ -3714,222 +546,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
-                    "If-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            /** @enum {string} */
-                            platformBin: "000001";
-                            merchantId: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        } | {
-                            /** @enum {string} */
-                            platformBin: "000002";
-                            merchantId: string;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            /** @default 001 */
-                            terminalId?: string;
-                            /** @default null */
-                            clientNumber?: string | null;
-                            /** @default null */
-                            storeNumber?: string | null;
-                        };
-                        credentials?: {
-                            username: string;
-                            password: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `version_conflict`: version conflict */
-                412: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "version_conflict";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replaceProcessorCHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3953,136 +570,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `host_configuration_disabled`: host configuration disabled */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "host_configuration_disabled";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["setDefaultProcessorCHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4103,111 +591,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfigurationVersion"][];
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorCHostConfigurationVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4229,101 +613,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    clientId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfiguration"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorDHostConfigurations"];
         put?: never;
         /**
          * Create a processor_d host configuration
@@ -4341,234 +631,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            acquirerBin: string;
-                            merchantId: string;
-                            /** @default null */
-                            acquiringInstitutionId?: string | null;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            terminalId: string;
-                            /** @default null */
-                            terminalNumber?: string | null;
-                            /** @default null */
-                            mcc?: string | null;
-                            /** @default null */
-                            mvv?: string | null;
-                        };
-                        credentials: {
-                            secretApiKey: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createProcessorDHostConfiguration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4586,110 +649,7 @@ export interface paths {
          * Get a processor_d host configuration
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getProcessorDHostConfiguration"];
         /**
          * Replace a processor_d host configuration (credentials left out are kept)
          * @description A full replacement; `credentials` left out keeps the stored ones. Send the `etag` you read as `If-Match`
@@ -4709,217 +669,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
-                    "If-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        clientId: string;
-                        name: string;
-                        enabled: boolean;
-                        company: {
-                            name: string;
-                            phone: string;
-                            address: {
-                                line1: string;
-                                /** @default null */
-                                line2?: string | null;
-                                city: string;
-                                state: string;
-                                postalCode: string;
-                                country: string;
-                            };
-                            location: {
-                                latitude: number;
-                                longitude: number;
-                            };
-                        };
-                        /** @default {} */
-                        customProperties?: {
-                            [key: string]: string;
-                        };
-                        merchant: {
-                            acquirerBin: string;
-                            merchantId: string;
-                            /** @default null */
-                            acquiringInstitutionId?: string | null;
-                            /** @default null */
-                            amexSeNumber?: string | null;
-                        };
-                        settings: {
-                            settlementTime: string;
-                            timeZone: string;
-                            terminalId: string;
-                            /** @default null */
-                            terminalNumber?: string | null;
-                            /** @default null */
-                            mcc?: string | null;
-                            /** @default null */
-                            mvv?: string | null;
-                        };
-                        credentials?: {
-                            secretApiKey: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `version_conflict`: version conflict */
-                412: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "version_conflict";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replaceProcessorDHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4943,136 +693,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        etag: components["headers"]["ETag"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HostConfiguration"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `host_configuration_disabled`: host configuration disabled */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "host_configuration_disabled";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["setDefaultProcessorDHostConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -5093,111 +714,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["HostConfigurationVersion"][];
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listProcessorDHostConfigurationVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5244,232 +761,7 @@ export interface paths {
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
-                        amount: number;
-                        currency: string;
-                        card: {
-                            number: string;
-                            expMonth: number;
-                            expYear: number;
-                            cvc?: string;
-                            holderName?: string;
-                        };
-                        userId: string;
-                        reference?: string;
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        /** Format: uuid */
-                        hostConfigurationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Transaction"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `card_declined`: card declined; `insufficient_funds`: insufficient funds; `expired_card`: expired card; `incorrect_cvc`: incorrect cvc; `limit_exceeded`: limit exceeded */
-                402: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled; `host_configuration_ambiguous`: host configuration ambiguous */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error" | "processor_authentication_failed";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createAuthorization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5513,232 +805,7 @@ export interface paths {
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
-                        amount: number;
-                        currency: string;
-                        card: {
-                            number: string;
-                            expMonth: number;
-                            expYear: number;
-                            cvc?: string;
-                            holderName?: string;
-                        };
-                        userId: string;
-                        reference?: string;
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        /** Format: uuid */
-                        hostConfigurationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Transaction"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `card_declined`: card declined; `insufficient_funds`: insufficient funds; `expired_card`: expired card; `incorrect_cvc`: incorrect cvc; `limit_exceeded`: limit exceeded */
-                402: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled; `host_configuration_ambiguous`: host configuration ambiguous */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error" | "processor_authentication_failed";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createSale"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5760,231 +827,7 @@ export interface paths {
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        transactionId: string;
-                        amount?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Transaction"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `card_declined`: card declined */
-                402: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "card_declined";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_transaction_state" | "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused; `amount_exceeds_capturable`: amount exceeds capturable; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused" | "amount_exceeds_capturable" | "host_configuration_missing" | "host_configuration_disabled";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error" | "processor_authentication_failed";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createCapture"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6006,232 +849,7 @@ export interface paths {
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        transactionId: string;
-                        amount?: number;
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Transaction"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `card_declined`: card declined */
-                402: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "card_declined";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_transaction_state" | "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused; `amount_exceeds_refundable`: amount exceeds refundable; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused" | "amount_exceeds_refundable" | "host_configuration_missing" | "host_configuration_disabled";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error" | "processor_authentication_failed";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6253,230 +871,7 @@ export interface paths {
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        transactionId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Transaction"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `card_declined`: card declined */
-                402: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "card_declined";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_transaction_state" | "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error" | "processor_authentication_failed";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-                /** @description `processor_timeout`: processor timeout */
-                504: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_timeout";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createVoid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6494,112 +889,7 @@ export interface paths {
          * Get a transaction; with asOf, its state at that moment, folded from its events
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description An ISO timestamp, or a UTC date alone: the state at the end of that day. */
-                    asOf?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Transaction"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getTransaction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6621,111 +911,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    clientId?: string;
-                    userId?: string;
-                    type?: "authorization" | "sale" | "capture" | "refund" | "void";
-                    status?: "pending" | "approved" | "declined" | "failed";
-                    processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
-                    currency?: string;
-                    reference?: string;
-                    createdFrom?: string;
-                    createdTo?: string;
-                    amountMin?: string;
-                    amountMax?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Transaction"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6747,112 +933,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            streamId: string;
-                            events: components["schemas"]["Event"][];
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listTransactionEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6874,114 +955,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        get: {
-            parameters: {
-                query?: {
-                    after?: string;
-                    cursor?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Event"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7005,171 +979,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["closeProcessorASettlementBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7191,171 +1001,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["closeProcessorBSettlementBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7377,171 +1023,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["closeProcessorCSettlementBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7563,171 +1045,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `processor_error`: processor error */
-                502: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "processor_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["closeProcessorDSettlementBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7747,115 +1065,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Transaction"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSettlementTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7877,107 +1087,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    clientId?: string;
-                    processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
-                    hostConfigurationId?: string;
-                    /** @description Closed at or after; a date alone means from the start of that UTC day. */
-                    from?: string;
-                    /** @description Closed at or before; a date alone means to the end of that UTC day. */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Settlement"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSettlements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7997,109 +1107,7 @@ export interface paths {
          * A settlement batch
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settlement"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSettlement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8121,101 +1129,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    clientId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookEndpoint"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Subscribe a URL to events
@@ -8230,194 +1144,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
-                        url: string;
-                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
-                        events: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
-                        description?: string | null;
-                        enabled?: boolean;
-                        /** Format: uuid */
-                        clientId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8435,362 +1162,21 @@ export interface paths {
          * A webhook endpoint (never its secret)
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint: nothing more is sent to it
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
          * Change a webhook endpoint's url, events, description or enabled
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
-                        url?: string;
-                        /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
-                        events?: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
-                        description?: string | null;
-                        enabled?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/v1/webhook-endpoints/{id}/rotate-secret": {
@@ -8806,174 +1192,7 @@ export interface paths {
          * Replace the signing secret; the previous one keeps signing beside it for 24 hours
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8998,184 +1217,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            deliveryId: string;
-                            /**
-                             * Format: uuid
-                             * @description The message's `webhook-id`.
-                             */
-                            eventId: string;
-                            /** @enum {string} */
-                            status: "pending";
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9193,115 +1235,7 @@ export interface paths {
          * The endpoint's delivery attempts, newest first
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["WebhookDeliveryAttempt"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9325,179 +1259,7 @@ export interface paths {
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            deliveryId: string;
-                            /** @enum {string} */
-                            status: "pending";
-                        };
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `not_found`: not found */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "not_found";
-                        };
-                    };
-                };
-                /** @description `idempotency_request_in_progress`: idempotent request in progress */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_request_in_progress";
-                        };
-                    };
-                };
-                /** @description `payload_too_large`: payload too large */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description `unsupported_media_type`: unsupported media type */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "unsupported_media_type";
-                        };
-                    };
-                };
-                /** @description `idempotency_key_reused`: idempotency key reused */
-                422: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "idempotency_key_reused";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "idempotent-replayed": components["headers"]["IdempotentReplayed"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9515,107 +1277,7 @@ export interface paths {
          * Projection lag, pending transactions by age, the resolver's work, background jobs, webhook queue, reconciliation exceptions
          * @description **Who may call:** the admin key.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OperationsStatus"];
-                    };
-                };
-                /** @description `validation_error`: validation failed */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "validation_error";
-                        };
-                    };
-                };
-                /** @description `invalid_credentials`: invalid credentials */
-                401: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "invalid_credentials";
-                        };
-                    };
-                };
-                /** @description `forbidden`: forbidden */
-                403: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "forbidden";
-                        };
-                    };
-                };
-                /** @description `rate_limited`: too many requests */
-                429: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description `internal_error`: internal server error */
-                500: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description `service_unavailable`: service unavailable */
-                503: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        "retry-after": components["headers"]["RetryAfter"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @enum {string} */
-                            code?: "service_unavailable";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getOperationsStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10020,19 +1682,7 @@ export interface components {
             };
         };
     };
-    responses: {
-        /** @description `method_not_allowed`: the path exists, but not with this method. Any path may answer it. */
-        MethodNotAllowed: {
-            headers: {
-                allow: components["headers"]["Allow"];
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-    };
+    responses: never;
     parameters: {
         /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
         IdempotencyKey: string;
@@ -10047,8 +1697,6 @@ export interface components {
         RetryAfter: number;
         /** @description The host configuration's version, quoted (`"3"`): send it back as `If-Match` to update only that version. */
         ETag: string;
-        /** @description The methods the path answers, comma-separated. */
-        Allow: string;
     };
     pathItems: never;
 }
@@ -10181,6 +1829,8402 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Caller"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Client"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ListedApiKey"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replaceClientLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    limits: {
+                        currency: string;
+                        maxAmountPerTransaction?: number;
+                        dailyAmount?: number;
+                        dailyCount?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorAHostConfigurations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                clientId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfiguration"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createProcessorAHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        merchantNumber: string;
+                        acquirerBin: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        agentBank: string;
+                        agentChain: string;
+                        storeNumber: string;
+                        terminalNumber: string;
+                        terminalId: string;
+                        mcc: string;
+                        /** @default null */
+                        mvv?: string | null;
+                        /** @default null */
+                        industryCode?: ("D" | "F" | "G" | "R") | null;
+                    };
+                    credentials?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getProcessorAHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replaceProcessorAHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        merchantNumber: string;
+                        acquirerBin: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        agentBank: string;
+                        agentChain: string;
+                        storeNumber: string;
+                        terminalNumber: string;
+                        terminalId: string;
+                        mcc: string;
+                        /** @default null */
+                        mvv?: string | null;
+                        /** @default null */
+                        industryCode?: ("D" | "F" | "G" | "R") | null;
+                    };
+                    credentials?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `version_conflict`: version conflict */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    setDefaultProcessorAHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `host_configuration_disabled`: host configuration disabled */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "host_configuration_disabled";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorAHostConfigurationVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfigurationVersion"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorBHostConfigurations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                clientId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfiguration"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createProcessorBHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        merchantId: string;
+                        groupId: string;
+                        tppId: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        terminalId: string;
+                        mcc: string;
+                        /** @default null */
+                        mvv?: string | null;
+                    };
+                    credentials: {
+                        datawireId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getProcessorBHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replaceProcessorBHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        merchantId: string;
+                        groupId: string;
+                        tppId: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        terminalId: string;
+                        mcc: string;
+                        /** @default null */
+                        mvv?: string | null;
+                    };
+                    credentials?: {
+                        datawireId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `version_conflict`: version conflict */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    setDefaultProcessorBHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `host_configuration_disabled`: host configuration disabled */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "host_configuration_disabled";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorBHostConfigurationVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfigurationVersion"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorCHostConfigurations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                clientId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfiguration"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createProcessorCHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        /** @enum {string} */
+                        platformBin: "000001";
+                        merchantId: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    } | {
+                        /** @enum {string} */
+                        platformBin: "000002";
+                        merchantId: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        /** @default 001 */
+                        terminalId?: string;
+                        /** @default null */
+                        clientNumber?: string | null;
+                        /** @default null */
+                        storeNumber?: string | null;
+                    };
+                    credentials: {
+                        username: string;
+                        password: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getProcessorCHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replaceProcessorCHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        /** @enum {string} */
+                        platformBin: "000001";
+                        merchantId: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    } | {
+                        /** @enum {string} */
+                        platformBin: "000002";
+                        merchantId: string;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        /** @default 001 */
+                        terminalId?: string;
+                        /** @default null */
+                        clientNumber?: string | null;
+                        /** @default null */
+                        storeNumber?: string | null;
+                    };
+                    credentials?: {
+                        username: string;
+                        password: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `version_conflict`: version conflict */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    setDefaultProcessorCHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `host_configuration_disabled`: host configuration disabled */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "host_configuration_disabled";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorCHostConfigurationVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfigurationVersion"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorDHostConfigurations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                clientId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfiguration"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createProcessorDHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        acquirerBin: string;
+                        merchantId: string;
+                        /** @default null */
+                        acquiringInstitutionId?: string | null;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        terminalId: string;
+                        /** @default null */
+                        terminalNumber?: string | null;
+                        /** @default null */
+                        mcc?: string | null;
+                        /** @default null */
+                        mvv?: string | null;
+                    };
+                    credentials: {
+                        secretApiKey: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getProcessorDHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replaceProcessorDHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `etag` of the version you read (`"3"`): the update is refused with 412 `version_conflict` if the configuration has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    name: string;
+                    enabled: boolean;
+                    company: {
+                        name: string;
+                        phone: string;
+                        address: {
+                            line1: string;
+                            /** @default null */
+                            line2?: string | null;
+                            city: string;
+                            state: string;
+                            postalCode: string;
+                            country: string;
+                        };
+                        location: {
+                            latitude: number;
+                            longitude: number;
+                        };
+                    };
+                    /** @default {} */
+                    customProperties?: {
+                        [key: string]: string;
+                    };
+                    merchant: {
+                        acquirerBin: string;
+                        merchantId: string;
+                        /** @default null */
+                        acquiringInstitutionId?: string | null;
+                        /** @default null */
+                        amexSeNumber?: string | null;
+                    };
+                    settings: {
+                        settlementTime: string;
+                        timeZone: string;
+                        terminalId: string;
+                        /** @default null */
+                        terminalNumber?: string | null;
+                        /** @default null */
+                        mcc?: string | null;
+                        /** @default null */
+                        mvv?: string | null;
+                    };
+                    credentials?: {
+                        secretApiKey: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `version_conflict`: version conflict */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "version_conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    setDefaultProcessorDHostConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    etag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostConfiguration"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `host_configuration_disabled`: host configuration disabled */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "host_configuration_disabled";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProcessorDHostConfigurationVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostConfigurationVersion"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                    amount: number;
+                    currency: string;
+                    card: {
+                        number: string;
+                        expMonth: number;
+                        expYear: number;
+                        cvc?: string;
+                        holderName?: string;
+                    };
+                    userId: string;
+                    reference?: string;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** Format: uuid */
+                    hostConfigurationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `card_declined`: card declined; `insufficient_funds`: insufficient funds; `expired_card`: expired card; `incorrect_cvc`: incorrect cvc; `limit_exceeded`: limit exceeded */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled; `host_configuration_ambiguous`: host configuration ambiguous */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error" | "processor_authentication_failed";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description `processor_timeout`: processor timeout */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_timeout";
+                    };
+                };
+            };
+        };
+    };
+    createSale: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                    amount: number;
+                    currency: string;
+                    card: {
+                        number: string;
+                        expMonth: number;
+                        expYear: number;
+                        cvc?: string;
+                        holderName?: string;
+                    };
+                    userId: string;
+                    reference?: string;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** Format: uuid */
+                    hostConfigurationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `card_declined`: card declined; `insufficient_funds`: insufficient funds; `expired_card`: expired card; `incorrect_cvc`: incorrect cvc; `limit_exceeded`: limit exceeded */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled; `host_configuration_ambiguous`: host configuration ambiguous */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error" | "processor_authentication_failed";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description `processor_timeout`: processor timeout */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_timeout";
+                    };
+                };
+            };
+        };
+    };
+    createCapture: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    transactionId: string;
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `card_declined`: card declined */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_declined";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_transaction_state" | "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused; `amount_exceeds_capturable`: amount exceeds capturable; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "amount_exceeds_capturable" | "host_configuration_missing" | "host_configuration_disabled";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error" | "processor_authentication_failed";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description `processor_timeout`: processor timeout */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_timeout";
+                    };
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    transactionId: string;
+                    amount?: number;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `card_declined`: card declined */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_declined";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_transaction_state" | "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused; `amount_exceeds_refundable`: amount exceeds refundable; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "amount_exceeds_refundable" | "host_configuration_missing" | "host_configuration_disabled";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error" | "processor_authentication_failed";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description `processor_timeout`: processor timeout */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_timeout";
+                    };
+                };
+            };
+        };
+    };
+    createVoid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    transactionId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `card_declined`: card declined */
+            402: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_declined";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `invalid_transaction_state`: invalid transaction state; `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_transaction_state" | "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused; `host_configuration_missing`: host configuration missing; `host_configuration_disabled`: host configuration disabled */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "host_configuration_missing" | "host_configuration_disabled";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error; `processor_authentication_failed`: processor authentication failed */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error" | "processor_authentication_failed";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description `processor_timeout`: processor timeout */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_timeout";
+                    };
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: {
+                /** @description An ISO timestamp, or a UTC date alone: the state at the end of that day. */
+                asOf?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                clientId?: string;
+                userId?: string;
+                type?: "authorization" | "sale" | "capture" | "refund" | "void";
+                status?: "pending" | "approved" | "declined" | "failed";
+                processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                currency?: string;
+                reference?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                amountMin?: string;
+                amountMax?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Transaction"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listTransactionEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        streamId: string;
+                        events: components["schemas"]["Event"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                after?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    closeProcessorASettlementBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    closeProcessorBSettlementBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    closeProcessorCSettlementBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    closeProcessorDSettlementBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress; `nothing_to_settle`: nothing to settle; `settlement_in_progress`: settlement in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `processor_error`: processor error */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "processor_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSettlementTransactions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Transaction"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSettlements: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                clientId?: string;
+                processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                hostConfigurationId?: string;
+                /** @description Closed at or after; a date alone means from the start of that UTC day. */
+                from?: string;
+                /** @description Closed at or before; a date alone means to the end of that UTC day. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Settlement"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                clientId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
+                    url: string;
+                    /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
+                    events: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
+                    description?: string | null;
+                    enabled?: boolean;
+                    /** Format: uuid */
+                    clientId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
+                    url?: string;
+                    /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
+                    events?: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
+                    description?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        deliveryId: string;
+                        /**
+                         * Format: uuid
+                         * @description The message's `webhook-id`.
+                         */
+                        eventId: string;
+                        /** @enum {string} */
+                        status: "pending";
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryAttempt"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        deliveryId: string;
+                        /** @enum {string} */
+                        status: "pending";
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getOperationsStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationsStatus"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
                 };
             };
         };

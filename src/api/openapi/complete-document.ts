@@ -48,7 +48,6 @@ const headers: Record<string, OpenAPIV3_1.HeaderObject> = {
     description: 'The host configuration\'s version, quoted (`"3"`): send it back as `If-Match` to update only that version.',
     schema: { type: "string" },
   },
-  Allow: { description: "The methods the path answers, comma-separated.", schema: { type: "string" } },
 };
 
 const idempotencyKey: OpenAPIV3_1.ParameterObject = {
@@ -284,13 +283,6 @@ export function completeDocument(generated: OpenAPIV3_1.Document): OpenAPIV3_1.D
       schemas: { ...generated.components?.schemas, Problem: problemSchema },
       headers,
       parameters: { IdempotencyKey: idempotencyKey },
-      responses: {
-        MethodNotAllowed: {
-          description: "`method_not_allowed`: the path exists, but not with this method. Any path may answer it.",
-          headers: { allow: ref("headers", "Allow"), "x-request-id": ref("headers", "RequestId") },
-          content: { "application/problem+json": { schema: ref("schemas", "Problem"), example: problemExample("method_not_allowed") } },
-        },
-      },
     },
   };
   return { ...document, components: { ...document.components, schemas: usedSchemas(document) } };

@@ -11,6 +11,8 @@ export async function registerApiReference(app: FastifyInstance): Promise<void> 
     openapi: {
       openapi: "3.1.0",
       info: { title: "Payment ledger API", version: "1.0.0" },
+      // Relative: the service that serves the document (and /docs) is the one it describes, wherever it is deployed.
+      servers: [{ url: "/", description: "The service serving this document" }],
       components: {
         securitySchemes: {
           apiKey: { type: "http", scheme: "bearer", description: "An admin key or a client key." },

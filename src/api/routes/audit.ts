@@ -59,6 +59,7 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
       config: { access: "any" },
       schema: {
         tags: ["audit"],
+        operationId: "listTransactionEvents",
         summary: "The event stream a transaction lives in (its payment's), oldest first",
         params: z.strictObject({ id: z.uuid() }),
         response: { 200: z.object({ streamId: z.string(), events: z.array(auditEventSchema) }) },
@@ -80,6 +81,7 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
       config: { access: "admin" },
       schema: {
         tags: ["audit"],
+        operationId: "listEvents",
         summary: "The whole event log in global order, for exports and auditors",
         description:
           "Pass `nextCursor` as `after` (or `cursor`) to resume right after the last event of a page. " +

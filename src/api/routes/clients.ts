@@ -66,6 +66,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       config: { access: "any" },
       schema: {
         tags: ["clients"],
+        operationId: "getMe",
         summary: "Who the calling key is: the admin, or a client and which of its keys",
         response: { 200: callerSchema },
       },
@@ -97,6 +98,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       config: { access: "admin" },
       schema: {
         tags: ["clients"],
+        operationId: "createClient",
         summary: "Create a client",
         body: z.strictObject({ name: z.string().trim().min(1).max(200) }),
         response: { 201: clientSchema },
@@ -115,6 +117,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       config: { access: "admin" },
       schema: {
         tags: ["clients"],
+        operationId: "listClients",
         summary: "Clients, newest first",
         querystring: listQuery,
         response: { 200: z.object({ data: z.array(clientSchema), nextCursor: z.string().nullable() }) },
@@ -136,6 +139,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       config: { access: "any" },
       schema: {
         tags: ["clients"],
+        operationId: "listApiKeys",
         summary: "A client's API keys, newest first, revoked ones included (never the keys themselves)",
         params: clientIdParams,
         querystring: listQuery,
@@ -171,7 +175,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     "/clients/:clientId",
     {
       config: { access: "any" },
-      schema: { tags: ["clients"], summary: "Get a client", params: clientIdParams, response: { 200: clientSchema } },
+      schema: { operationId: "getClient", tags: ["clients"], summary: "Get a client", params: clientIdParams, response: { 200: clientSchema } },
     },
     async (request) => {
       if (!canSeeClient(principalOf(request), request.params.clientId)) throw notFound("client");
@@ -185,6 +189,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       config: { access: "admin" },
       schema: {
         tags: ["clients"],
+        operationId: "replaceClientLimits",
         summary: "Replace a client's transaction limits (per currency; absent fields are unlimited; UTC days)",
         params: clientIdParams,
         body: z.strictObject({ limits: limitsSchema }),
@@ -204,6 +209,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       config: { access: "admin", secretResponseFields: ["key"] },
       schema: {
         tags: ["clients"],
+        operationId: "createApiKey",
         summary: "Create an API key for a client",
         params: clientIdParams,
         body: z.strictObject({}).optional(),
@@ -223,6 +229,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       config: { access: "admin" },
       schema: {
         tags: ["clients"],
+        operationId: "revokeApiKey",
         summary: "Revoke an API key at once",
         params: z.strictObject({ clientId: z.uuid(), keyId: z.uuid() }),
         response: { 204: z.null().describe("Revoked") },

@@ -100,6 +100,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
       config: { access: "any" },
       schema: {
         tags: ["transactions"],
+        operationId: "listTransactions",
         summary: "Transaction history, newest first, filtered",
         description:
           "Client keys see their own transactions; admin keys see every client's, or one client's with `clientId`. " +

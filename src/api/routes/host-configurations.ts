@@ -21,6 +21,7 @@ import { hostConfigurationSchemas, type Processor, processors } from "../../doma
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";
+import { pascalCase } from "../openapi/pascal-case.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
 import { assertClientExists } from "./client-exists.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -92,7 +93,7 @@ function registerProcessorRoutes(
     base,
     {
       config: { access: "admin" },
-      schema: { tags, summary: `Create a ${processor} host configuration`, body: schemas.create, response: { 201: viewSchema } },
+      schema: { operationId: `create${pascalCase(processor)}HostConfiguration`, tags, summary: `Create a ${processor} host configuration`, body: schemas.create, response: { 201: viewSchema } },
     },
     async (request, reply) => {
       const { credentials, ...configuration } = request.body;
@@ -113,6 +114,7 @@ function registerProcessorRoutes(
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: `replace${pascalCase(processor)}HostConfiguration`,
         summary: `Replace a ${processor} host configuration (credentials left out are kept)`,
         params: idParams,
         headers: ifMatch,
@@ -140,6 +142,7 @@ function registerProcessorRoutes(
       config: { access: "admin" },
       schema: {
         tags,
+        operationId: `setDefault${pascalCase(processor)}HostConfiguration`,
         summary: `Make a ${processor} host configuration its client's default for ${processor}`,
         description:
           "Payments of the client that name no hostConfigurationId run on the default. No body. Choosing the current default " +
@@ -160,7 +163,7 @@ function registerProcessorRoutes(
     `${base}/:id`,
     {
       config: { access: "any" },
-      schema: { tags, summary: `Get a ${processor} host configuration`, params: idParams, response: { 200: viewSchema } },
+      schema: { operationId: `get${pascalCase(processor)}HostConfiguration`, tags, summary: `Get a ${processor} host configuration`, params: idParams, response: { 200: viewSchema } },
     },
     async (request, reply) => {
       const view = await visible(request, request.params.id);
@@ -174,6 +177,7 @@ function registerProcessorRoutes(
       config: { access: "any" },
       schema: {
         tags,
+        operationId: `list${pascalCase(processor)}HostConfigurations`,
         summary: `List ${processor} host configurations, newest first`,
         querystring: listQuery.extend({ clientId: z.uuid().optional() }),
         response: { 200: z.object({ data: z.array(viewSchema), nextCursor: z.string().nullable() }) },
@@ -203,6 +207,7 @@ function registerProcessorRoutes(
       config: { access: "any" },
       schema: {
         tags,
+        operationId: `list${pascalCase(processor)}HostConfigurationVersions`,
         summary: `Every version of a ${processor} host configuration, oldest first`,
         description: "Versions are the configuration's own history: whether it is the default is its client's choice, not part of a version.",
         params: idParams,

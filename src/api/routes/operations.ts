@@ -116,6 +116,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<RouteDependencies> = async 
       config: { access: "admin" },
       schema: {
         tags: ["operations"],
+        operationId: "getOperationsStatus",
         summary: "Projection lag, pending transactions by age, the resolver's work, background jobs, webhook queue, reconciliation exceptions",
         response: { 200: operationsStatusSchema },
       },

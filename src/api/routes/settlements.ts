@@ -14,6 +14,7 @@ import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeIdCursor, decodeTimeCursor, encodeIdCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
+import { pascalCase } from "../openapi/pascal-case.ts";
 import { type TransactionRouteDependencies, transactionSchema } from "./transactions.ts";
 import { bindIdempotencyKey } from "../idempotency.ts";
 
@@ -79,6 +80,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
         config: { access: "admin" },
         schema: {
           tags,
+          operationId: `close${pascalCase(processor)}SettlementBatch`,
           summary: `Close a ${processor} host configuration's settlement batch now`,
           description:
             "Takes every approved sale, capture and refund of the configuration not yet settled. 201 the batch once closed within " +
@@ -155,6 +157,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "listSettlementTransactions",
         summary: "The transactions a settlement batch settled, newest first",
         description: "While the batch closes, those settled so far.",
         params: z.strictObject({ id: z.uuid() }),
@@ -193,6 +196,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "listSettlements",
         summary: "Settlement batches, newest first, filtered",
         description: "Client keys see their own batches; admin keys see every client's, or one client's with `clientId`.",
         querystring: settlementsQuery,
@@ -225,7 +229,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
     "/settlements/:id",
     {
       config: { access: "any" },
-      schema: { tags, summary: "A settlement batch", params: z.strictObject({ id: z.uuid() }), response: { 200: settlementSchema } },
+      schema: { operationId: "getSettlement", tags, summary: "A settlement batch", params: z.strictObject({ id: z.uuid() }), response: { 200: settlementSchema } },
     },
     async (request) => {
       const principal = principalOf(request);

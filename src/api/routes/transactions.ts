@@ -138,7 +138,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       `/transactions/${type}`,
       {
         config: { access: "client", startsPayment: true },
-        schema: { tags, summary: `Create a${type === "sale" ? " sale" : "n authorization"}`, body: rootBody, response: { 201: transactionSchema } },
+        schema: { operationId: `create${type === "sale" ? "Sale" : "Authorization"}`, tags, summary: `Create a${type === "sale" ? " sale" : "n authorization"}`, body: rootBody, response: { 201: transactionSchema } },
       },
       async (request, reply) => {
         const { card, reference, metadata, hostConfigurationId, ...rest } = request.body;
@@ -165,6 +165,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       config: { access: "client" },
       schema: {
         tags,
+        operationId: "createCapture",
         summary: "Capture an authorization, in full or in part",
         body: z.strictObject({ ...followUpTarget, amount: amountSchema.optional() }),
         response: { 201: transactionSchema },
@@ -185,6 +186,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       config: { access: "client" },
       schema: {
         tags,
+        operationId: "createRefund",
         summary: "Refund a sale or capture, in full or in part",
         body: z.strictObject({ ...followUpTarget, amount: amountSchema.optional(), reason: printable(500).optional() }),
         response: { 201: transactionSchema },
@@ -205,6 +207,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       config: { access: "client" },
       schema: {
         tags,
+        operationId: "createVoid",
         summary: "Void an authorization, or an unsettled sale or capture",
         body: z.strictObject(followUpTarget),
         response: { 201: transactionSchema },
@@ -225,6 +228,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "getTransaction",
         summary: "Get a transaction; with asOf, its state at that moment, folded from its events",
         params: z.strictObject({ id: z.uuid() }),
         querystring: z.strictObject({

@@ -151,6 +151,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any", secretResponseFields: ["secret"] },
       schema: {
         tags,
+        operationId: "createWebhookEndpoint",
         summary: "Subscribe a URL to events",
         description: "Client keys subscribe their own client; admin keys name the client with `clientId`.",
         body: z.strictObject({
@@ -194,6 +195,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "listWebhookEndpoints",
         summary: "Webhook endpoints, newest first",
         description: "Client keys see their own; admin keys see every client's, or one client's with `clientId`.",
         querystring: listQuery.extend({ clientId: z.uuid().optional() }),
@@ -221,7 +223,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
     "/webhook-endpoints/:id",
     {
       config: { access: "any" },
-      schema: { tags, summary: "A webhook endpoint (never its secret)", params: idParams, response: { 200: endpointSchema } },
+      schema: { operationId: "getWebhookEndpoint", tags, summary: "A webhook endpoint (never its secret)", params: idParams, response: { 200: endpointSchema } },
     },
     async (request) => viewOf(await visible(request, request.params.id)),
   );
@@ -232,6 +234,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "updateWebhookEndpoint",
         summary: "Change a webhook endpoint's url, events, description or enabled",
         params: idParams,
         body: z
@@ -253,7 +256,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
     "/webhook-endpoints/:id",
     {
       config: { access: "any" },
-      schema: { tags, summary: "Delete a webhook endpoint: nothing more is sent to it", params: idParams, response: { 204: z.null() } },
+      schema: { operationId: "deleteWebhookEndpoint", tags, summary: "Delete a webhook endpoint: nothing more is sent to it", params: idParams, response: { 204: z.null() } },
     },
     async (request, reply) => {
       await visible(request, request.params.id);
@@ -269,6 +272,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any", secretResponseFields: ["secret"] },
       schema: {
         tags,
+        operationId: "rotateWebhookEndpointSecret",
         summary: "Replace the signing secret; the previous one keeps signing beside it for 24 hours",
         params: idParams,
         body: z.strictObject({}).optional(),
@@ -289,6 +293,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "testWebhookEndpoint",
         summary: "Send the endpoint one webhook.test message, signed and logged like any delivery",
         description:
           "To that endpoint alone, whatever its `events`; its attempts are listed with the deliveries. " +
@@ -317,6 +322,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "listWebhookDeliveries",
         summary: "The endpoint's delivery attempts, newest first",
         params: idParams,
         querystring: listQuery,
@@ -371,6 +377,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any" },
       schema: {
         tags,
+        operationId: "redeliverWebhookDelivery",
         summary: "Send a message again (same webhook-id), with a fresh retry schedule",
         description: "Takes an attempt's `id` or its `deliveryId` from the deliveries list.",
         params: idParams,

@@ -1,0 +1,120 @@
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseTargets } from "../support/database.ts";
+import { validBodies } from "../support/host-configurations.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const examples = path.join(root, "packages/client/examples");
+
+/** The environment without what `npm test` exported for the repository's own npm: the shop's npm is a stranger's. */
+const strangerEnvironment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+
+/** `npm pack`s `args`, into `destination`; the tarballs' paths. */
+async function pack(args: string[], destination: string): Promise<string[]> {
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination, ...args], { cwd: root, env: strangerEnvironment });
+  return (JSON.parse(stdout) as { filename: string }[]).map(({ filename }) => path.join(destination, filename));
+}
+
+/** The folder of `name` as installed for `from` (a package folder). */
+const installedFolder = (name: string, from: string) =>
+  path.dirname(createRequire(path.join(from, "package.json")).resolve(`${name}/package.json`));
+
+/**
+ * @payment-ledger/client as a merchant gets it: packed (its prepack builds it), installed into a
+ * project of their own outside this repository, used from plain Node and from strict TypeScript.
+ * Its dependency is packed from this repository's node_modules too, so the install needs no network.
+ */
+describe("the packed @payment-ledger/client, installed outside the repository", () => {
+  let shop: string;
+
+  beforeAll(async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), "ledger-client-"));
+    shop = path.join(work, "shop");
+    const [client] = await pack(["--workspace", "packages/client"], work);
+    const fetchFolder = installedFolder("openapi-fetch", root);
+    const dependencies = await pack(["--ignore-scripts", fetchFolder, installedFolder("openapi-typescript-helpers", fetchFolder)], work);
+
+    await mkdir(shop);
+    await writeFile(path.join(shop, "package.json"), JSON.stringify({ name: "shop", private: true, type: "module" }));
+    await run("npm", ["install", "--offline", "--no-audit", "--no-fund", client!, ...dependencies], { cwd: shop, env: strangerEnvironment });
+    for (const example of ["sale.mjs", "capture.ts"]) await copyFile(path.join(examples, example), path.join(shop, example));
+    // A merchant's strict settings; Node's types from this repository, the client's from the installed package.
+    const compilerOptions = {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      skipLibCheck: true,
+      outDir: "dist",
+      typeRoots: [path.join(root, "node_modules/@types")],
+      types: ["node"],
+    };
+    await writeFile(path.join(shop, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["capture.ts"] }));
+    await run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", shop], { cwd: shop });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (shop) await rm(path.dirname(shop), { recursive: true, force: true });
+  });
+
+  it("ships built JavaScript and declarations, no TypeScript source", async () => {
+    const installed = path.join(shop, "node_modules/@payment-ledger/client");
+    const files = (await readdir(installed, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(installed, path.join(entry.parentPath, entry.name)));
+    expect(files.sort()).toEqual(["README.md", "dist/index.d.ts", "dist/index.js", "dist/schema.d.ts", "dist/schema.js", "openapi.json", "package.json"]);
+  });
+
+  for (const target of testDatabaseTargets()) {
+    describe(`against a running service on ${target}`, () => {
+      let api: TestService;
+      let environment: Record<string, string>;
+
+      beforeAll(async () => {
+        api = await startTestService(target);
+        // The platform operator's part: a client, its key and a processor_a host configuration.
+        const { clientId, key } = await api.createClient("Shop");
+        const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId } });
+        expect(configured.status).toBe(201);
+        environment = { ...strangerEnvironment, LEDGER_URL: api.url, LEDGER_API_KEY: key };
+      });
+      afterAll(() => api?.stop());
+
+      const runInShop = async (file: string) => {
+        const { stdout } = await run(process.execPath, [file], { cwd: shop, env: environment });
+        return JSON.parse(stdout);
+      };
+
+      it("from plain Node: a sale approved, its retry replayed, a decline and an invalid request read as problems", async () => {
+        const { sale, retry, declined, invalid } = await runInShop("sale.mjs");
+        expect(sale).toMatchObject({ status: 201, replayed: null, transaction: { type: "sale", status: "approved", amount: 2500 } });
+        expect(retry).toMatchObject({ status: 201, replayed: "true", transaction: { id: sale.transaction.id } });
+        expect(declined).toMatchObject({
+          status: 402,
+          problem: { status: 402, code: "card_declined", transaction: { status: "declined", amount: 2500 } },
+        });
+        expect(invalid).toMatchObject({ status: 400, problem: { code: "validation_error", errors: [{ path: "amount" }] } });
+        const stored = await api.request("GET", `/v1/transactions/${sale.transaction.id}`, { key: environment.LEDGER_API_KEY });
+        expect(stored.body).toMatchObject({ status: "approved", amount: 2500 });
+      });
+
+      it("from TypeScript compiled against its declarations: a capture in part, a refused capture, history page by page", async () => {
+        const { authorization, capture, refusal, history } = await runInShop("dist/capture.js");
+        expect(authorization).toMatchObject({ type: "authorization", status: "approved", amount: 1000 });
+        expect(capture).toMatchObject({ type: "capture", status: "approved", amount: 600, parentTransactionId: authorization.id });
+        expect(refusal).toMatchObject({ status: 422, code: "amount_exceeds_capturable" });
+        const own = await api.request("GET", "/v1/transactions?userId=user_42&limit=100", { key: environment.LEDGER_API_KEY });
+        expect(history).toEqual(own.body.data.map(({ id, type, status }: { id: string; type: string; status: string }) => ({ id, type, status })));
+        expect(history.map(({ id }: { id: string }) => id)).toEqual(expect.arrayContaining([authorization.id, capture.id]));
+      });
+    });
+  }
+});
