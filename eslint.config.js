@@ -3,7 +3,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", "data", "coverage", "scratch", "dist", "console/dist", ".build-test-*", "test-artifacts"] },
+  { ignores: ["node_modules", "data", "coverage", "scratch", "dist", "console/dist", "packages/client/dist", ".build-test-*", "test-artifacts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
