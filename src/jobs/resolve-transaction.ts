@@ -109,15 +109,22 @@ interface Job {
 
 /**
  * A watched failure changes only on an approval: recorded as late, it is then reversed. A
- * processor that still does not approve it once the watch is over ends the watch.
+ * processor that still does not approve it once the watch is over ends the watch, if it says so
+ * twice: the failure itself rests on one "not found", and an inquiry that lags behind the
+ * processor's approvals can give another (the simulator's card 4000000000000424 gives two), so
+ * one more answer, asked after it, must agree before nothing is watched any more.
  */
 async function watch(job: Job, answer: InquiryOutcome, askedAt: Date): Promise<PendingResolution | null> {
-  const { context, transaction, timing } = job;
-  const outcome = answer.kind === "not_found" ? null : outcomeOf(answer);
-  if (outcome?.status === "approved") return recordOutcome(job, outcome, "approved_late");
-  if (answer.kind !== "unknown" && watchIsOver(transaction, timing, askedAt)) {
-    await record(job, { type: "ConfirmFailure", transactionId: transaction.id, now: context.now().toISOString() });
-  }
+  const { context, transaction, timing, connector, hostConfiguration } = job;
+  const lateApproval = (inquired: InquiryOutcome) => (inquired.kind === "approved" ? outcomeOf(inquired) : null);
+  const approved = lateApproval(answer);
+  if (approved) return recordOutcome(job, approved, "approved_late");
+  if (answer.kind === "unknown" || !watchIsOver(transaction, timing, askedAt)) return null;
+  const again = await connector.inquire({ transactionId: transaction.id, hostConfiguration });
+  const approvedAgain = lateApproval(again);
+  if (approvedAgain) return recordOutcome(job, approvedAgain, "approved_late");
+  if (again.kind === "unknown") return null;
+  await record(job, { type: "ConfirmFailure", transactionId: transaction.id, now: context.now().toISOString() });
   return null;
 }
 

@@ -138,6 +138,35 @@ for (const target of testDatabaseTargets()) {
       await vi.waitFor(async () => expect(await usedToday(service, client.clientId)).toBe(0), eventually);
     });
 
+    it("ends the watch only when two answers after it agree: a processor that says \"not found\" twice, then approves, is caught", async () => {
+      // Card 4000000000000424's processor: two not-founds, then the approval. The first decides the
+      // failure; the resolver is then kept from asking past the watch, and the second comes after it.
+      let firstAskedAt = Number.POSITIVE_INFINITY;
+      let notFoundsLeft = 2;
+      const inquiry = (nth: number): FakeAnswer => {
+        if (nth === 1) firstAskedAt = Date.now();
+        else if (Date.now() < firstAskedAt + 4_000) return "unknown";
+        if (notFoundsLeft === 0) return "approved";
+        notFoundsLeft -= 1;
+        return "not_found";
+      };
+      const { service, client } = await start(
+        { submit: (operation) => (operation === "void" ? "approved" : "unknown"), inquiry },
+        { PROCESSOR_OWN_TIMEOUT_SECONDS: "0", PENDING_REVERSAL_AFTER_SECONDS: "2" },
+      );
+      const sale = await sell(service, client.key);
+      expect(sale.status).toBe(504);
+      const id = sale.body.transaction.id;
+      await vi.waitFor(async () => expect((await eventTypes(service, id)).map((event) => event.type)).toEqual([
+        "TransactionInitiated.v1",
+        "TransactionFailed.v1",
+        "TransactionApprovedLate.v1",
+        "TransactionReversalRequested.v1",
+        "TransactionReversed.v1",
+      ]), eventually);
+      await vi.waitFor(async () => expect(await usedToday(service, client.clientId)).toBe(0), eventually);
+    });
+
     it("ends the watch of a failure on a not-found with a not-found asked once the watch is over", async () => {
       const { service, processor, client } = await start(
         { submit: () => "unknown", inquiry: () => "not_found" },
