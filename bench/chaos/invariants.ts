@@ -210,6 +210,9 @@ function processorApprovalsAreInTheLedger(records: SimulatedTransaction[], byId:
     const transaction = byId.get(record.transactionId);
     if (transaction?.status === "approved") continue;
     if (transaction && transaction.approvedLate !== null && transaction.reversed) continue;
+    // Reversed while its outcome was unknown (API.md: failed, reason reversed): the processor's
+    // approval stands voided, so it holds none of the money the ledger does not count.
+    if (transaction?.reversed && record.voided) continue;
     // The processor-side void of a reversal: the ledger knows it by the reversed transaction.
     const reversed = record.parentTransactionId === null ? undefined : byId.get(record.parentTransactionId);
     if (record.operation === "void" && reversed?.reversed) continue;

@@ -137,6 +137,16 @@ describe("reversal invariant", () => {
   });
 });
 
+describe("processor approvals invariant", () => {
+  it("takes a transaction reversed while its outcome was unknown, approved and voided at the processor, as in the ledger; not one still held", () => {
+    const reversed = transaction({ id: "sale-2", type: "sale", status: "failed", reversed: true });
+    const voided = evidence([reversed], { processorTransactions: [recordOf(reversed, { voided: true })] });
+    expect(violationsOf("processor approvals are in the ledger", voided)).toEqual([]);
+    const held = evidence([reversed], { processorTransactions: [recordOf(reversed, { voided: false })] });
+    expect(violationsOf("processor approvals are in the ledger", held)).toEqual(["sale-2"]);
+  });
+});
+
 describe("settlement invariants", () => {
   const batch = (settlementId: string, transactionIds: string[] | null, fields: Partial<LedgerBatch> = {}): LedgerBatch => ({
     settlementId,
