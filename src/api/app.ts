@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AdminKey } from "../auth/admin-key.ts";
 import type { Logger } from "../logger.ts";
 import { registerAuthentication } from "./auth.ts";
 import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
@@ -32,7 +33,7 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   metrics: Metrics;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
-  adminKeyHash: string;
+  adminKey: AdminKey;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
@@ -101,7 +102,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         errorResponseBuilder: (_request, context) =>
           new ApiProblem("rate_limited", `Too many requests; retry in ${context.after}.`),
       });
-      registerAuthentication(v1, deps.db, deps.adminKeyHash);
+      registerAuthentication(v1, deps.db, deps.adminKey);
       registerIdempotency(v1, {
         db: deps.db,
         requestHashKey: deps.requestHashKey,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { AdminKey } from "../auth/admin-key.ts";
 import { batcherPer, batchWhileBusy } from "../batching/batch-while-busy.ts";
 import { hashApiKey, sameHash } from "../auth/keys.ts";
 import type { Database } from "../db/schema.ts";
@@ -26,12 +27,12 @@ const bearer = /^Bearer ([\x21-\x7e]{16,512})$/;
  * Authenticates every route that declares `config.access`, then checks the role. Client keys are
  * looked up on every request, so a revoked key stops working at once on every instance.
  */
-export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKeyHash: string): void {
+export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKey: AdminKey): void {
   app.decorateRequest("principal", undefined);
   app.addHook("onRequest", async (request) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
-    const principal = await authenticate(request, db, adminKeyHash);
+    const principal = await authenticate(request, db, adminKey);
     request.principal = principal;
     if (access !== "any" && principal.role !== access) {
       throw new ApiProblem("forbidden", `This operation needs ${withArticle(access)} key.`);
@@ -39,27 +40,36 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<Database
   });
 }
 
-async function authenticate(request: FastifyRequest, db: Kysely<Database>, adminKeyHash: string): Promise<Principal> {
+async function authenticate(request: FastifyRequest, db: Kysely<Database>, adminKey: AdminKey): Promise<Principal> {
   const key = bearer.exec(request.headers.authorization ?? "")?.[1];
   if (!key) throw new ApiProblem("invalid_credentials", "Send an API key as `Authorization: Bearer <key>`.");
   const hash = hashApiKey(key);
-  if (sameHash(hash, adminKeyHash)) return { role: "admin" };
-  const client = await activeKeys(db)(hash);
-  if (!client) throw new ApiProblem("invalid_credentials", "The API key is unknown or revoked.");
-  return { role: "client", clientId: client.client_id, keyId: client.key_id };
+  if (adminKey.kind === "configured" && sameHash(hash, adminKey.hash)) return { role: "admin" };
+  const holder = await keyHolders(db)(hash);
+  // A stored admin key counts only while ADMIN_API_KEY does not replace it.
+  if (holder?.client_id === null && adminKey.kind === "stored") return { role: "admin" };
+  if (!holder?.client_id || !holder.key_id) throw new ApiProblem("invalid_credentials", "The API key is unknown or revoked.");
+  return { role: "client", clientId: holder.client_id, keyId: holder.key_id };
 }
 
 /**
- * The client and key id of an unrevoked key hash. Lookups that arrive while one is in flight are
- * made together in one query: every request still reads the key's current row.
+ * Who holds a key hash: the client and key id of an unrevoked client key, or no client for the
+ * stored admin key. Lookups that arrive while one is in flight are made together in one query:
+ * every request still reads the key's current row, so a revoked or rotated key stops at once.
  */
-const activeKeys = batcherPer((db: Kysely<Database>) =>
+const keyHolders = batcherPer((db: Kysely<Database>) =>
   batchWhileBusy(async (hashes: string[]) => {
     const rows = await db
-      .selectFrom("api_keys")
-      .select(["key_hash", "client_id", "key_id"])
+      .selectFrom("admin_key")
+      .select(["key_hash", sql<string | null>`null`.as("client_id"), sql<string | null>`null`.as("key_id")])
       .where("key_hash", "in", hashes)
-      .where("revoked_at", "is", null)
+      .unionAll(
+        db
+          .selectFrom("api_keys")
+          .select(["key_hash", "client_id", "key_id"])
+          .where("key_hash", "in", hashes)
+          .where("revoked_at", "is", null),
+      )
       .execute();
     const byHash = new Map(rows.map((row) => [row.key_hash, row]));
     return hashes.map((hash) => byHash.get(hash));
