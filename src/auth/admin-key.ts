@@ -44,6 +44,6 @@ export function describeAdminKey(adminKey: AdminKey): { adminKey: string; replac
   }
   return {
     adminKey: adminKey.generated ? "generated on this first start; only its hash is kept, in the database" : "generated on the first start; only its hash is kept, in the database",
-    replace: "run `npm run ledger -- admin-key rotate` (or set ADMIN_API_KEY)",
+    replace: "run `ledger admin-key rotate` (`npm run ledger -- admin-key rotate`, or `node dist/cli/ledger.js admin-key rotate` where built), or set ADMIN_API_KEY",
   };
 }
