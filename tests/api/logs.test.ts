@@ -3,6 +3,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { type Json, startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // What an operator reads: one line a request (its route, never its URL), and one line for each
 // decision the service takes on its own (a batch closed, an expiry, a pending transaction resolved).
@@ -10,6 +11,7 @@ import { type Json, startTestService, TEST_ADMIN_KEY, type TestService } from ".
 /** The simulator holds this card's answer longer than the connector waits, then approves it. */
 const heldCard = { ...approvedCard, number: "4000000000000408" };
 const TTL_SECONDS = 3_600;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const eventually = { timeout: 40_000, interval: 50 };
 
 for (const target of testDatabaseTargets()) {
@@ -18,8 +20,10 @@ for (const target of testDatabaseTargets()) {
     let api: TestService;
     let acme: Awaited<ReturnType<TestService["createClient"]>>;
     let hostConfigurationId: string;
+    let receiver: WebhookReceiver;
 
     beforeAll(async () => {
+      receiver = await startWebhookReceiver(500);
       api = await startTestService(
         target,
         {
@@ -29,6 +33,10 @@ for (const target of testDatabaseTargets()) {
           PENDING_RESOLVER_INTERVAL_MS: "50",
           LIFECYCLE_CHECK_INTERVAL_MS: "50",
           AUTHORIZATION_TTL_SECONDS: String(TTL_SECONDS),
+          WEBHOOK_ALLOW_HTTP: "true",
+          WEBHOOK_ALLOW_PRIVATE: "true",
+          WEBHOOK_RETRY_BASE_MS: "200",
+          WEBHOOK_DISPATCH_INTERVAL_MS: "20",
         },
         { now: () => new Date(Date.now() + offsetMs) },
       );
@@ -39,7 +47,10 @@ for (const target of testDatabaseTargets()) {
       expect(configured.status, configured.text).toBe(201);
       hostConfigurationId = configured.body.id;
     });
-    afterAll(() => api?.stop());
+    afterAll(async () => {
+      await api?.stop();
+      await receiver?.close();
+    });
 
     const lines = (): Json[] =>
       api
@@ -142,6 +153,25 @@ for (const target of testDatabaseTargets()) {
             voidTransactionId: expect.any(String),
             voidStatus: "approved",
           }),
+        ]);
+      }, eventually);
+    });
+
+    it("logs a webhook endpoint disabled after 3 days of failed deliveries", async () => {
+      const created = await api.request("POST", "/v1/webhook-endpoints", {
+        key: acme.key,
+        body: { url: `${receiver.url}/failing`, events: ["transaction.approved"] },
+      });
+      expect(created.status, created.text).toBe(201);
+      const sale = await post("sale", { processor: "processor_a", amount: 300, currency: "USD", card: approvedCard, userId: "u1" });
+      expect(sale.status, sale.text).toBe(201);
+      // The second attempt is sent only once the first is recorded: its streak starts before the clock moves.
+      await receiver.waitFor((requests) => requests.length >= 2, { path: "/failing", message: "two refused attempts" });
+      offsetMs += 3 * DAY_MS + 60_000;
+      await vi.waitFor(() => {
+        const about = lines().filter((line) => line.endpointId === created.body.id || line.msg.includes("webhook"));
+        expect(about.filter((line) => line.disabledReason !== undefined), JSON.stringify(about)).toEqual([
+          expect.objectContaining({ level: 40, clientId: acme.clientId, disabledReason: "deliveries_failing" }),
         ]);
       }, eventually);
     });
