@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { buildApp } from "./api/app.ts";
 import { GaugeRefresh } from "./api/gauge-refresh.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
-import { resolveAdminKey } from "./auth/admin-key.ts";
+import { describeAdminKey, resolveAdminKey } from "./auth/admin-key.ts";
 import { createRegistries } from "./commands/context.ts";
 import type { Config } from "./config.ts";
 import { PendingResolver } from "./jobs/pending-resolver.ts";
@@ -183,7 +183,7 @@ export async function startService(
     processorTimeoutMs: config.processorTimeoutMs,
     fingerprint,
     webhookUrlPolicy,
-    adminKeyHash: adminKey.hash,
+    adminKey,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,
     requestHashKey: requestHashKeyOf(fingerprintKey),
@@ -210,12 +210,13 @@ export async function startService(
       eventStore: config.eventStoreUrl ? "eventstoredb" : "postgres",
       simulatedProcessors,
       ...(simulator ? { simulator: simulator.url } : {}),
+      ...describeAdminKey(adminKey),
     },
     "payment ledger listening",
   );
   return {
     url,
-    generatedAdminKey: adminKey.generated,
+    generatedAdminKey: adminKey.kind === "stored" ? adminKey.generated : undefined,
     async stop() {
       // Refuses new requests and resolves once the running ones are answered (at most the grace
       // period): they need the projection runners (their read-model wait), the simulator and the

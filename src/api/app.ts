@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AdminKey } from "../auth/admin-key.ts";
 import type { Logger } from "../logger.ts";
 import { registerAuthentication } from "./auth.ts";
 import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
@@ -11,6 +12,7 @@ import { type Metrics, registerMetrics, registerMetricsRoute } from "./metrics.t
 import { registerApiReference } from "./openapi/reference.ts";
 import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
+import { registerRequestLog } from "./request-log.ts";
 import { registerStorableText } from "./storable-text.ts";
 import { registerBodyParsing } from "./body-parsing.ts";
 import { registerConsole } from "./console.ts";
@@ -31,7 +33,7 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   metrics: Metrics;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
-  adminKeyHash: string;
+  adminKey: AdminKey;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
@@ -57,6 +59,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdOf,
+    // Fastify's own request lines are off: `registerRequestLog` writes one a request.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
     bodyLimit: deps.bodyLimitBytes,
     frameworkErrors: answerFrameworkError,
     requestTimeout: deps.requestTimeoutMs,
@@ -70,6 +74,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  registerRequestLog(app);
   registerProblemHandling(app);
   registerBodyParsing(app);
   registerStorableText(app);
@@ -97,7 +102,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         errorResponseBuilder: (_request, context) =>
           new ApiProblem("rate_limited", `Too many requests; retry in ${context.after}.`),
       });
-      registerAuthentication(v1, deps.db, deps.adminKeyHash);
+      registerAuthentication(v1, deps.db, deps.adminKey);
       registerIdempotency(v1, {
         db: deps.db,
         requestHashKey: deps.requestHashKey,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { AdminKey } from "../auth/admin-key.ts";
 import { batchWhileBusy } from "../batching/batch-while-busy.ts";
 import { hashApiKey, sameHash } from "../auth/keys.ts";
 import type { Database } from "../db/schema.ts";
@@ -26,13 +27,13 @@ const bearer = /^Bearer ([\x21-\x7e]{16,512})$/;
  * Authenticates every route that declares `config.access`, then checks the role. Client keys are
  * looked up on every request, so a revoked key stops working at once on every instance.
  */
-export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKeyHash: string): void {
+export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKey: AdminKey): void {
   app.decorateRequest("principal", undefined);
-  const activeKeys = activeKeyLookup(db);
+  const keyHolders = keyHolderLookup(db);
   app.addHook("onRequest", async (request) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
-    const principal = await authenticate(request, activeKeys, adminKeyHash);
+    const principal = await authenticate(request, keyHolders, adminKey);
     request.principal = principal;
     if (access !== "any" && principal.role !== access) {
       throw new ApiProblem("forbidden", `This operation needs ${withArticle(access)} key.`);
@@ -40,33 +41,42 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<Database
   });
 }
 
-async function authenticate(request: FastifyRequest, activeKeys: ActiveKeyLookup, adminKeyHash: string): Promise<Principal> {
+async function authenticate(request: FastifyRequest, keyHolders: KeyHolderLookup, adminKey: AdminKey): Promise<Principal> {
   const key = bearer.exec(request.headers.authorization ?? "")?.[1];
   if (!key) throw new ApiProblem("invalid_credentials", "Send an API key as `Authorization: Bearer <key>`.");
   const hash = hashApiKey(key);
-  if (sameHash(hash, adminKeyHash)) return { role: "admin" };
-  const client = await activeKeys(hash);
-  if (!client) throw new ApiProblem("invalid_credentials", "The API key is unknown or revoked.");
-  return { role: "client", clientId: client.client_id, keyId: client.key_id };
+  if (adminKey.kind === "configured" && sameHash(hash, adminKey.hash)) return { role: "admin" };
+  const holder = await keyHolders(hash);
+  // A stored admin key counts only while ADMIN_API_KEY does not replace it.
+  if (holder?.client_id === null && adminKey.kind === "stored") return { role: "admin" };
+  if (!holder?.client_id || !holder.key_id) throw new ApiProblem("invalid_credentials", "The API key is unknown or revoked.");
+  return { role: "client", clientId: holder.client_id, keyId: holder.key_id };
 }
 
 /**
- * The client and key id of an unrevoked key hash. Lookups that arrive while one is in flight are
- * made together in one query: every request still reads the key's current row.
+ * Who holds a key hash: the client and key id of an unrevoked client key, or no client for the
+ * stored admin key. Lookups that arrive while one is in flight are made together in one query:
+ * every request still reads the key's current row, so a revoked or rotated key stops at once.
  */
-function activeKeyLookup(db: Kysely<Database>) {
+function keyHolderLookup(db: Kysely<Database>) {
   return batchWhileBusy(async (hashes: string[]) => {
     const rows = await db
-      .selectFrom("api_keys")
-      .select(["key_hash", "client_id", "key_id"])
+      .selectFrom("admin_key")
+      .select(["key_hash", sql<string | null>`null`.as("client_id"), sql<string | null>`null`.as("key_id")])
       .where("key_hash", "in", hashes)
-      .where("revoked_at", "is", null)
+      .unionAll(
+        db
+          .selectFrom("api_keys")
+          .select(["key_hash", "client_id", "key_id"])
+          .where("key_hash", "in", hashes)
+          .where("revoked_at", "is", null),
+      )
       .execute();
     const byHash = new Map(rows.map((row) => [row.key_hash, row]));
     return hashes.map((hash) => byHash.get(hash));
   });
 }
-type ActiveKeyLookup = ReturnType<typeof activeKeyLookup>;
+type KeyHolderLookup = ReturnType<typeof keyHolderLookup>;
 
 /** The authenticated caller of a route that declares `config.access`. */
 export function principalOf(request: FastifyRequest): Principal {

@@ -1,8 +1,9 @@
 import { Argument, Command, CommanderError, InvalidArgumentError } from "commander";
 import { z } from "zod";
 import { InvalidCursorError } from "../audit/event-log.ts";
-import { loadConfig } from "../config.ts";
+import { type Config, loadConfig } from "../config.ts";
 import { projections } from "../projections/all.ts";
+import { rotateAdminKeyCommand } from "./admin-key.ts";
 import { type Ledger, withLedger } from "./connection.ts";
 import { exportLog } from "./export.ts";
 import { usesColour, writeErr } from "./output.ts";
@@ -31,10 +32,11 @@ function parsedBy<T>(schema: z.ZodType<T>) {
 }
 
 /** Runs a command on the stores of the configuration; its result becomes the exit status. */
-async function run(command: (ledger: Ledger) => Promise<number>): Promise<void> {
+async function run(command: (ledger: Ledger, config: Config) => Promise<number>): Promise<void> {
   // The commands call no processor: an environment without processor URLs is theirs too (the
   // Docker image runs with NODE_ENV=production).
-  process.exitCode = await withLedger(loadConfig(process.env, { callsProcessors: false }), command);
+  const config = loadConfig(process.env, { callsProcessors: false });
+  process.exitCode = await withLedger(config, (ledger) => command(ledger, config));
 }
 
 const projectionNamed = (name: string) => projections.find((projection) => projection.name === name)!;
@@ -91,6 +93,13 @@ program
       printSettlements(ledger, options.date ?? new Date().toISOString().slice(0, 10), { colour: usesColour(process.stdout, process.env) }),
     ),
   );
+
+program
+  .command("admin-key")
+  .description("manage the admin API key the database keeps (the one generated on the first start)")
+  .command("rotate")
+  .description("replace it with a new key, printed once on stdout; the old one stops working at once (refused when ADMIN_API_KEY is set)")
+  .action(() => run((ledger, config) => rotateAdminKeyCommand(ledger, config.adminApiKey)));
 
 try {
   await program.parseAsync();

@@ -336,17 +336,17 @@ async function closeOpenBatch(
     context.metadata,
   );
   const result = await settled(context, closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false));
-  if (closed.ok && result.kind === "batch" && result.settlement.status === "mismatched") {
-    context.logger.warn(
-      {
-        settlementId,
-        hostConfigurationId: batch.hostConfigurationId,
-        totals: result.settlement.totals,
-        processorTotals: result.settlement.processorTotals,
-        notSettledByTheProcessor: disputed.map((item) => item.transactionId),
-      },
-      "settlement batch mismatched: the processor's totals differ from the ledger's",
-    );
+  if (closed.ok && result.kind === "batch") {
+    const { status, transactionCount, totals, processorTotals } = result.settlement;
+    const fields = { settlementId, clientId: batch.clientId, hostConfigurationId: batch.hostConfigurationId, status, transactionCount, totals };
+    if (status === "mismatched") {
+      context.logger.warn(
+        { ...fields, processorTotals, notSettledByTheProcessor: disputed.map((item) => item.transactionId) },
+        "settlement batch mismatched: the processor's totals differ from the ledger's",
+      );
+    } else {
+      context.logger.info(fields, "settlement batch closed; its totals match the processor's");
+    }
   }
   return result;
 }

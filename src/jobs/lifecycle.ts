@@ -7,6 +7,7 @@ import { scheduledSettlementId } from "../domain/settlements/events.ts";
 import { latestScheduledClose } from "../domain/settlements/schedule.ts";
 import type { Logger } from "../logger.ts";
 import { Periodic } from "./periodic.ts";
+import { ThrottledLog } from "./throttled-log.ts";
 
 export interface LifecycleOptions {
   context: PaymentContext & SettlementContext;
@@ -19,6 +20,9 @@ export interface LifecycleOptions {
 /** Authorizations expired per pass: the next pass takes the rest. */
 const EXPIRIES_PER_PASS = 100;
 
+/** Expiries logged one by one per minute; a backlog's others are counted in one line. */
+const EXPIRY_LINES_PER_MINUTE = 20;
+
 /**
  * What happens to money after authorization without anyone asking: each host configuration's
  * daily batch closes at its settlement time (a day missed while the service was down closes at
@@ -29,9 +33,16 @@ const EXPIRIES_PER_PASS = 100;
 export class Lifecycle {
   readonly #options: LifecycleOptions;
   readonly #periodic: Periodic;
+  readonly #expiryLog: ThrottledLog;
 
   constructor(options: LifecycleOptions) {
     this.#options = options;
+    this.#expiryLog = new ThrottledLog({
+      logger: options.logger,
+      limit: EXPIRY_LINES_PER_MINUTE,
+      intervalMs: 60_000,
+      summary: "more authorizations expired than were logged one by one",
+    });
     this.#periodic = new Periodic({
       intervalMs: options.intervalMs,
       logger: options.logger,
@@ -52,6 +63,7 @@ export class Lifecycle {
     await this.#finishStalledBatches();
     await this.#closeScheduledBatches();
     await this.#expireAuthorizations();
+    this.#expiryLog.flush();
   }
 
   async #finishStalledBatches(): Promise<void> {
@@ -109,7 +121,13 @@ export class Lifecycle {
       .execute();
     for (const authorization of due) {
       if (this.#periodic.stopped) return;
-      await this.#each({ transactionId: authorization.transactionId }, () => expireAuthorization(context, authorization));
+      await this.#each({ transactionId: authorization.transactionId }, async () => {
+        const expired = await expireAuthorization(context, authorization);
+        if (expired.ok) {
+          const { id: voidTransactionId, status: voidStatus } = expired.transaction;
+          this.#expiryLog.info({ ...authorization, voidTransactionId, voidStatus }, "authorization expired; a void of what it held was sent");
+        }
+      });
     }
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import type { Logger } from "../logger.ts";
+import { ThrottledLog } from "./throttled-log.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
 import { resolveTransaction, type ResolverTiming } from "./resolve-transaction.ts";
 
@@ -20,6 +21,9 @@ export interface PendingResolverOptions {
 export const PENDING_RESOLVER_LEASE = "job:pending-resolver";
 
 /** What a pass did with one transaction: its resolution, or `errored` (logged, tried again later). */
+/** Resolutions logged one by one per minute; an outage's others are counted in one line. */
+const RESOLUTION_LINES_PER_MINUTE = 20;
+
 export type PassResult = PendingResolution | "errored";
 
 /** The resolver's most recent pass that did anything, as operators see it. */
@@ -44,9 +48,16 @@ export class PendingResolver {
   readonly #stopping = new AbortController();
   #cursor: Cursor | undefined;
   #running: Promise<void> | undefined;
+  readonly #resolutionLog: ThrottledLog;
 
   constructor(options: PendingResolverOptions) {
     this.#options = { batchSize: 100, ...options };
+    this.#resolutionLog = new ThrottledLog({
+      logger: options.logger,
+      limit: RESOLUTION_LINES_PER_MINUTE,
+      intervalMs: 60_000,
+      summary: "more pending transactions were resolved than were logged one by one",
+    });
   }
 
   start(): void {
@@ -92,6 +103,7 @@ export class PendingResolver {
           if (resolution) {
             context.metrics.countPendingResolution(resolution);
             counts[resolution] += 1;
+            this.#logResolution(resolution, { transactionId: row.transaction_id, paymentId: row.payment_id });
           }
         } catch (error) {
           counts.errored += 1;
@@ -100,11 +112,29 @@ export class PendingResolver {
       }
     } finally {
       clearInterval(renewal);
+      this.#resolutionLog.flush();
     }
     if (Object.values(counts).every((count) => count === 0)) return null;
     const summary: PassSummary = { at: context.now().toISOString(), counts };
     await this.#recordPass(summary);
     return summary;
+  }
+
+  /** One line for each decision; nothing for a transaction still unknown, asked again on every pass. */
+  #logResolution(resolution: PendingResolution, transaction: { transactionId: string; paymentId: string }): void {
+    const fields = { ...transaction, resolution };
+    switch (resolution) {
+      case "still_pending":
+        return;
+      case "reversed":
+        return this.#resolutionLog.info(fields, "transaction left pending too long: a reversal was sent and approved");
+      case "reversal_refused":
+        return this.#resolutionLog.warn(fields, "transaction left pending too long: the processor refused its reversal");
+      case "approved_late":
+        return this.#resolutionLog.warn(fields, "transaction recorded failed was approved by the processor after all");
+      default:
+        return this.#resolutionLog.info(fields, "pending transaction resolved from the processor's answer");
+    }
   }
 
   /** Stores the pass's summary only while this instance still holds the lease: a successor's stays. */

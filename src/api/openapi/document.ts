@@ -46,7 +46,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     processorTimeoutMs: 1,
     fingerprint: createCardFingerprinter(randomBytes(32).toString("base64")),
     webhookUrlPolicy: { allowHttp: false, allowPrivate: false, resolveHost: unused },
-    adminKeyHash: "",
+    adminKey: { kind: "configured", hash: "" },
     checkReadiness: unused,
     simulatedProcessors: [],
     rateLimitPerMinute: 1,
