@@ -1,7 +1,7 @@
 import { Argument, Command, CommanderError, InvalidArgumentError } from "commander";
 import { z } from "zod";
 import { InvalidCursorError } from "../audit/event-log.ts";
-import { loadConfig } from "../config.ts";
+import { type Config, loadConfig } from "../config.ts";
 import { projections } from "../projections/all.ts";
 import { type Ledger, withLedger } from "./connection.ts";
 import { exportLog } from "./export.ts";
@@ -9,6 +9,7 @@ import { usesColour, writeErr } from "./output.ts";
 import { rebuild } from "./rebuild.ts";
 import { printSettlements } from "./settlements.ts";
 import { replay } from "./replay.ts";
+import { rewrapKeys } from "./rewrap-keys.ts";
 import { verify } from "./verify.ts";
 
 const CONNECTION_HELP = `
@@ -31,10 +32,11 @@ function parsedBy<T>(schema: z.ZodType<T>) {
 }
 
 /** Runs a command on the stores of the configuration; its result becomes the exit status. */
-async function run(command: (ledger: Ledger) => Promise<number>): Promise<void> {
+async function run(command: (ledger: Ledger, config: Config) => Promise<number>): Promise<void> {
   // The commands call no processor: an environment without processor URLs is theirs too (the
   // Docker image runs with NODE_ENV=production).
-  process.exitCode = await withLedger(loadConfig(process.env, { callsProcessors: false }), command);
+  const config = loadConfig(process.env, { callsProcessors: false });
+  process.exitCode = await withLedger(config, (ledger) => command(ledger, config));
 }
 
 const projectionNamed = (name: string) => projections.find((projection) => projection.name === name)!;
@@ -91,6 +93,13 @@ program
       printSettlements(ledger, options.date ?? new Date().toISOString().slice(0, 10), { colour: usesColour(process.stdout, process.env) }),
     ),
   );
+
+program
+  .command("rewrap-keys")
+  .description(
+    "wrap every payment method's data key again under the active master key (the last of SECRETS_MASTER_KEYS), after appending a new one; events are left as they are",
+  )
+  .action(() => run((ledger, config) => rewrapKeys(ledger, config.secretsMasterKeys, config.dataDir)));
 
 try {
   await program.parseAsync();
