@@ -355,13 +355,3 @@ export const paymentMethod = {
   metadata: { customer: "42" },
   createdAt: at("10:10:00.000"),
 };
-
-export const storedCardPaymentBody = {
-  processor: "processor_a",
-  amount: 1099,
-  currency: "USD",
-  paymentMethodId: ids.paymentMethod,
-  cvc: "123",
-  userId: "user_42",
-  reference: "order-1003",
-};
