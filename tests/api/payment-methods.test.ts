@@ -3,6 +3,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, TEST_ADMIN_KEY, type Json, type TestService } from "../support/service.ts";
 import { everythingStored } from "../support/stored-text.ts";
+import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 
 /** A stored card and the same card inline: the numbers each test uses are its own, to be searched for. */
 const stored = (number: string) => ({ number, expMonth: 12, expYear: 2030, holderName: "Jane Doe" });
@@ -27,8 +28,8 @@ for (const target of testDatabaseTargets()) {
     });
     afterAll(() => api.stop());
 
-    const createMethod = async (number: string, key = acme.key, extra: Record<string, unknown> = {}) => {
-      const created = await api.request("POST", "/v1/payment-methods", { key, body: { card: stored(number), userId: "user_42", ...extra } });
+    const createMethod = async (number: string, key = acme.key, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+      const created = await api.request("POST", "/v1/payment-methods", { key, headers, body: { card: stored(number), userId: "user_42", ...extra } });
       expect(created.status, created.text).toBe(201);
       return created.body as Json;
     };
@@ -65,6 +66,17 @@ for (const target of testDatabaseTargets()) {
       });
       expect(withCvc.status).toBe(400);
       expect(withCvc.body.errors).toContainEqual(expect.objectContaining({ path: "card.cvc" }));
+
+      // Idempotency-Key: the same request answers the same payment method; another request under it is 422.
+      const headers = { "idempotency-key": "store-once" };
+      const once = await createMethod("4242424242424242", acme.key, {}, headers);
+      const replayed = await api.request("POST", "/v1/payment-methods", { key: acme.key, headers, body: { card: stored("4242424242424242"), userId: "user_42" } });
+      expect(replayed.status).toBe(201);
+      expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+      expect(replayed.body).toEqual(once);
+      const reused = await api.request("POST", "/v1/payment-methods", { key: acme.key, headers, body: { card: stored("5555555555554444"), userId: "user_42" } });
+      expect(reused.status).toBe(422);
+      expect(reused.body.code).toBe("idempotency_key_reused");
     });
 
     it("keeps every payment method from every other client: 404 on each route, and in payments", async () => {
@@ -211,10 +223,31 @@ for (const target of testDatabaseTargets()) {
       ]);
     });
 
+    it("sends webhooks of a stored card's payment with its card summary and paymentMethodId, never its number", async () => {
+      const receiver = await startWebhookReceiver(200);
+      try {
+        const initech = await api.createClient("Hooked");
+        await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: initech.clientId } });
+        const endpoint = await api.request("POST", "/v1/webhook-endpoints", {
+          key: initech.key,
+          body: { url: `${receiver.url}/hooks`, events: ["transaction.approved"] },
+        });
+        expect(endpoint.status, endpoint.text).toBe(201);
+        const method = await createMethod("4000000400000008", initech.key);
+        const sale = await pay("sale", { paymentMethodId: method.id }, initech.key);
+        expect(sale.status).toBe(201);
+        const [delivered] = await receiver.waitFor((requests) => requests.length >= 1, { path: "/hooks", timeoutMs: 20_000 });
+        expect(JSON.parse(delivered!.body).data.transaction).toEqual(sale.body);
+        expect(delivered!.body).not.toContain("4000000400000008");
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it("never stores, logs or exports a stored card's number or its CVC", async () => {
       const numbers = ["4000056655665556", "5200828282828210", "6011111111111117"];
-      for (const number of numbers) {
-        const method = await createMethod(number);
+      for (const [index, number] of numbers.entries()) {
+        const method = await createMethod(number, acme.key, {}, { "idempotency-key": `store-${index}` });
         await pay("sale", { paymentMethodId: method.id, cvc: "987" }, acme.key, { "idempotency-key": `plain-${number.slice(-4)}` });
         await pay("authorization", { paymentMethodId: method.id, cvc: "987" });
       }
