@@ -52,6 +52,10 @@ export const paymentMethodEventTypes = [
   "PaymentMethodDeleted.v1",
 ] as const satisfies readonly PaymentMethodEvent["type"][];
 
+/** An event read from the log is one of ours by its type (stored events are never rewritten). */
+export const isPaymentMethodEvent = (event: { type: string; data: unknown }): event is PaymentMethodEvent =>
+  (paymentMethodEventTypes as readonly string[]).includes(event.type);
+
 // --- commands --------------------------------------------------------------------------------
 
 export type CreatePaymentMethod = { type: "CreatePaymentMethod"; now: string } & Omit<PaymentMethodCreated["data"], "occurredAt">;

@@ -3,7 +3,7 @@ import type { Database } from "../../db/schema.ts";
 import {
   type PaymentMethodCreated,
   type PaymentMethodDeleted,
-  type PaymentMethodEvent,
+  isPaymentMethodEvent,
   toPaymentMethodView,
 } from "../../domain/payment-methods/decider.ts";
 import type { Projection } from "../projection.ts";
@@ -18,8 +18,8 @@ export const paymentMethodsProjection: Projection = {
   tables: ["payment_methods"],
   eventTypes: ["PaymentMethodCreated.v1", "PaymentMethodDeleted.v1"],
   async apply(trx, events) {
-    for (const recorded of events) {
-      const event = recorded as unknown as PaymentMethodEvent;
+    for (const event of events) {
+      if (!isPaymentMethodEvent(event)) continue;
       if (event.type === "PaymentMethodCreated.v1") await applyCreated(trx, event);
       else if (event.type === "PaymentMethodDeleted.v1") await applyDeleted(trx, event);
     }
