@@ -21,8 +21,13 @@
  * that call and insert its outcome. Then the sales. Autocannon runs in a worker thread
  * so it does not share the servers' event loop.
  *
+ * With `--payment-method` (issue 33), it compares instead sales with a stored card
+ * (`paymentMethodId`, one of 100 payment methods of the client, with a CVC beside it) against sales
+ * of the same card inline, on the same service and client, alternating A B B A (inline, stored,
+ * stored, inline; each run a warm-up and the measured run): the vault's cost, whose goal is 10 %.
+ *
  * Usage: tsx bench/sales.ts [--database-url URL] [--seconds 10] [--connections 64]
- *                           [--idempotency-key none|unique]
+ *                           [--idempotency-key none|unique] [--payment-method]
  */
 import { randomInt, randomUUID } from "node:crypto";
 import Fastify from "fastify";
@@ -47,12 +52,17 @@ import {
 } from "./http-load.ts";
 import { formatNumber, intOption, openTarget, printResults, type ResultRow, serverArgs } from "./support.ts";
 
+/** Issue 33: a sale with a stored card costs at most this much more than one with the card inline. */
+const GOAL_MAX_PAYMENT_METHOD_COST = 0.1;
+/** Payment methods the stored-card sales pick from. */
+const PAYMENT_METHODS = 100;
+
 /** Issue 16: sales against the derived "one insert + one processor call" floor, measured in the same run. */
 const GOAL_FLOOR_RATIO = { none: 0.7, unique: 0.6 } as const;
 /** ... with p99 latency within this multiple of the floor's p99 (the two bare routes' p99 added up). */
 const GOAL_P99_MULTIPLE = 3;
 
-const { values, serverUrl } = serverArgs(["seconds", "connections", "idempotency-key"]);
+const { values, serverUrl } = serverArgs(["seconds", "connections", "idempotency-key"], ["payment-method"]);
 const shape: RunShape = {
   seconds: intOption(values.seconds, 10, "seconds"),
   connections: intOption(values.connections, 64, "connections"),
@@ -180,6 +190,50 @@ async function measureBareRoutes(databaseUrl: string, call: ReturnType<typeof ba
   }
 }
 
+/**
+ * Sales with a stored card against sales with the same card inline, A B B A, on one client: the
+ * stored card's cost is 1 - stored / inline, over the two runs of each.
+ */
+async function comparePaymentMethods(serviceUrl: string, key: string): Promise<ResultRow[]> {
+  const methodIds: string[] = [];
+  for (let index = 0; index < PAYMENT_METHODS; index += 1) {
+    const response = await fetch(`${serviceUrl}/v1/payment-methods`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ card: { number: APPROVING_CARD.number, expMonth: APPROVING_CARD.expMonth, expYear: APPROVING_CARD.expYear }, userId: `user_${index}` }),
+    });
+    if (response.status !== 201) throw new Error(`payment method creation answered ${response.status}: ${await response.text()}`);
+    methodIds.push(String(((await response.json()) as { id: string }).id));
+  }
+  const inlineBodies = saleBodies();
+  const storedBodies = inlineBodies.map((body, index) => {
+    const { card, ...rest } = JSON.parse(body) as { card: { cvc?: string } };
+    return JSON.stringify({ ...rest, paymentMethodId: methodIds[index % methodIds.length], ...(card.cvc !== undefined && { cvc: card.cvc }) });
+  });
+  const loadOf = (bodies: string[]): Load => ({
+    url: `${serviceUrl}/v1/transactions/sale`,
+    headers: { authorization: `Bearer ${key}` },
+    bodies,
+  });
+  const runs = { inline: [] as Measured[], stored: [] as Measured[] };
+  for (const kind of ["inline", "stored", "stored", "inline"] as const) {
+    runs[kind].push(await measure(`sales, card ${kind}`, loadOf(kind === "inline" ? inlineBodies : storedBodies), shape));
+  }
+  const rate = (measured: Measured[]) => measured.reduce((sum, run) => sum + run.perSecond, 0) / measured.length;
+  const cost = 1 - rate(runs.stored) / rate(runs.inline);
+  return [
+    ...runs.inline.flatMap((run, index) => rowsOf(`sales, card inline (run ${index + 1})`, "sales", run)),
+    ...runs.stored.flatMap((run, index) => rowsOf(`sales, paymentMethodId (run ${index + 1})`, "sales", run)),
+    {
+      target: "stored card vs inline (A B B A)",
+      metric: "throughput cost, 1 - stored / inline",
+      value: `${formatNumber(cost * 100, 1)} % (${formatNumber(rate(runs.stored))} vs ${formatNumber(rate(runs.inline))} sales/s)`,
+      goal: `<= ${GOAL_MAX_PAYMENT_METHOD_COST * 100} %`,
+      met: cost <= GOAL_MAX_PAYMENT_METHOD_COST ? "yes" : "no",
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
   try {
@@ -188,6 +242,10 @@ async function main(): Promise<void> {
     const service = await startBenchService(target);
     try {
       const { key, hostConfiguration } = await createPayingClient(service.url, "Bench");
+      if (values["payment-method"]) {
+        printResults(await comparePaymentMethods(service.url, key));
+        return;
+      }
 
       // The bare routes first, while the service idles; then the sales.
       const {

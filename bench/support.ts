@@ -38,9 +38,10 @@ export function benchArgs(optionNames: readonly string[]) {
  * For benches that only run on a PostgreSQL server: parses `--database-url` and the bench's own
  * string options (no `--target`).
  */
-export function serverArgs(optionNames: readonly string[]) {
+export function serverArgs(optionNames: readonly string[], flagNames: readonly string[] = []) {
   const options: NonNullable<ParseArgsConfig["options"]> = { "database-url": { type: "string" } };
   for (const name of optionNames) options[name] = { type: "string" };
+  for (const name of flagNames) options[name] = { type: "boolean" };
   const { values } = parseArgs({ options, strict: true });
   return { values, serverUrl: serverUrlOf(values["database-url"]) };
 }

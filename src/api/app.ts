@@ -21,6 +21,7 @@ import { clientRoutes } from "./routes/clients.ts";
 import { type HealthDependencies, registerHealth } from "./routes/health.ts";
 import { historyRoutes } from "./routes/history.ts";
 import { operationsRoutes } from "./routes/operations.ts";
+import { paymentMethodRoutes } from "./routes/payment-methods.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
 import { registerServiceIndex } from "./routes/service-index.ts";
 import { type SettlementRouteDependencies, settlementRoutes } from "./routes/settlements.ts";
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);
       await v1.register(transactionRoutes, deps);
+      await v1.register(paymentMethodRoutes, deps);
       await v1.register(historyRoutes, deps);
       await v1.register(auditRoutes, deps);
       await v1.register(settlementRoutes, deps);

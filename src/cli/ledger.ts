@@ -10,6 +10,7 @@ import { usesColour, writeErr } from "./output.ts";
 import { rebuild } from "./rebuild.ts";
 import { printSettlements } from "./settlements.ts";
 import { replay } from "./replay.ts";
+import { rewrapKeys } from "./rewrap-keys.ts";
 import { verify } from "./verify.ts";
 
 const CONNECTION_HELP = `
@@ -100,6 +101,13 @@ program
   .command("rotate")
   .description("replace it with a new key, printed once on stdout; the old one stops working at once (refused when ADMIN_API_KEY is set)")
   .action(() => run((ledger, config) => rotateAdminKeyCommand(ledger, config.adminApiKey)));
+
+program
+  .command("rewrap-keys")
+  .description(
+    "wrap every payment method's data key again under the active master key (the last of SECRETS_MASTER_KEYS), after appending a new one; events are left as they are",
+  )
+  .action(() => run((ledger, config) => rewrapKeys(ledger, config.secretsMasterKeys, config.dataDir)));
 
 try {
   await program.parseAsync();

@@ -61,6 +61,15 @@ export interface SecretBox {
   decrypt(ciphertext: string, context: string): string;
   /** The encrypted object; throws `DecryptionError` for an encrypted string. */
   decryptJson(ciphertext: string, context: string): JsonObject;
+  /** The master key that new encryptions and wrappings use. */
+  readonly activeKeyId: string;
+  /**
+   * Wraps a data key that is kept apart from what it encrypts (the card vault's), under the active
+   * master key: `v2.<keyId>.<wrapped key>`, bound to `context` like a ciphertext.
+   */
+  wrapKey(dataKey: Buffer, context: string): string;
+  /** The data key of `wrapKey`; throws `UnknownKeyError` or `DecryptionError`. */
+  unwrapKey(wrapped: string, context: string): Buffer;
 }
 
 /** Key ids never hold a newline, so header and context cannot be confused. */
@@ -92,6 +101,25 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
   }
 
   return {
+    activeKeyId: options.activeKeyId,
+
+    wrapKey(dataKey, context) {
+      if (dataKey.length !== KEY_BYTES) throw new RangeError(`A data key is ${KEY_BYTES} bytes.`);
+      const header = `${VERSION}.${options.activeKeyId}`;
+      return `${header}.${gcmEncrypt(activeKey, dataKey, authenticatedData(header, context))}`;
+    },
+
+    unwrapKey(wrapped, context) {
+      const parts = wrapped.split(".");
+      const [version = "", keyId = "", key = ""] = parts;
+      if (parts.length !== 3 || version !== VERSION) throw new DecryptionError("Not a v2 wrapped key.");
+      const masterKey = keys.get(keyId);
+      if (!masterKey) throw new UnknownKeyError(keyId);
+      const dataKey = gcmDecrypt(masterKey, key, authenticatedData(`${version}.${keyId}`, context));
+      if (dataKey.length !== KEY_BYTES) throw new DecryptionError("The wrapped data key has the wrong size.");
+      return dataKey;
+    },
+
     encrypt(plaintext, context) {
       const kind = typeof plaintext === "string" ? KIND_STRING : KIND_JSON;
       const body = typeof plaintext === "string" ? plaintext : JSON.stringify(plaintext);
@@ -114,6 +142,17 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
     },
   };
 }
+
+/** A fresh 256-bit data key, for `wrapKey` and `encryptWithDataKey`. */
+export const newDataKey = (): Buffer => randomBytes(KEY_BYTES);
+
+/** AES-256-GCM of `plaintext` under a data key, bound to `context`: base64url of `iv | ciphertext | tag`. */
+export const encryptWithDataKey = (dataKey: Buffer, plaintext: string, context: string): string =>
+  gcmEncrypt(dataKey, Buffer.from(plaintext, "utf8"), Buffer.from(context));
+
+/** The plaintext of `encryptWithDataKey`; throws `DecryptionError` for the wrong key or context. */
+export const decryptWithDataKey = (dataKey: Buffer, ciphertext: string, context: string): string =>
+  gcmDecrypt(dataKey, ciphertext, Buffer.from(context)).toString("utf8");
 
 function gcmEncrypt(key: Buffer, plaintext: Buffer, aad: Buffer): string {
   const iv = randomBytes(IV_BYTES);

@@ -199,6 +199,29 @@ export interface WebhookAttemptsTable {
   created_at: Date;
 }
 
+/** A payment method's data key, wrapped by a master key: deleting the row shreds the card number. */
+export interface PaymentMethodKeysTable {
+  data_key_id: string;
+  payment_method_id: string;
+  master_key_id: string;
+  wrapped_key: string;
+  created_at: Date;
+  rewrapped_at: Date | null;
+}
+
+export interface PaymentMethodsTable {
+  payment_method_id: string;
+  client_id: string;
+  user_id: string;
+  /** The API view (PaymentMethodView): never the number. */
+  view: unknown;
+  /** The card under its data key; null once deleted. */
+  encrypted_card: string | null;
+  data_key_id: string;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
 export interface Database {
   streams: StreamsTable;
   events: EventsTable;
@@ -215,4 +238,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  payment_method_keys: PaymentMethodKeysTable;
+  payment_methods: PaymentMethodsTable;
 }

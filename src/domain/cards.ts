@@ -79,6 +79,18 @@ const cardNumberSchema = z
   .regex(/^[0-9]{12,19}$/, { message: "must be 12 to 19 digits", abort: true })
   .refine(passesLuhn, "is not a valid card number (Luhn check failed)");
 
+const storedCardFields = {
+  number: cardNumberSchema,
+  expMonth: z.number().int().min(1).max(12),
+  expYear: z.number().int().min(1000, "must be a 4-digit year").max(9999, "must be a 4-digit year"),
+  holderName: z
+    .string()
+    .max(100)
+    .regex(/^\P{C}*$/u, "must contain only printable characters")
+    .refine((value) => value.trim() !== "", "must not be empty or blank")
+    .optional(),
+};
+
 /**
  * The request's `card` object. Expiry is checked here too, against `now` (a clock passed in, so
  * the domain never reads one); issue paths are relative (`number`), so nested under `card` in a
@@ -86,30 +98,27 @@ const cardNumberSchema = z
  */
 export const cardSchema = (now: () => Date) =>
   z
-    .strictObject({
-      number: cardNumberSchema,
-      expMonth: z.number().int().min(1).max(12),
-      expYear: z.number().int().min(1000, "must be a 4-digit year").max(9999, "must be a 4-digit year"),
-      cvc: z.string().optional(),
-      holderName: z
-        .string()
-        .max(100)
-        .regex(/^\P{C}*$/u, "must contain only printable characters")
-        .refine((value) => value.trim() !== "", "must not be empty or blank")
-        .optional(),
-    })
+    .strictObject({ ...storedCardFields, cvc: z.string().optional() })
     .superRefine((card, ctx) => {
       const brand = cardBrand(card.number);
       if (card.cvc !== undefined && !isValidCvc(card.cvc, brand)) {
         ctx.addIssue({ code: "custom", path: ["cvc"], message: `must be ${cvcLength(brand)} digits` });
       }
-      // Refinements still run after an out-of-range month or year; the expiry means nothing then.
-      if (!expiryInRange(card.expMonth, card.expYear)) return;
-      const today = now();
-      if (isExpired(card.expMonth, card.expYear, today)) {
-        const path = card.expYear < today.getUTCFullYear() ? "expYear" : "expMonth";
-        ctx.addIssue({ code: "custom", path: [path], message: "the card has expired" });
-      }
+      checkExpiry(card, now, ctx);
     });
+
+/** A card to keep in the vault: as `cardSchema`, but never a CVC (it may only accompany a payment). */
+export const storedCardSchema = (now: () => Date) =>
+  z.strictObject(storedCardFields).superRefine((card, ctx) => checkExpiry(card, now, ctx));
+
+function checkExpiry(card: { expMonth: number; expYear: number }, now: () => Date, ctx: z.RefinementCtx): void {
+  // Refinements still run after an out-of-range month or year; the expiry means nothing then.
+  if (!expiryInRange(card.expMonth, card.expYear)) return;
+  const today = now();
+  if (isExpired(card.expMonth, card.expYear, today)) {
+    const path = card.expYear < today.getUTCFullYear() ? "expYear" : "expMonth";
+    ctx.addIssue({ code: "custom", path: [path], message: "the card has expired" });
+  }
+}
 
 export type CardInput = z.infer<ReturnType<typeof cardSchema>>;

@@ -1,5 +1,6 @@
 import { clientsProjection } from "./clients/clients-projection.ts";
 import { hostConfigurationsProjection } from "./host-configurations/host-configurations-projection.ts";
+import { paymentMethodsProjection } from "./payment-methods/payment-methods-projection.ts";
 import { settlementsProjection } from "./settlements/settlements-projection.ts";
 import { transactionsProjection } from "./transactions/transactions-projection.ts";
 import { webhooksProjection } from "./webhooks/webhooks-projection.ts";
@@ -11,4 +12,5 @@ export const projections = [
   transactionsProjection,
   settlementsProjection,
   webhooksProjection,
+  paymentMethodsProjection,
 ];

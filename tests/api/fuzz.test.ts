@@ -55,6 +55,16 @@ for (const target of testDatabaseTargets()) {
           }),
         ),
       );
+      // Two payment methods, one paid with, so that their list pages and their events have something.
+      const paymentMethods = await Promise.all(
+        [1, 2].map(() =>
+          api.request("POST", "/v1/payment-methods", { key: client.key, body: { card: { number: "4242424242424242", expMonth: 12, expYear: 2030 }, userId: "user_1" } }),
+        ),
+      );
+      await api.request("POST", "/v1/transactions/sale", {
+        key: client.key,
+        body: { processor: "processor_a", amount: 1000, currency: "USD", userId: "user_1", paymentMethodId: paymentMethods[0]!.body.id },
+      });
       keys = [TEST_ADMIN_KEY, client.key];
       knownIds = [
         client.clientId,
@@ -62,6 +72,7 @@ for (const target of testDatabaseTargets()) {
         authorization!.body.id,
         ...configurations.map((created) => created.body.id as string),
         ...endpoints.map((created) => created.body.id as string),
+        ...paymentMethods.map((created) => created.body.id as string),
       ];
       document = (await api.request("GET", "/openapi.json")).body;
     });

@@ -283,7 +283,7 @@ for (const target of testDatabaseTargets()) {
       const openapi = await api.request("GET", "/openapi.json", { key: null });
       const parameters: { name: string; in: string }[] = openapi.body.paths["/v1/transactions"].get.parameters;
       expect(parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name).sort()).toEqual(
-        ["amountMax", "amountMin", "clientId", "createdFrom", "createdTo", "currency", "cursor", "limit", "processor", "reference", "status", "type", "userId"],
+        ["amountMax", "amountMin", "clientId", "createdFrom", "createdTo", "currency", "cursor", "limit", "paymentMethodId", "processor", "reference", "status", "type", "userId"],
       );
     });
 

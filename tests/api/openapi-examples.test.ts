@@ -57,6 +57,10 @@ for (const target of testDatabaseTargets()) {
       }
       realIds.set(ids.hostConfiguration, configurations.get("processor_a")!);
 
+      const paymentMethod = created(await sendExample("POST /v1/payment-methods", { apiKey: key }));
+      expect(paymentMethod).toMatchObject({ type: "card", clientId: client.id, card: { last4: "4242" } });
+      realIds.set(ids.paymentMethod, paymentMethod.id);
+
       const pay = async (kind: "authorization" | "sale", exampleId: string) => {
         const transaction = created(await sendExample(`POST /v1/transactions/${kind}`, { apiKey: key }));
         expect(transaction).toMatchObject({ type: kind, status: "approved", hostConfigurationId: configurations.get("processor_a") });

@@ -118,6 +118,7 @@ describe("the OpenAPI document", () => {
       "401": ["invalid_credentials"],
       "402": ["card_declined", "insufficient_funds", "expired_card", "incorrect_cvc", "limit_exceeded"],
       "403": ["forbidden"],
+      "404": ["not_found"],
       "409": ["idempotency_request_in_progress"],
       "413": ["payload_too_large"],
       "415": ["unsupported_media_type"],

@@ -1,12 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { generateMasterKey } from "../../src/crypto/secrets.ts";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { testEnvironment } from "../support/environment.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard, type RecordedPayments, recordPayments } from "../support/payments.ts";
 import { runInTerminal, runProcess } from "../support/process.ts";
-import { startTestService, type TestService } from "../support/service.ts";
+import { startTestService, type TestService, testSecrets } from "../support/service.ts";
 
 const ledger = fileURLToPath(new URL("../../src/cli/ledger.ts", import.meta.url));
 
@@ -190,5 +191,34 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
       ["TransactionApproved.v1", "service"],
       ["TransactionSettled.v1", "admin"],
     ]);
+  });
+  it("rewrap-keys wraps every payment method's data key under the active master key, and back, events untouched", async () => {
+    const shop = await api.createClient("Vaulted");
+    await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: shop.clientId } });
+    const method = await api.request("POST", "/v1/payment-methods", {
+      key: shop.key,
+      body: { card: { number: "4242424242424242", expMonth: 12, expYear: 2030 }, userId: "u1" },
+    });
+    const eventsBefore = (await sql`select count(*)::int as count from events`.execute(api.database.db)).rows;
+    const next = `next:${generateMasterKey()}`;
+    const withKeys = (keys: string) =>
+      runProcess(ledger, ["rewrap-keys"], { DATABASE_URL: api.database.url!, EVENTSTORE_URL: "", DATA_DIR: "memory://", SECRETS_MASTER_KEYS: keys });
+
+    const forward = await withKeys(`${testSecrets.SECRETS_MASTER_KEYS},${next}`);
+    expect(forward.code, forward.stderr).toBe(0);
+    expect(forward.stderr).toMatch(/rewrapped \d+ data keys? under master key next; 0 data keys left under other master keys/);
+    const wrappers = () => api.database.db.selectFrom("payment_method_keys").select("master_key_id").distinct().execute();
+    expect(await wrappers()).toEqual([{ master_key_id: "next" }]);
+
+    // The running service knows only the test key: make it the active one again, and pay.
+    const back = await withKeys(`${next},${testSecrets.SECRETS_MASTER_KEYS}`);
+    expect(back.code, back.stderr).toBe(0);
+    expect(await wrappers()).toEqual([{ master_key_id: "test" }]);
+    expect((await sql`select count(*)::int as count from events`.execute(api.database.db)).rows).toEqual(eventsBefore);
+    const sale = await api.request("POST", "/v1/transactions/sale", {
+      key: shop.key,
+      body: { processor: "processor_a", amount: 100, currency: "USD", userId: "u1", paymentMethodId: method.body.id },
+    });
+    expect(sale.status, sale.text).toBe(201);
   });
 });

@@ -737,7 +737,8 @@ export interface paths {
          * @description Charges the card through the processor named, on `hostConfigurationId` or else the client's default enabled host configuration for
          *     that processor (its only enabled one, or the one made default with `PUT /v1/host-configurations/{processor}/{id}/default`).
          *     Holds the amount: capture it (in parts if you like) with `POST /v1/transactions/capture` within the authorization's lifetime
-         *     (7 days by default), or release it with `POST /v1/transactions/void`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
+         *     (7 days by default), or release it with `POST /v1/transactions/void`. The card is `card`, or a stored one named by `paymentMethodId` (`POST /v1/payment-methods`), with an optional
+         *     `cvc` beside it: exactly one of the two. A deleted payment method, or another client's, is 404 `not_found`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
          *     transaction in `transaction`. Counts toward the client's limits (402 `limit_exceeded`, recorded as declined).
          *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
          *     expiry and a keyed fingerprint.
@@ -781,7 +782,8 @@ export interface paths {
          * Create a sale
          * @description Charges the card through the processor named, on `hostConfigurationId` or else the client's default enabled host configuration for
          *     that processor (its only enabled one, or the one made default with `PUT /v1/host-configurations/{processor}/{id}/default`).
-         *     Authorizes and captures in one step. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
+         *     Authorizes and captures in one step. The card is `card`, or a stored one named by `paymentMethodId` (`POST /v1/payment-methods`), with an optional
+         *     `cvc` beside it: exactly one of the two. A deleted payment method, or another client's, is 404 `not_found`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
          *     transaction in `transaction`. Counts toward the client's limits (402 `limit_exceeded`, recorded as declined).
          *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
          *     expiry and a keyed fingerprint.
@@ -890,6 +892,85 @@ export interface paths {
          * @description **Who may call:** the admin key, or a client key for its own client's resources.
          */
         get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment methods, newest first
+         * @description Client keys see their own; admin keys see every client's, or one client's with `clientId`. Deleted ones are not listed.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        /**
+         * Store a card, to charge it later by id
+         * @description Charge it later with `paymentMethodId` instead of `card` on `POST /v1/transactions/sale` or `/authorization`
+         *     (a CVC, when needed, goes beside it there: it is never stored, so `card.cvc` is refused here). The number is kept only encrypted
+         *     (AES-256-GCM) under a data key of this payment method's own, wrapped by the master keys and stored apart from the event log.
+         *
+         *     **Who may call:** client keys (the admin key gets 403).
+         */
+        post: operations["createPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment method
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: operations["getPaymentMethod"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a payment method: its card number becomes unrecoverable
+         * @description Erases the payment method's data key: from then on its card number can be recovered by no one, from no copy of the
+         *     database or the event log. A payment that names it is 404 `not_found`; transactions made with it keep their card summary.
+         *
+         *     **Who may call:** client keys (the admin key gets 403).
+         */
+        delete: operations["deletePaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-methods/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event stream of a payment method, oldest first: its creation, every use and its deletion
+         * @description `PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: operations["listPaymentMethodEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1395,6 +1476,8 @@ export interface components {
             settlementId: string | null;
             /** @description An authorization whose time to be captured ran out; what was left of it was voided. */
             expiredAt: string | null;
+            /** @description The stored card it was made with (authorizations and sales); null for a card sent inline. */
+            paymentMethodId: string | null;
             reference: string | null;
             metadata: {
                 [key: string]: string;
@@ -1470,6 +1553,28 @@ export interface components {
             settlements: {
                 mismatched: number;
             };
+        };
+        PaymentMethod: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "card";
+            /** Format: uuid */
+            clientId: string;
+            card: {
+                /** @enum {string} */
+                brand: "visa" | "mastercard" | "amex" | "discover" | "unknown";
+                bin: string;
+                last4: string;
+                expMonth: number;
+                expYear: number;
+                fingerprint: string;
+            };
+            userId: string;
+            metadata: {
+                [key: string]: string;
+            };
+            createdAt: string;
         };
         HostConfigurationVersion: {
             /** Format: uuid */
@@ -6365,13 +6470,20 @@ export interface operations {
                     processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
                     amount: number;
                     currency: string;
-                    card: {
+                    card?: {
                         number: string;
                         expMonth: number;
                         expYear: number;
-                        cvc?: string;
                         holderName?: string;
+                        cvc?: string;
                     };
+                    /**
+                     * Format: uuid
+                     * @description A stored card (`POST /v1/payment-methods`), instead of `card`.
+                     */
+                    paymentMethodId?: string;
+                    /** @description The stored card's CVC, with `paymentMethodId` only (it is never stored). */
+                    cvc?: string;
                     userId: string;
                     reference?: string;
                     metadata?: {
@@ -6445,6 +6557,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
                     };
                 };
             };
@@ -6591,13 +6717,20 @@ export interface operations {
                     processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
                     amount: number;
                     currency: string;
-                    card: {
+                    card?: {
                         number: string;
                         expMonth: number;
                         expYear: number;
-                        cvc?: string;
                         holderName?: string;
+                        cvc?: string;
                     };
+                    /**
+                     * Format: uuid
+                     * @description A stored card (`POST /v1/payment-methods`), instead of `card`.
+                     */
+                    paymentMethodId?: string;
+                    /** @description The stored card's CVC, with `paymentMethodId` only (it is never stored). */
+                    cvc?: string;
                     userId: string;
                     reference?: string;
                     metadata?: {
@@ -6671,6 +6804,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
                     };
                 };
             };
@@ -7581,6 +7728,601 @@ export interface operations {
             };
         };
     };
+    listPaymentMethods: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                userId?: string;
+                clientId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentMethod"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request answers the first answer again (`idempotent-replayed: true`) and does nothing twice. Scoped to the calling key's client. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    card: {
+                        number: string;
+                        expMonth: number;
+                        expYear: number;
+                        holderName?: string;
+                    };
+                    userId: string;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `idempotency_request_in_progress`: idempotent request in progress */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_request_in_progress";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deletePaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `forbidden`: forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listPaymentMethodEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        streamId: string;
+                        events: components["schemas"]["Event"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `not_found`: not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listTransactions: {
         parameters: {
             query?: {
@@ -7593,6 +8335,7 @@ export interface operations {
                 processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
                 currency?: string;
                 reference?: string;
+                paymentMethodId?: string;
                 createdFrom?: string;
                 createdTo?: string;
                 amountMin?: string;

@@ -101,6 +101,10 @@ export const tags: OpenAPIV3_1.TagObject[] = [
     name: "transactions",
     description: "Authorizations, captures, sales, refunds and voids (client keys), each a transaction of its own, and their history.",
   },
+  {
+    name: "payment methods",
+    description: "The card vault: cards stored once, encrypted, and charged later by id with paymentMethodId (client keys; admin keys read).",
+  },
   { name: "audit", description: "The events transactions are folded from, and the whole event log in commit order, for auditors and exports." },
   {
     name: "settlements",

@@ -18,6 +18,7 @@ export const ids = {
   webhookDelivery: "e03d0c22-e5f8-59e5-9e53-f35e195a0780",
   webhookAttempt: "0197a3c6-91a8-72b9-a3ca-3e4f5a6b7c8d",
   webhookMessage: "9ddc800f-87a5-5761-bc57-69aa86aeb3f6",
+  paymentMethod: "0197a3c3-f1e2-7d3c-9b4a-5f6e7d8c9b0a",
 };
 
 const at = (time: string) => `2025-06-12T${time}Z`;
@@ -160,6 +161,7 @@ export const sale = {
   settledAt: null,
   settlementId: null,
   expiredAt: null,
+  paymentMethodId: null,
   reference: "order-1001",
   metadata: { orderId: "1001" },
   createdAt: at("10:15:00.519"),
@@ -335,3 +337,21 @@ export const webhookAttempt = {
 };
 
 export const page = <T>(data: T[]) => ({ data, nextCursor: null });
+
+// --- payment methods -------------------------------------------------------------------------
+
+export const paymentMethodBody = {
+  card: { number: "4242424242424242", expMonth: 12, expYear: 2030, holderName: "Jane Doe" },
+  userId: "user_42",
+  metadata: { customer: "42" },
+};
+
+export const paymentMethod = {
+  id: ids.paymentMethod,
+  type: "card",
+  clientId: ids.client,
+  card: storedCard,
+  userId: "user_42",
+  metadata: { customer: "42" },
+  createdAt: at("10:10:00.000"),
+};

@@ -52,7 +52,8 @@ A \`processor_c\` host configuration whose password is \`invalid-password\`, or 
 const paymentDescription = (kind: string) => `
 Charges the card through the processor named, on \`hostConfigurationId\` or else the client's default enabled host configuration for
 that processor (its only enabled one, or the one made default with \`PUT /v1/host-configurations/{processor}/{id}/default\`).
-${kind} Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
+${kind} The card is \`card\`, or a stored one named by \`paymentMethodId\` (\`POST /v1/payment-methods\`), with an optional
+\`cvc\` beside it: exactly one of the two. A deleted payment method, or another client's, is 404 \`not_found\`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
 transaction in \`transaction\`. Counts toward the client's limits (402 \`limit_exceeded\`, recorded as declined).
 The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
 expiry and a keyed fingerprint.
@@ -60,7 +61,7 @@ ${testCards}`;
 
 const transactionDocs: Record<string, OperationDoc> = {
   "POST /v1/transactions/authorization": {
-    errors: [...declines, "limit_exceeded", ...unusableHostConfiguration, "host_configuration_ambiguous", ...processorFailures],
+    errors: [...declines, "not_found", "limit_exceeded", ...unusableHostConfiguration, "host_configuration_ambiguous", ...processorFailures],
     request: { ...example.paymentBody, amount: 5000, reference: "order-1002", metadata: { orderId: "1002" } },
     response: example.authorization,
     description: paymentDescription(
@@ -69,7 +70,7 @@ const transactionDocs: Record<string, OperationDoc> = {
     ),
   },
   "POST /v1/transactions/sale": {
-    errors: [...declines, "limit_exceeded", ...unusableHostConfiguration, "host_configuration_ambiguous", ...processorFailures],
+    errors: [...declines, "not_found", "limit_exceeded", ...unusableHostConfiguration, "host_configuration_ambiguous", ...processorFailures],
     request: example.paymentBody,
     response: example.sale,
     description: paymentDescription("Authorizes and captures in one step."),
@@ -179,6 +180,31 @@ ${processorTable}`,
   };
 }
 
+const paymentMethodDocs: Record<string, OperationDoc> = {
+  "POST /v1/payment-methods": {
+    errors: ["forbidden"],
+    request: example.paymentMethodBody,
+    response: example.paymentMethod,
+    description: `Charge it later with \`paymentMethodId\` instead of \`card\` on \`POST /v1/transactions/sale\` or \`/authorization\`
+(a CVC, when needed, goes beside it there: it is never stored, so \`card.cvc\` is refused here). The number is kept only encrypted
+(AES-256-GCM) under a data key of this payment method's own, wrapped by the master keys and stored apart from the event log.`,
+  },
+  "GET /v1/payment-methods/{id}": { response: example.paymentMethod },
+  "GET /v1/payment-methods": { response: example.page([example.paymentMethod]) },
+  "DELETE /v1/payment-methods/{id}": {
+    description: `Erases the payment method's data key: from then on its card number can be recovered by no one, from no copy of the
+database or the event log. A payment that names it is 404 \`not_found\`; transactions made with it keep their card summary.`,
+  },
+  "GET /v1/payment-methods/{id}/events": {
+    response: {
+      streamId: `payment-method-${example.ids.paymentMethod}`,
+      events: [],
+    },
+    description: "`PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which " +
+      "data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]`.",
+  },
+};
+
 const settlementDocs: Record<string, OperationDoc> = {
   "GET /v1/settlements": { response: example.page([example.settlement]) },
   "GET /v1/settlements/{id}": { response: example.settlement },
@@ -239,6 +265,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   ...clientDocs,
   ...Object.assign({}, ...processors.map(hostConfigurationDocs)),
   ...transactionDocs,
+  ...paymentMethodDocs,
   ...settlementDocs,
   ...webhookDocs,
   ...operationsDocs,

@@ -28,6 +28,7 @@ const historyQuery = listQuery
     processor: z.enum(processors).optional(),
     currency: currencySchema.optional(),
     reference: z.string().min(1).max(255).optional(),
+    paymentMethodId: z.uuid().optional(),
     createdFrom: timestamp.optional(),
     createdTo: timestamp.optional(),
     amountMin: amountBound.optional(),
@@ -57,6 +58,7 @@ export interface HistoryFilter {
   processor?: Processor | undefined;
   currency?: string | undefined;
   reference?: string | undefined;
+  paymentMethodId?: string | undefined;
   createdFrom?: Date | undefined;
   createdTo?: Date | undefined;
   amountMin?: number | undefined;
@@ -83,6 +85,7 @@ export async function listHistory(db: Kysely<Database>, filter: HistoryFilter): 
     .$if(filter.processor !== undefined, (q) => q.where("processor", "=", filter.processor!))
     .$if(filter.currency !== undefined, (q) => q.where("currency", "=", filter.currency!))
     .$if(filter.reference !== undefined, (q) => q.where("reference", "=", filter.reference!))
+    .$if(filter.paymentMethodId !== undefined, (q) => q.where(sql`view->>'paymentMethodId'`, "=", filter.paymentMethodId!))
     .$if(filter.createdFrom !== undefined, (q) => q.where("created_at", ">=", filter.createdFrom!))
     .$if(filter.createdTo !== undefined, (q) => q.where("created_at", "<=", filter.createdTo!))
     .$if(filter.amountMin !== undefined, (q) => q.where("amount", ">=", String(filter.amountMin!)))

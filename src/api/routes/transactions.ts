@@ -6,8 +6,9 @@ import type { PaymentContext, PaymentMetrics } from "../../commands/payments/dep
 import { followUp } from "../../commands/payments/follow-up.ts";
 import { type TransactionAsItStands, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
+import { type StoredCardRequest, storedCardFor } from "../../commands/payment-methods/stored-card.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
-import { cardBrands, cardSchema } from "../../domain/cards.ts";
+import { cardBrands, cardSchema, cvcLength, isExpired, isValidCvc } from "../../domain/cards.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
 import { declineCodes, failureReasons, type TransactionView } from "../../domain/payments/index.ts";
@@ -73,6 +74,7 @@ export const transactionSchema = z
     settledAt: z.string().nullable().describe("When its settlement batch took it to the processor; after that a sale or capture can no longer be voided."),
     settlementId: z.string().nullable().describe("The settlement batch it went in (`GET /v1/settlements/{id}`)."),
     expiredAt: z.string().nullable().describe("An authorization whose time to be captured ran out; what was left of it was voided."),
+    paymentMethodId: z.uuid().nullable().describe("The stored card it was made with (authorizations and sales); null for a card sent inline."),
     reference: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     createdAt: z.string(),
@@ -122,16 +124,27 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     if (principal.role !== "client") throw new ApiProblem("forbidden", "Transactions are made with client keys.");
     return principal.clientId;
   };
-  const rootBody = z.strictObject({
-    processor: z.enum(processors),
-    amount: amountSchema,
-    currency: currencySchema,
-    card: cardSchema(deps.now),
-    userId: printable(255),
-    reference: printable(255).optional(),
-    metadata: metadataSchema.optional(),
-    hostConfigurationId: z.uuid().optional(),
-  });
+  const rootBody = z
+    .strictObject({
+      processor: z.enum(processors),
+      amount: amountSchema,
+      currency: currencySchema,
+      card: cardSchema(deps.now).optional(),
+      paymentMethodId: z.uuid().optional().describe("A stored card (`POST /v1/payment-methods`), instead of `card`."),
+      cvc: z.string().optional().describe("The stored card's CVC, with `paymentMethodId` only (it is never stored)."),
+      userId: printable(255),
+      reference: printable(255).optional(),
+      metadata: metadataSchema.optional(),
+      hostConfigurationId: z.uuid().optional(),
+    })
+    .superRefine((body, ctx) => {
+      if ((body.card === undefined) === (body.paymentMethodId === undefined)) {
+        ctx.addIssue({ code: "custom", path: ["card"], message: "give exactly one of card and paymentMethodId" });
+      }
+      if (body.cvc !== undefined && body.paymentMethodId === undefined) {
+        ctx.addIssue({ code: "custom", path: ["cvc"], message: "goes with paymentMethodId; with card, send card.cvc" });
+      }
+    });
 
   for (const type of ["authorization", "sale"] as const) {
     app.post(
@@ -141,20 +154,24 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
         schema: { operationId: `create${type === "sale" ? "Sale" : "Authorization"}`, tags, summary: `Create a${type === "sale" ? " sale" : "n authorization"}`, body: rootBody, response: { 201: transactionSchema } },
       },
       async (request, reply) => {
-        const { card, reference, metadata, hostConfigurationId, ...rest } = request.body;
+        const { card, paymentMethodId, cvc, reference, metadata, hostConfigurationId, ...rest } = request.body;
         const clientId = clientIdOf(request);
-        return respond(request, reply, (paymentContext, transactionId) =>
-          startPayment(paymentContext, {
+        return respond(request, reply, async (paymentContext, transactionId) => {
+          const paying = card
+            ? { ok: true as const, value: { card, paymentMethodId: null } }
+            : await storedCardOf(paymentContext, { paymentMethodId: paymentMethodId!, clientId, transactionId }, cvc);
+          if (!paying.ok) return paying;
+          return startPayment(paymentContext, {
             ...rest,
+            ...paying.value,
             transactionId,
             type,
-            card,
             clientId,
             reference: reference ?? null,
             metadata: metadata ?? {},
             hostConfigurationId,
-          }),
-        );
+          });
+        });
       },
     );
   }
@@ -255,6 +272,27 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     },
   );
 };
+
+/**
+ * The stored card for a payment, with the CVC sent beside it, checked as `card.cvc` would be.
+ * An expired stored card is refused as an inline one is, before anything is recorded.
+ */
+async function storedCardOf(context: PaymentContext, request: StoredCardRequest, cvc: string | undefined) {
+  const found = await storedCardFor(context, request);
+  if (!found.ok) return found;
+  const { summary, reveal } = found.value;
+  if (cvc !== undefined && !isValidCvc(cvc, summary.brand)) {
+    const message = `must be ${cvcLength(summary.brand)} digits`;
+    throw new ApiProblem("validation_error", `cvc ${message}.`, { errors: [{ path: "cvc", message }] });
+  }
+  if (isExpired(summary.expMonth, summary.expYear, context.now())) {
+    const message = "the stored card has expired";
+    throw new ApiProblem("validation_error", "The payment method's card has expired.", { errors: [{ path: "paymentMethodId", message }] });
+  }
+  const revealed = await reveal();
+  if (!revealed.ok) return revealed;
+  return { ok: true as const, value: { card: { ...revealed.value, ...(cvc !== undefined && { cvc }) }, paymentMethodId: request.paymentMethodId } };
+}
 
 /** What the processor said, as `: Insufficient funds (51)`; nothing when it said nothing. */
 const saying = ({ processorResponse }: TransactionView) =>

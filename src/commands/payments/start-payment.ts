@@ -21,6 +21,8 @@ export interface StartPayment {
   amount: number;
   currency: string;
   card: CardDetails;
+  /** The stored card `card` was decrypted from; null for a card sent inline. */
+  paymentMethodId: string | null;
   clientId: string;
   userId: string;
   reference: string | null;
@@ -51,6 +53,7 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
     hostConfigurationId: hostConfiguration.view.id,
     hostConfigurationVersion: hostConfiguration.view.version,
     card: safeCard(number, expMonth, expYear, context.fingerprint(number)),
+    paymentMethodId: input.paymentMethodId,
     reference: input.reference,
     metadata: input.metadata,
     now: context.now().toISOString(),

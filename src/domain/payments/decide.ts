@@ -39,6 +39,8 @@ export interface InitiateRoot {
   hostConfigurationId: string;
   hostConfigurationVersion: number;
   card: SafeCard;
+  /** The stored card it is paid with, if any. */
+  paymentMethodId?: string | null;
   reference: string | null;
   metadata: Record<string, string>;
   now: string;
@@ -158,6 +160,7 @@ function initiateRoot(command: InitiateRoot, state: PaymentState): PaymentDecisi
       hostConfigurationId: command.hostConfigurationId,
       hostConfigurationVersion: command.hostConfigurationVersion,
       card: command.card,
+      ...(command.paymentMethodId && { paymentMethodId: command.paymentMethodId }),
       reference: command.reference,
       metadata: command.metadata,
       reason: null,

@@ -54,6 +54,8 @@ export type TransactionInitiated = {
     hostConfigurationVersion: number;
     /** Only the root carries the card. */
     card: SafeCard | null;
+    /** The root's stored card, when it was paid with one (absent otherwise, and before the vault). */
+    paymentMethodId?: string;
     reference: string | null;
     metadata: Record<string, string>;
     /** Why a refund was made; `null` for every other type. */

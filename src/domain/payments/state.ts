@@ -26,6 +26,8 @@ export type TransactionState = {
   currency: string;
   parentTransactionId: string | null;
   card: SafeCard | null;
+  /** The stored card the root was paid with; absent when it was sent inline (so states stored before the vault need no default). */
+  paymentMethodId?: string;
   declineCode: DeclineCode | null;
   /** Declined `limit_exceeded`: the limit it would have broken (null for declines recorded before it was kept). */
   limitBreach: LimitBreach | null;
@@ -133,6 +135,7 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       currency: data.currency,
       parentTransactionId: data.parentTransactionId,
       card: data.card,
+      ...(data.paymentMethodId !== undefined && { paymentMethodId: data.paymentMethodId }),
       declineCode: null,
       limitBreach: null,
       failureReason: null,

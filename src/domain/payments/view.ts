@@ -16,6 +16,7 @@ export type TransactionView = {
   currency: string;
   parentTransactionId: string | null;
   card: SafeCard | null;
+  paymentMethodId: string | null;
   declineCode: DeclineCode | null;
   /** Why a failed transaction failed. */
   failureReason: FailureReason | null;
@@ -47,6 +48,7 @@ export function toTransactionView(state: PaymentState, id: string): TransactionV
     currency: t.currency,
     parentTransactionId: t.parentTransactionId,
     card: t.card === null ? null : { ...t.card },
+    paymentMethodId: t.paymentMethodId ?? null,
     declineCode: t.declineCode,
     failureReason: t.failureReason,
     processorResponse: t.processorResponse === null ? null : { ...t.processorResponse },

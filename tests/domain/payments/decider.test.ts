@@ -617,6 +617,7 @@ describe("state and view", () => {
     "currency",
     "parentTransactionId",
     "card",
+    "paymentMethodId",
     "declineCode",
     // Why a failed transaction failed (issue 15: a failed transaction shows its failure reason).
     "failureReason",
@@ -649,6 +650,7 @@ describe("state and view", () => {
       currency: "USD",
       parentTransactionId: null,
       card,
+      paymentMethodId: null,
       declineCode: null,
       failureReason: null,
       processorResponse: { code: "00", message: "Approved", authorizationCode: "A1B2C3", reference: "ref-1" },

@@ -1,0 +1,184 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { auditEventSchema, toAuditEvent } from "../../audit/event-log.ts";
+import { createPaymentMethod, deletePaymentMethod, type VaultContext } from "../../commands/payment-methods/payment-methods.ts";
+import type { SecretBox } from "../../crypto/secrets.ts";
+import { cardBrands, storedCardSchema } from "../../domain/cards.ts";
+import { paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
+import type { RecordedEvent } from "../../eventstore/port.ts";
+import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
+import { eventMetadataOf } from "../event-metadata.ts";
+import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
+import { ApiProblem, notFound } from "../problems.ts";
+import type { RouteDependencies } from "./dependencies.ts";
+
+export interface PaymentMethodRouteDependencies extends RouteDependencies {
+  secrets: SecretBox;
+  fingerprint: (cardNumber: string) => string;
+}
+
+const paymentMethodSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.literal("card"),
+    clientId: z.uuid(),
+    card: z.object({
+      brand: z.enum(cardBrands),
+      bin: z.string(),
+      last4: z.string(),
+      expMonth: z.number().int(),
+      expYear: z.number().int(),
+      fingerprint: z.string(),
+    }),
+    userId: z.string(),
+    metadata: z.record(z.string(), z.string()),
+    createdAt: z.string(),
+  })
+  .meta({ id: "PaymentMethod" });
+
+const createBody = (now: () => Date) =>
+  z.strictObject({
+    card: storedCardSchema(now),
+    userId: z.string().min(1).max(255).regex(/^\P{Cc}*$/u, "must not contain control characters"),
+    metadata: z
+      .record(z.string().min(1).max(40), z.string().max(500))
+      .refine((value) => Object.keys(value).length <= 20, "at most 20 keys")
+      .optional(),
+  });
+
+const idParams = z.strictObject({ id: z.uuid() });
+
+/** What an auditor sees of a payment method's events: all but the card's ciphertext. */
+function auditedEvent(event: RecordedEvent) {
+  const audited = toAuditEvent(event);
+  const { encryptedCard, ...data } = audited.data;
+  return encryptedCard === undefined ? audited : { ...audited, data: { ...data, encryptedCard: "[encrypted]" } };
+}
+
+export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDependencies> = async (app, deps) => {
+  const { db, store } = deps;
+  const tags = ["payment methods"];
+  const context = (request: FastifyRequest): VaultContext => ({ ...deps, metadata: eventMetadataOf(request) });
+
+  /** The caller's client, for the routes only client keys may call. */
+  const clientIdOf = (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    if (principal.role !== "client") throw new ApiProblem("forbidden", "Payment methods are made and deleted with client keys.");
+    return principal.clientId;
+  };
+
+  /** The row as the caller may see it: another client's is 404, and so is a deleted one unless asked for. */
+  async function visible(request: FastifyRequest, id: string, { deleted = false } = {}) {
+    const row = await db
+      .selectFrom("payment_methods")
+      .select(["view", "client_id", "deleted_at"])
+      .where("payment_method_id", "=", id)
+      .executeTakeFirst();
+    if (!row || !canSeeClient(principalOf(request), row.client_id) || (row.deleted_at !== null && !deleted)) {
+      throw notFound("payment method");
+    }
+    return row.view as PaymentMethodView;
+  }
+
+  app.post(
+    "/payment-methods",
+    {
+      config: { access: "client" },
+      schema: {
+        tags,
+        operationId: "createPaymentMethod",
+        summary: "Store a card, to charge it later by id",
+        body: createBody(deps.now),
+        response: { 201: paymentMethodSchema },
+      },
+    },
+    async (request, reply) => {
+      const { card, userId, metadata } = request.body;
+      const created = await createPaymentMethod(context(request), { clientId: clientIdOf(request), userId, card, metadata: metadata ?? {} });
+      if (!created.ok) throw new Error(created.detail);
+      return reply.code(201).send(created.value);
+    },
+  );
+
+  app.get(
+    "/payment-methods/:id",
+    {
+      config: { access: "any" },
+      schema: { tags, operationId: "getPaymentMethod", summary: "Get a payment method", params: idParams, response: { 200: paymentMethodSchema } },
+    },
+    async (request) => visible(request, request.params.id),
+  );
+
+  app.get(
+    "/payment-methods",
+    {
+      config: { access: "any" },
+      schema: {
+        tags,
+        operationId: "listPaymentMethods",
+        summary: "List payment methods, newest first",
+        description: "Client keys see their own; admin keys see every client's, or one client's with `clientId`. Deleted ones are not listed.",
+        querystring: listQuery.extend({ userId: z.string().min(1).max(255).optional(), clientId: z.uuid().optional() }),
+        response: { 200: z.object({ data: z.array(paymentMethodSchema), nextCursor: z.string().nullable() }) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { clientId, userId, limit, cursor } = request.query;
+      if (clientId && !canSeeClient(principal, clientId)) return { data: [], nextCursor: null };
+      const ownClient = ownClientOf(principal) ?? clientId;
+      const rows = await db
+        .selectFrom("payment_methods")
+        .select(["payment_method_id", "view"])
+        .where("deleted_at", "is", null)
+        .$if(ownClient !== undefined, (query) => query.where("client_id", "=", ownClient!))
+        .$if(userId !== undefined, (query) => query.where("user_id", "=", userId!))
+        .$if(cursor !== undefined, (query) => query.where("payment_method_id", "<", decodeIdCursor(cursor!)))
+        .orderBy("payment_method_id", "desc")
+        .limit(limit + 1)
+        .execute();
+      const page = pageOf(rows, limit, (row) => encodeIdCursor(row.payment_method_id));
+      return { data: page.data.map((row) => row.view as PaymentMethodView), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.delete(
+    "/payment-methods/:id",
+    {
+      config: { access: "client" },
+      schema: {
+        tags,
+        operationId: "deletePaymentMethod",
+        summary: "Delete a payment method: its card number becomes unrecoverable",
+        params: idParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await deletePaymentMethod(context(request), clientIdOf(request), request.params.id);
+      if (!deleted.ok) throw notFound("payment method");
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/payment-methods/:id/events",
+    {
+      config: { access: "any" },
+      schema: {
+        tags: ["audit"],
+        operationId: "listPaymentMethodEvents",
+        summary: "The event stream of a payment method, oldest first: its creation, every use and its deletion",
+        params: idParams,
+        response: { 200: z.object({ streamId: z.string(), events: z.array(auditEventSchema) }) },
+      },
+    },
+    async (request) => {
+      await visible(request, request.params.id, { deleted: true });
+      const streamId = paymentMethodStreamId(request.params.id);
+      const events = await store.readStream(streamId);
+      return { streamId, events: events.map(auditedEvent) };
+    },
+  );
+};

@@ -1,0 +1,112 @@
+import { safeCard } from "../../domain/cards.ts";
+import type { SecretBox } from "../../crypto/secrets.ts";
+import {
+  paymentMethodDecider,
+  type PaymentMethodCreated,
+  type PaymentMethodFailure,
+  paymentMethodStreamId,
+  type PaymentMethodView,
+  toPaymentMethodView,
+} from "../../domain/payment-methods/decider.ts";
+import { newId } from "../../ids.ts";
+import { paymentMethodsProjection } from "../../projections/payment-methods/payment-methods-projection.ts";
+import type { CommandContext, CommandResult } from "../context.ts";
+import { execute, readStream } from "../execute.ts";
+import { sealCard, shredCard } from "./vault.ts";
+
+export interface VaultContext extends CommandContext {
+  secrets: SecretBox;
+  fingerprint: (cardNumber: string) => string;
+}
+
+export interface NewPaymentMethod {
+  clientId: string;
+  userId: string;
+  card: { number: string; expMonth: number; expYear: number; holderName?: string | undefined };
+  metadata: Record<string, string>;
+}
+
+/**
+ * Stores the card: its data key first (a crash before the event leaves a key that decrypts
+ * nothing anywhere), then the event with the ciphertext. Answers once the read model has it, so
+ * a payment that names it right after finds it.
+ */
+export async function createPaymentMethod(
+  context: VaultContext,
+  input: NewPaymentMethod,
+): Promise<CommandResult<PaymentMethodView, PaymentMethodFailure>> {
+  const paymentMethodId = newId();
+  const now = context.now();
+  const { number, expMonth, expYear, holderName } = input.card;
+  const sealed = await sealCard(context.db, context.secrets, { paymentMethodId, dataKeyId: newId() }, { number, holderName }, now);
+  const streamId = paymentMethodStreamId(paymentMethodId);
+  const result = await execute(
+    context.store,
+    paymentMethodDecider,
+    streamId,
+    {
+      type: "CreatePaymentMethod",
+      paymentMethodId,
+      clientId: input.clientId,
+      userId: input.userId,
+      card: safeCard(number, expMonth, expYear, context.fingerprint(number)),
+      metadata: input.metadata,
+      ...sealed,
+      now: now.toISOString(),
+    },
+    context.metadata,
+  );
+  if (!result.ok) return result;
+  await waitForReadModel(context, streamId, result.tip!.revision, async (db) =>
+    Boolean(await db.selectFrom("payment_methods").select("payment_method_id").where("payment_method_id", "=", paymentMethodId).executeTakeFirst()),
+  );
+  return { ok: true, value: toPaymentMethodView(result.events[0] as PaymentMethodCreated) };
+}
+
+/**
+ * Erases the data key, then records the deletion: a crash in between leaves a method whose card
+ * no payment can use (it answers not found) and that a retry deletes.
+ */
+export async function deletePaymentMethod(
+  context: CommandContext,
+  clientId: string,
+  paymentMethodId: string,
+): Promise<CommandResult<null, PaymentMethodFailure>> {
+  const streamId = paymentMethodStreamId(paymentMethodId);
+  const known = await visibleStream(context, streamId, clientId);
+  if (!known) return { ok: false, error: "not_found", detail: "No such payment method." };
+  await shredCard(context.db, paymentMethodId);
+  const command = { type: "DeletePaymentMethod" as const, paymentMethodId, clientId, now: context.now().toISOString() };
+  const result = await context.registries.groupCommits.execute(paymentMethodDecider, streamId, command, context.metadata, {
+    lastEventOnly: true,
+  });
+  if (!result.ok) return result;
+  await waitForReadModel(context, streamId, result.tip!.revision, async (db) =>
+    Boolean(
+      await db
+        .selectFrom("payment_methods")
+        .select("payment_method_id")
+        .where("payment_method_id", "=", paymentMethodId)
+        .where("deleted_at", "is not", null)
+        .executeTakeFirst(),
+    ),
+  );
+  return { ok: true, value: null };
+}
+
+/** Whether the stream holds a live payment method of the client. */
+async function visibleStream(context: CommandContext, streamId: string, clientId: string): Promise<boolean> {
+  const { state } = await readStream(context.store, paymentMethodDecider, streamId, true);
+  return state.status === "active" && state.clientId === clientId;
+}
+
+async function waitForReadModel(
+  context: CommandContext,
+  streamId: string,
+  revision: bigint,
+  check: (db: CommandContext["db"]) => Promise<boolean>,
+): Promise<void> {
+  await context.registries.readYourWrites.waitForProjection({ projection: paymentMethodsProjection.name, streamId, revision }, () =>
+    check(context.db),
+  );
+}

@@ -1,0 +1,70 @@
+import type { SafeCard } from "../../domain/cards.ts";
+import { paymentMethodDecider, paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
+import type { CardDetails } from "../../processors/port.ts";
+import type { CommandResult } from "../context.ts";
+import type { VaultContext } from "./payment-methods.ts";
+import { openCard } from "./vault.ts";
+
+export interface StoredCardRequest {
+  paymentMethodId: string;
+  clientId: string;
+  /** The transaction the card is decrypted for. */
+  transactionId: string;
+}
+
+/** A payment method found for a payment: its card's summary, and the card itself once the use is recorded. */
+export interface StoredCard {
+  summary: SafeCard;
+  /** Records the use, then decrypts the card; `not_found` if it was deleted meanwhile. */
+  reveal(): Promise<CommandResult<CardDetails, "not_found">>;
+}
+
+/**
+ * The card of a payment method, for one payment. Its use is recorded in the payment method's
+ * stream before its key is unwrapped, so no decryption goes unaudited; a deleted method (its key
+ * erased), or another client's, is `not_found`.
+ */
+export async function storedCardFor(context: VaultContext, request: StoredCardRequest): Promise<CommandResult<StoredCard, "not_found">> {
+  const { paymentMethodId, clientId, transactionId } = request;
+  const notFound = { ok: false, error: "not_found", detail: `No such payment method: ${paymentMethodId}.` } as const;
+  const row = await context.db
+    .selectFrom("payment_methods")
+    .innerJoin("payment_method_keys", "payment_method_keys.payment_method_id", "payment_methods.payment_method_id")
+    .select([
+      "payment_methods.client_id",
+      "payment_methods.view",
+      "payment_methods.encrypted_card",
+      "payment_method_keys.data_key_id",
+      "payment_method_keys.master_key_id",
+      "payment_method_keys.wrapped_key",
+    ])
+    .where("payment_methods.payment_method_id", "=", paymentMethodId)
+    .where("payment_methods.deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!row || row.client_id !== clientId || row.encrypted_card === null) return notFound;
+  const { encrypted_card: encryptedCard, wrapped_key: wrappedKey } = row;
+  const summary = (row.view as PaymentMethodView).card;
+
+  async function reveal(): Promise<CommandResult<CardDetails, "not_found">> {
+    const used = await context.registries.groupCommits.execute(
+      paymentMethodDecider,
+      paymentMethodStreamId(paymentMethodId),
+      {
+        type: "RecordPaymentMethodUse",
+        paymentMethodId,
+        clientId,
+        transactionId,
+        dataKeyId: row!.data_key_id,
+        masterKeyId: row!.master_key_id,
+        now: context.now().toISOString(),
+      },
+      context.metadata,
+      { lastEventOnly: true },
+    );
+    if (!used.ok) return notFound;
+    const { number, holderName } = openCard(context.secrets, paymentMethodId, wrappedKey, encryptedCard);
+    const card = { number, expMonth: summary.expMonth, expYear: summary.expYear, ...(holderName !== undefined && { holderName }) };
+    return { ok: true, value: card };
+  }
+  return { ok: true, value: { summary, reveal } };
+}

@@ -1,0 +1,108 @@
+import type { Kysely } from "kysely";
+import { decryptWithDataKey, encryptWithDataKey, newDataKey, type SecretBox } from "../../crypto/secrets.ts";
+import type { Database } from "../../db/schema.ts";
+import { asEncryptedCard, type EncryptedCard } from "../../domain/payment-methods/decider.ts";
+
+/**
+ * The card vault's keys: one data key per payment method, wrapped by the active master key in
+ * `payment_method_keys`, the only place it is kept. The card is encrypted under it; both the
+ * wrapping and the ciphertext are bound to the payment method, so neither decrypts elsewhere.
+ */
+
+const keyContext = (paymentMethodId: string) => `payment-method/${paymentMethodId}/data-key`;
+const cardContext = (paymentMethodId: string) => `payment-method/${paymentMethodId}/card`;
+
+/** What the vault keeps of a card: the number and the holder's name, never the CVC. */
+export interface VaultedCard {
+  number: string;
+  holderName?: string | undefined;
+}
+
+export interface SealedCard {
+  dataKeyId: string;
+  encryptedCard: EncryptedCard;
+}
+
+/** Encrypts the card under a new data key and stores that key, wrapped: before any event names it. */
+export async function sealCard(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  ids: { paymentMethodId: string; dataKeyId: string },
+  card: VaultedCard,
+  now: Date,
+): Promise<SealedCard> {
+  const dataKey = newDataKey();
+  try {
+    const plaintext = JSON.stringify({ number: card.number, ...(card.holderName !== undefined && { holderName: card.holderName }) });
+    const encryptedCard = asEncryptedCard(encryptWithDataKey(dataKey, plaintext, cardContext(ids.paymentMethodId)));
+    await db
+      .insertInto("payment_method_keys")
+      .values({
+        data_key_id: ids.dataKeyId,
+        payment_method_id: ids.paymentMethodId,
+        master_key_id: secrets.activeKeyId,
+        wrapped_key: secrets.wrapKey(dataKey, keyContext(ids.paymentMethodId)),
+        created_at: now,
+      })
+      .execute();
+    return { dataKeyId: ids.dataKeyId, encryptedCard };
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+/** The card, decrypted in memory only. */
+export function openCard(secrets: SecretBox, paymentMethodId: string, wrappedKey: string, encryptedCard: string): VaultedCard {
+  const dataKey = secrets.unwrapKey(wrappedKey, keyContext(paymentMethodId));
+  try {
+    return JSON.parse(decryptWithDataKey(dataKey, encryptedCard, cardContext(paymentMethodId))) as VaultedCard;
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+/** Erases the payment method's data key: from here on its card can be decrypted by no one. */
+export async function shredCard(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
+  await db.deleteFrom("payment_method_keys").where("payment_method_id", "=", paymentMethodId).execute();
+}
+
+/**
+ * Wraps again, under the active master key, every data key wrapped by another one, a page at a
+ * time; the events (which hold only ciphertexts under the data keys) are left as they are. Each
+ * row is rewritten only if it still holds what was read, so a deletion racing the rotation wins.
+ * Returns how many keys it rewrapped.
+ */
+export async function rewrapDataKeys(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  now: () => Date,
+  pageSize = 500,
+): Promise<number> {
+  let rewrapped = 0;
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const rows = await db
+      .selectFrom("payment_method_keys")
+      .select(["data_key_id", "payment_method_id", "wrapped_key"])
+      .where("master_key_id", "<>", secrets.activeKeyId)
+      .where("data_key_id", ">", after)
+      .orderBy("data_key_id")
+      .limit(pageSize)
+      .execute();
+    if (rows.length === 0) return rewrapped;
+    for (const row of rows) {
+      const context = keyContext(row.payment_method_id);
+      const dataKey = secrets.unwrapKey(row.wrapped_key, context);
+      const wrapped = secrets.wrapKey(dataKey, context);
+      dataKey.fill(0);
+      const updated = await db
+        .updateTable("payment_method_keys")
+        .set({ wrapped_key: wrapped, master_key_id: secrets.activeKeyId, rewrapped_at: now() })
+        .where("data_key_id", "=", row.data_key_id)
+        .where("wrapped_key", "=", row.wrapped_key)
+        .executeTakeFirst();
+      rewrapped += Number(updated.numUpdatedRows);
+    }
+    after = rows.at(-1)!.data_key_id;
+  }
+}
