@@ -34,6 +34,7 @@ function transaction(fields: Partial<TransactionState> & Pick<TransactionState, 
     reference: null,
     metadata: {},
     reason: null,
+    final: false,
     approvedLate: null,
     reversalId: null,
     reversed: false,
@@ -61,6 +62,7 @@ const recordOf = (of: TransactionState, fields: Partial<SimulatedTransaction> = 
   recordedAt: of.createdAt,
   voided: of.voided,
   settlementId: of.settlementId,
+  heldAmount: of.type === "authorization" && !of.voided ? of.amount - of.capturedAmount : 0,
   ...fields,
 });
 

@@ -19,8 +19,24 @@ export const isVoidedOrVoiding = (state: PaymentState, id: string): boolean =>
   openChildren(state, id, "void").length > 0;
 
 /** The approved and pending captures of an authorization that still hold their amount: not voided. */
-export const holdingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
+const holdingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
   openChildren(state, authorizationId, "capture").filter((capture) => !capture.voided);
+
+/** The captures of an authorization still waiting for the processor's answer. */
+export const pendingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
+  openChildren(state, authorizationId, "capture").filter((capture) => capture.status === "pending");
+
+/**
+ * What the processor still holds of an authorization, as the ledger counts it: an approved one's
+ * amount less its approved captures not voided, until a void of it (the whole of it, or the rest
+ * after captures) is approved. Pending captures are not taken off: the processor holds their
+ * amount until it approves them.
+ */
+export function heldAmount(state: PaymentState, authorizationId: string): number {
+  const authorization = state.transactions.get(authorizationId);
+  if (!authorization || authorization.type !== "authorization" || authorization.status !== "approved") return 0;
+  return authorization.voided ? 0 : authorization.amount - authorization.capturedAmount;
+}
 
 /**
  * What a new capture of this authorization may still take: its amount less every approved and
