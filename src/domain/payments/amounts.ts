@@ -22,9 +22,25 @@ export const isVoidedOrVoiding = (state: PaymentState, id: string): boolean =>
 const holdingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
   openChildren(state, authorizationId, "capture").filter((capture) => !capture.voided);
 
+const isPending = (transaction: TransactionState) => transaction.status === "pending";
+
 /** The captures of an authorization still waiting for the processor's answer. */
 export const pendingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
-  openChildren(state, authorizationId, "capture").filter((capture) => capture.status === "pending");
+  openChildren(state, authorizationId, "capture").filter(isPending);
+
+/**
+ * The captures of an authorization whose effect on what it holds is not known yet: pending, or
+ * with a void pending (a voided capture's amount is held again until the rest is released).
+ */
+export const unsettledCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
+  openChildren(state, authorizationId, "capture").filter(
+    (capture) => isPending(capture) || openChildren(state, capture.id, "void").some(isPending),
+  );
+
+/** A release of the authorization's rest is under way: a final capture or a void of it is pending. */
+export const releasePending = (state: PaymentState, authorizationId: string): boolean =>
+  pendingCaptures(state, authorizationId).some((capture) => capture.final) ||
+  openChildren(state, authorizationId, "void").some(isPending);
 
 /**
  * What the processor still holds of an authorization, as the ledger counts it: an approved one's

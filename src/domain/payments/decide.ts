@@ -4,7 +4,7 @@ import { accept, type Decision, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import type { LimitBreach } from "../limits/usage.ts";
 import { isKnownCurrency, isValidAmount } from "../money.ts";
-import { capturableAmount, isVoidedOrVoiding, openChildren, pendingCaptures, refundableAmount } from "./amounts.ts";
+import { capturableAmount, isVoidedOrVoiding, openChildren, pendingCaptures, refundableAmount, releasePending, unsettledCaptures } from "./amounts.ts";
 import type {
   DeclineCode,
   FailureReason,
@@ -224,13 +224,12 @@ function capture(command: InitiateCapture, state: PaymentState, parent: Transact
     return reject("validation_error", `Invalid amount: ${command.amount}.`);
   }
   // A release counts on knowing every capture's outcome: the rest it lets go is exact, never an
-  // amount a pending capture might still leave held (declined) or take (approved).
-  const pending = pendingCaptures(state, parent.id);
-  if (pending.some((other) => other.final)) {
+  // amount a pending capture (or a capture's pending void) might still leave held or take.
+  if (pendingCaptures(state, parent.id).some((other) => other.final)) {
     return reject("invalid_transaction_state", "A final capture of the authorization is pending.");
   }
-  if (command.final === true && pending.length > 0) {
-    return reject("invalid_transaction_state", "Another capture of the authorization is pending; a final capture waits for its answer.");
+  if (command.final === true && unsettledCaptures(state, parent.id).length > 0) {
+    return reject("invalid_transaction_state", "A capture of the authorization, or its void, is pending; a final capture waits for its answer.");
   }
   const capturable = capturableAmount(state, parent.id);
   if (capturable === 0) return reject("amount_exceeds_capturable", "Nothing is left to capture.");
@@ -267,14 +266,18 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
   if (refused) return refused;
   if (parent.type === "authorization") {
     // The rest is exact only once every capture is answered (see `capture`).
-    if (pendingCaptures(state, parent.id).length > 0) {
-      return reject("invalid_transaction_state", "A capture of the authorization is pending; void the rest once it is answered.");
+    if (unsettledCaptures(state, parent.id).length > 0) {
+      return reject("invalid_transaction_state", "A capture of the authorization, or its void, is pending; void the rest once it is answered.");
     }
     const rest = capturableAmount(state, parent.id);
     if (rest === 0) return reject("invalid_transaction_state", "Nothing of the authorization is left to capture.");
     return accept<PaymentEvent>(followUp(command, parent, rest));
   }
   if (parent.settledAt !== null) return reject("invalid_transaction_state", `The ${parent.type} is settled.`);
+  // A capture's void gives its amount back to the authorization's hold: never while its rest is being released.
+  if (parent.type === "capture" && parent.parentTransactionId !== null && releasePending(state, parent.parentTransactionId)) {
+    return reject("invalid_transaction_state", "The release of the authorization's rest is pending; void the capture once it is answered.");
+  }
   if (openChildren(state, parent.id, "refund").length > 0) {
     return reject("invalid_transaction_state", `The ${parent.type} has refunds.`);
   }

@@ -399,6 +399,15 @@ describe("final capture", () => {
     given(finalCapture(300)).when(voidOf("void", "auth")).then("invalid_transaction_state");
   });
 
+  it("never releases while a capture's void is pending, nor voids a capture while a release is pending: either would leave its amount held", () => {
+    const captureVoiding = [...authorized, initiated("cap", "capture", 300, "auth"), approved("cap"), initiated("cv", "void", 300, "cap")];
+    given(captureVoiding).when(voidOf("void", "auth")).then("invalid_transaction_state");
+    given(captureVoiding).when(capture("fin", "auth", 100, { final: true })).then("invalid_transaction_state");
+    const releasing = [...authorized, initiated("cap", "capture", 300, "auth"), approved("cap"), initiated("void", "void", 700, "auth")];
+    given(releasing).when(voidOf("cv", "cap")).then("invalid_transaction_state");
+    given([...releasing, approved("void")]).when(voidOf("cv", "cap")).then([initiated("cv", "void", 300, "cap")]);
+  });
+
   it("after release, nothing more can be captured and the authorization cannot be voided again", () => {
     const released = [...finalCapture(300), approved("cap"), ...releaseOf(700), approved("rel")];
     given(released).when(capture("next", "auth", 100)).then("invalid_transaction_state");
