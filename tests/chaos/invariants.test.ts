@@ -128,6 +128,22 @@ describe("expiry invariants", () => {
   });
 });
 
+describe("held amounts invariant", () => {
+  it("wants what an authorization holds in the ledger held at the processor, once nothing of its payment is pending", () => {
+    const partly = transaction({ id: "auth-1", type: "authorization", capturedAmount: 300 });
+    expect(violationsOf("held amounts agree with the processor", evidence([partly], { processorTransactions: [recordOf(partly)] }))).toEqual([]);
+    const releasedInTheLedgerOnly = transaction({ id: "auth-1", type: "authorization", capturedAmount: 300, voided: true });
+    const stillHeld = evidence([releasedInTheLedgerOnly], { processorTransactions: [recordOf(releasedInTheLedgerOnly, { heldAmount: 700 })] });
+    expect(violationsOf("held amounts agree with the processor", stillHeld)).toEqual(["auth-1"]);
+    const pendingRelease = transaction({ id: "void-1", type: "void", status: "pending", parentTransactionId: "auth-1", amount: 700 });
+    const judgedLater = evidence([], {
+      payments: [{ rootTransactionId: "auth-1", transactions: [partly, pendingRelease] }],
+      processorTransactions: [recordOf(partly, { heldAmount: 0 })],
+    });
+    expect(violationsOf("held amounts agree with the processor", judgedLater)).toEqual([]);
+  });
+});
+
 describe("reversal invariant", () => {
   it("wants a reversed transaction not held at the processor", () => {
     const reversed = transaction({ id: "sale-1", type: "sale", status: "failed", reversed: true, approvedLate: { code: "00", message: "Approved", authorizationCode: "A", reference: "r" } });
