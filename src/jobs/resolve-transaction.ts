@@ -1,5 +1,5 @@
 import { execute, type KnownStream } from "../commands/execute.ts";
-import { sendAndRecord } from "../commands/payments/run-transaction.ts";
+import { sendRelease } from "../commands/payments/run-transaction.ts";
 import { giveLimitBackAfter } from "../commands/limits.ts";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
@@ -131,11 +131,7 @@ async function recordOutcome(job: Job, outcome: Outcome, resolution: PendingReso
   const command = { type: "RecordOutcome" as const, transactionId: job.transaction.id, outcome, releaseTransactionId, now: context.now().toISOString() };
   const recorded = await record(job, command);
   if (!recorded) return null;
-  const release = recorded.state.transactions.get(releaseTransactionId);
-  if (release) {
-    const request = followUpRequest(recorded.state, releaseTransactionId, hostConfiguration);
-    await sendAndRecord(context, paymentId, { transactionId: release.id, clientId: release.clientId }, request, recorded);
-  }
+  await sendRelease(context, paymentId, releaseTransactionId, hostConfiguration, recorded);
   return resolution;
 }
 

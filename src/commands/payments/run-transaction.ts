@@ -85,7 +85,7 @@ export async function sendAndRecord(
  * Sends the release of an authorization's rest that an approved final capture's outcome
  * initiated (when this `recorded` holds it), and records its answer; the stream after it.
  */
-async function sendRelease(
+export async function sendRelease(
   context: PaymentContext,
   paymentId: string,
   releaseTransactionId: string,
