@@ -79,6 +79,7 @@ export const invariantNames = [
   "authorizations past their time expired",
   "expired authorizations released at the processor and in the ledger",
   "reversals reached the processor",
+  "held amounts agree with the processor",
   "webhooks delivered, signed, in order",
 ] as const;
 export type InvariantName = (typeof invariantNames)[number];
@@ -153,6 +154,7 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...authorizationsExpired(evidence),
     ...expiriesReleased(evidence, atProcessor),
     ...reversalsReachedTheProcessor(transactions, atProcessor),
+    ...heldAmountsAgree(evidence.payments, atProcessor),
     ...oneChargePerIdempotencyKey(evidence, byId),
     ...answersAreInTheLedger(evidence.answers, byId),
     ...amountsHold(evidence.payments),
@@ -538,6 +540,30 @@ function nothingFollowsAVoid(payments: LedgerPayment[]): Violation[] {
         violations.push({ invariant: "nothing follows a void", transactionId: transaction.id, detail: `${transaction.type} ${transaction.id} approved after ${parent} was voided` });
       }
     });
+  }
+  return violations;
+}
+
+/**
+ * What each approved authorization still holds of the card, authorized less captured less
+ * released (nothing once a void of it is approved), is what the processor holds, and never
+ * negative; judged once nothing in its payment is pending (a pending one is "nothing left pending").
+ */
+function heldAmountsAgree(payments: LedgerPayment[], atProcessor: Map<string, SimulatedTransaction>): Violation[] {
+  const violations: Violation[] = [];
+  for (const payment of payments) {
+    if (payment.transactions.some((transaction) => transaction.status === "pending" || transaction.reversalId !== null)) continue;
+    for (const authorization of payment.transactions) {
+      if (authorization.type !== "authorization" || authorization.status !== "approved") continue;
+      const held = authorization.voided ? 0 : authorization.amount - authorization.capturedAmount;
+      const record = atProcessor.get(processorKey(authorization.processor, authorization.id));
+      if (held >= 0 && record?.heldAmount === held) continue;
+      violations.push({
+        invariant: "held amounts agree with the processor",
+        transactionId: authorization.id,
+        detail: `authorization ${authorization.id}: the ledger holds ${held}, ${authorization.processor} holds ${record?.heldAmount ?? "nothing (no record)"}`,
+      });
+    }
   }
   return violations;
 }

@@ -503,7 +503,9 @@ async function perform(user: User, client: WorkloadClient, action: Action): Prom
       const target = withRemaining(model.authorizations);
       if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
       const { id, remaining } = random.pick(target);
-      return send(user, { client, operation: "capture", body: withOptionalAmount(random, id, remaining), reference: null });
+      // Now and then the last capture the merchant means to make: the rest is released with it.
+      const final = random.chance(0.25) ? { final: true } : {};
+      return send(user, { client, operation: "capture", body: { ...withOptionalAmount(random, id, remaining), ...final }, reference: null });
     }
     case "refund": {
       const target = withRemaining(model.payments);
@@ -512,7 +514,8 @@ async function perform(user: User, client: WorkloadClient, action: Action): Prom
       return send(user, { client, operation: "refund", body: withOptionalAmount(random, id, remaining), reference: null });
     }
     case "void": {
-      const target = [...untouched(model.authorizations), ...untouched(model.payments)];
+      // An authorization with something left to capture, partly captured or not: a void releases the rest.
+      const target = [...model.authorizations.keys(), ...untouched(model.payments)];
       if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
       return send(user, { client, operation: "void", body: { transactionId: random.pick(target) }, reference: null });
     }
@@ -584,6 +587,7 @@ async function send(user: User, { client, operation, body, reference }: Operatio
   }
   model.transactionIds.push(final.id);
   if (final.status === "approved") learnApproved(model, operation, final);
+  if (final.status === "approved" && body.final === true) forgetAuthorization(model, body.transactionId);
 }
 
 function record(

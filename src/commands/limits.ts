@@ -1,4 +1,4 @@
-import { type CurrencyLimit, utcDay } from "../domain/limits/limits.ts";
+import { type CurrencyLimit, givesLimitBack, limitReturnedBy, utcDay } from "../domain/limits/limits.ts";
 import {
   breachOf,
   type LimitBreach,
@@ -8,7 +8,7 @@ import {
   limitUsageStreamId,
   reservationIdOf,
 } from "../domain/limits/usage.ts";
-import { paymentStreamId } from "../domain/payments/index.ts";
+import { type PaymentState, paymentStreamId } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
 import type { CommandContext } from "./context.ts";
@@ -57,9 +57,10 @@ export async function reserveLimit(
 
 /**
  * Gives a declined, failed or voided root transaction's amount back to the day it was taken
- * from, if it took any. Called only by whoever recorded that outcome, so it happens once.
+ * from, if it took any; given `returned`, only that part of it (an authorization's released rest),
+ * leaving the transaction counted. Called only by whoever recorded that outcome, so it happens once.
  */
-export async function releaseLimitOf(context: CommandContext, paymentId: string, clientId: string): Promise<void> {
+export async function releaseLimitOf(context: CommandContext, paymentId: string, clientId: string, returned?: number): Promise<void> {
   const [intent] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
   const reservation = intent && reservationOf(intent);
   if (!reservation) return;
@@ -67,15 +68,28 @@ export async function releaseLimitOf(context: CommandContext, paymentId: string,
     limitUsageDecider,
     limitUsageStreamId(clientId, reservation.currency, reservation.day),
     {
-      type: "Release",
+      type: returned === undefined ? "Release" : "Return",
       reservationId: reservation.reservationId,
       transactionId: reservation.transactionId,
-      amount: reservation.amount,
+      amount: returned ?? reservation.amount,
       now: context.now().toISOString(),
     },
     context.metadata,
     { lastEventOnly: true },
   );
+}
+
+/**
+ * Gives back what recording this transaction's outcome gives back of its payment's limit
+ * reservation: all of it (`givesLimitBack`) or the released rest (`limitReturnedBy`). Called only
+ * by whoever recorded that outcome, so it happens once.
+ */
+export async function giveLimitBackAfter(context: CommandContext, paymentId: string, state: PaymentState, transactionId: string): Promise<void> {
+  const transaction = state.transactions.get(transactionId);
+  if (!transaction) return;
+  if (givesLimitBack(state, transactionId)) return releaseLimitOf(context, paymentId, transaction.clientId);
+  const returned = limitReturnedBy(state, transactionId);
+  if (returned > 0) await releaseLimitOf(context, paymentId, transaction.clientId, returned);
 }
 
 /** The reservation a payment's intent (its stream's first event) holds, if its root reserved one. */

@@ -1,10 +1,10 @@
-import { execute } from "../commands/execute.ts";
-import { releaseLimitOf } from "../commands/limits.ts";
+import { execute, type KnownStream } from "../commands/execute.ts";
+import { sendRelease } from "../commands/payments/run-transaction.ts";
+import { giveLimitBackAfter } from "../commands/limits.ts";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
-import { followUpRequest } from "../commands/payments/follow-up.ts";
+import { followUpRequest } from "../commands/payments/follow-up-request.ts";
 import { outcomeOf } from "../commands/payments/outcome.ts";
-import { givesLimitBack } from "../domain/limits/limits.ts";
 import {
   isReversible,
   type Outcome,
@@ -87,7 +87,7 @@ export async function resolveTransaction(
   if (work === "watch") return watch(job, answer, askedAt);
   // The service decided on this void: "not found" means it never arrived, and it must. The
   // processor answers a repeated id with its first answer, so sending it again is safe.
-  if (answer.kind === "not_found" && isExpiryVoid(events, transactionId)) {
+  if (answer.kind === "not_found" && isServiceVoid(events, transactionId)) {
     const resent = outcomeOf(await job.connector.submit(followUpRequest(payment, transactionId, hostConfiguration)));
     return resent ? recordOutcome(job, resent) : "still_pending";
   }
@@ -128,9 +128,18 @@ async function watch(job: Job, answer: InquiryOutcome, askedAt: Date): Promise<P
   return null;
 }
 
-function recordOutcome(job: Job, outcome: Outcome, resolution: PendingResolution = outcome.status): Promise<PendingResolution | null> {
-  const command = { type: "RecordOutcome" as const, transactionId: job.transaction.id, outcome, now: job.context.now().toISOString() };
-  return recordResolution(job, command, resolution);
+/**
+ * Records the outcome; an approved final capture's release of the rest, initiated with it, is
+ * then sent at once (or, failing that, resent by a later pass: `isServiceVoid`).
+ */
+async function recordOutcome(job: Job, outcome: Outcome, resolution: PendingResolution = outcome.status): Promise<PendingResolution | null> {
+  const { context, paymentId, hostConfiguration } = job;
+  const releaseTransactionId = newId();
+  const command = { type: "RecordOutcome" as const, transactionId: job.transaction.id, outcome, releaseTransactionId, now: context.now().toISOString() };
+  const recorded = await record(job, command);
+  if (!recorded) return null;
+  await sendRelease(context, paymentId, releaseTransactionId, hostConfiguration, recorded);
+  return resolution;
 }
 
 /**
@@ -191,18 +200,20 @@ async function recordResolution(job: Job, command: PaymentCommand, resolution: P
   return (await record(job, command)) ? resolution : null;
 }
 
-/** Appends the decision; gives the limit back when it ended the payment's root. False when nothing was recorded. */
-async function record({ context, paymentId }: Job, command: PaymentCommand): Promise<boolean> {
+/**
+ * Appends the decision; gives the limit back (all of it or a released rest) when it ended the
+ * transaction. The stream after it; undefined when nothing was recorded.
+ */
+async function record({ context, paymentId }: Job, command: PaymentCommand): Promise<KnownStream<PaymentState> | undefined> {
   const recorded = await execute(context.store, paymentDecider, paymentStreamId(paymentId), command, {
     ...context.metadata,
     resolvedBy: "pending-resolver",
   });
-  if (!recorded.ok || recorded.events.length === 0) return false;
-  const transaction = recorded.state.transactions.get(command.transactionId);
-  if (transaction && endedNow(recorded.events, transaction.id) && givesLimitBack(recorded.state, transaction.id)) {
-    await releaseLimitOf(context, paymentId, transaction.clientId);
+  if (!recorded.ok || recorded.events.length === 0) return undefined;
+  if (endedNow(recorded.events, command.transactionId)) {
+    await giveLimitBackAfter(context, paymentId, recorded.state, command.transactionId);
   }
-  return true;
+  return recorded;
 }
 
 /** Whether these events gave the transaction its outcome (a late approval or a reversal alone does not). */
@@ -220,6 +231,13 @@ async function loadPayment(context: PaymentContext, paymentId: string): Promise<
   return { state: events.reduce(paymentDecider.evolve, paymentDecider.initialState()), events };
 }
 
-/** The void an authorization's expiry decided on (`AuthorizationExpired`), not one a client asked for. */
-const isExpiryVoid = (events: readonly PaymentEvent[], transactionId: string) =>
-  events.some((event) => event.type === "AuthorizationExpired.v1" && event.data.voidTransactionId === transactionId);
+/**
+ * A void the service decided on, not one a client asked for: an expiry's (`AuthorizationExpired`)
+ * or a final capture's release of the rest (`AuthorizationReleased`). Nobody would ask again.
+ */
+const isServiceVoid = (events: readonly PaymentEvent[], transactionId: string) =>
+  events.some(
+    (event) =>
+      (event.type === "AuthorizationExpired.v1" || event.type === "AuthorizationReleased.v1") &&
+      event.data.voidTransactionId === transactionId,
+  );

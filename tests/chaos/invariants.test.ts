@@ -34,6 +34,7 @@ function transaction(fields: Partial<TransactionState> & Pick<TransactionState, 
     reference: null,
     metadata: {},
     reason: null,
+    final: false,
     approvedLate: null,
     reversalId: null,
     reversed: false,
@@ -61,6 +62,7 @@ const recordOf = (of: TransactionState, fields: Partial<SimulatedTransaction> = 
   recordedAt: of.createdAt,
   voided: of.voided,
   settlementId: of.settlementId,
+  heldAmount: of.type === "authorization" && !of.voided ? of.amount - of.capturedAmount : 0,
   ...fields,
 });
 
@@ -123,6 +125,22 @@ describe("expiry invariants", () => {
       processorTransactions: [recordOf(expired, { voided: false })],
     });
     expect(violationsOf("expired authorizations released at the processor and in the ledger", onlyInTheLedger)).toEqual(["auth-1"]);
+  });
+});
+
+describe("held amounts invariant", () => {
+  it("wants what an authorization holds in the ledger held at the processor, once nothing of its payment is pending", () => {
+    const partly = transaction({ id: "auth-1", type: "authorization", capturedAmount: 300 });
+    expect(violationsOf("held amounts agree with the processor", evidence([partly], { processorTransactions: [recordOf(partly)] }))).toEqual([]);
+    const releasedInTheLedgerOnly = transaction({ id: "auth-1", type: "authorization", capturedAmount: 300, voided: true });
+    const stillHeld = evidence([releasedInTheLedgerOnly], { processorTransactions: [recordOf(releasedInTheLedgerOnly, { heldAmount: 700 })] });
+    expect(violationsOf("held amounts agree with the processor", stillHeld)).toEqual(["auth-1"]);
+    const pendingRelease = transaction({ id: "void-1", type: "void", status: "pending", parentTransactionId: "auth-1", amount: 700 });
+    const judgedLater = evidence([], {
+      payments: [{ rootTransactionId: "auth-1", transactions: [partly, pendingRelease] }],
+      processorTransactions: [recordOf(partly, { heldAmount: 0 })],
+    });
+    expect(violationsOf("held amounts agree with the processor", judgedLater)).toEqual([]);
   });
 });
 

@@ -46,6 +46,37 @@ async function approvedReference(connectors: Connectors, payment: ProcessorReque
 }
 
 describe.each(processors)("%s", (processor) => {
+  it("holds an authorization's amount until captures take it or voids release it, in part or all of the rest, across a restart", async () => {
+    const first = await startSimulator({ dataDir });
+    const authorization = request(processor, "authorization");
+    const follow = (operation: Operation, amount: number) =>
+      request(processor, operation, { amount, parentTransactionId: authorization.transactionId });
+    const held = (simulator: Simulator) => simulator.transactions().find((t) => t.transactionId === authorization.transactionId);
+    try {
+      const connectors = connectorsOf(first);
+      await approvedReference(connectors, authorization);
+      await approvedReference(connectors, follow("capture", 300));
+      expect(held(first)).toMatchObject({ heldAmount: 700, voided: false });
+      expect(await connectors[processor].submit(follow("capture", 701))).toMatchObject({ kind: "failed", code: "13" });
+      expect(await connectors[processor].submit(follow("void", 701))).toMatchObject({ kind: "failed", code: "13" });
+      // A partial reversal: the rest stays capturable.
+      await approvedReference(connectors, follow("void", 200));
+      expect(held(first)).toMatchObject({ heldAmount: 500, voided: false });
+    } finally {
+      await first.close();
+    }
+    const second = await startSimulator({ dataDir });
+    try {
+      const connectors = connectorsOf(second);
+      expect(held(second)).toMatchObject({ heldAmount: 500, voided: false });
+      await approvedReference(connectors, follow("void", 500));
+      expect(held(second)).toMatchObject({ heldAmount: 0, voided: true });
+      expect(await connectors[processor].submit(follow("capture", 100))).toMatchObject({ kind: "failed", code: "12" });
+    } finally {
+      await second.close();
+    }
+  });
+
   it("captures, voids and answers inquiries about transactions it answered before a restart", async () => {
     const first = await startSimulator({ dataDir });
     const authorization = request(processor, "authorization");
@@ -92,9 +123,11 @@ describe.each(processors)("%s", (processor) => {
         reference: expect.any(String),
         voided: false,
         settlementId: null,
+        heldAmount: 0,
         recordedAt: expect.any(String),
       });
-      expect(second.transactions().find((t) => t.transactionId === toVoid.transactionId)?.voided).toBe(true);
+      expect(second.transactions().find((t) => t.transactionId === transactionId)?.heldAmount).toBe(400);
+      expect(second.transactions().find((t) => t.transactionId === toVoid.transactionId)).toMatchObject({ voided: true, heldAmount: 0 });
     } finally {
       await second.close();
     }

@@ -825,7 +825,7 @@ export interface paths {
         put?: never;
         /**
          * Capture an authorization, in full or in part
-         * @description `amount` left out captures all that is still capturable. Several partial captures may follow one another; their sum never exceeds the authorized amount.
+         * @description `amount` left out captures all that is still capturable. Several partial captures may follow one another; their sum never exceeds the authorized amount. `final: true` releases what is left of the authorization at the processor once this capture is approved, exactly as a void of the authorization does: a `void` transaction whose `amount` is the rest. While a final capture is pending, nothing else can be captured.
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
@@ -868,8 +868,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void an authorization, or an unsettled sale or capture
-         * @description Voids an authorization with nothing captured, or a sale or capture that is neither settled nor refunded; anything else is 409 `invalid_transaction_state`.
+         * Void an authorization (with captures: release its uncaptured rest), or an unsettled sale or capture
+         * @description Voids an authorization that is not expired and has something left to capture, or a sale or capture that is neither settled nor refunded; anything else is 409 `invalid_transaction_state`. A void of an authorization with captures releases only the uncaptured rest at the processor: the void's `amount` is that rest, the captures stay as they are, and the rest is given back to the client's limits. While a capture (or a capture's void) of the authorization is still pending, the rest is not known yet: 409, to retry once it is answered.
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
@@ -6963,6 +6963,8 @@ export interface operations {
                     /** Format: uuid */
                     transactionId: string;
                     amount?: number;
+                    /** @description Releases what is left of the authorization at the processor once this capture is approved, as a void of it does (default false). */
+                    final?: boolean;
                 };
             };
         };

@@ -81,7 +81,9 @@ const transactionDocs: Record<string, OperationDoc> = {
     response: example.capture,
     description:
       "`amount` left out captures all that is still capturable. Several partial captures may follow one another; " +
-      "their sum never exceeds the authorized amount.",
+      "their sum never exceeds the authorized amount. `final: true` releases what is left of the authorization at the " +
+      "processor once this capture is approved, exactly as a void of the authorization does: a `void` transaction whose " +
+      "`amount` is the rest. While a final capture is pending, nothing else can be captured.",
   },
   "POST /v1/transactions/refund": {
     errors: [...followUpErrors, "amount_exceeds_refundable"],
@@ -96,8 +98,11 @@ const transactionDocs: Record<string, OperationDoc> = {
     request: { transactionId: example.ids.releasedAuthorization },
     response: example.voided,
     description:
-      "Voids an authorization with nothing captured, or a sale or capture that is neither settled nor refunded; " +
-      "anything else is 409 `invalid_transaction_state`.",
+      "Voids an authorization that is not expired and has something left to capture, or a sale or capture that is " +
+      "neither settled nor refunded; anything else is 409 `invalid_transaction_state`. A void of an authorization with " +
+      "captures releases only the uncaptured rest at the processor: the void's `amount` is that rest, the captures stay " +
+      "as they are, and the rest is given back to the client's limits. While a capture (or a capture's void) of the " +
+      "authorization is still pending, the rest is not known yet: 409, to retry once it is answered.",
   },
   "GET /v1/transactions/{id}": { response: example.sale },
   "GET /v1/transactions": { response: example.page([example.refund, example.refundedSale]) },

@@ -184,15 +184,22 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
         tags,
         operationId: "createCapture",
         summary: "Capture an authorization, in full or in part",
-        body: z.strictObject({ ...followUpTarget, amount: amountSchema.optional() }),
+        body: z.strictObject({
+          ...followUpTarget,
+          amount: amountSchema.optional(),
+          final: z
+            .boolean()
+            .optional()
+            .describe("Releases what is left of the authorization at the processor once this capture is approved, as a void of it does (default false)."),
+        }),
         response: { 201: transactionSchema },
       },
     },
     async (request, reply) => {
-      const { transactionId: parentTransactionId, amount } = request.body;
+      const { transactionId: parentTransactionId, amount, final } = request.body;
       const clientId = clientIdOf(request);
       return respond(request, reply, (paymentContext, transactionId) =>
-        followUp(paymentContext, clientId, { type: "capture", transactionId, parentTransactionId, amount }),
+        followUp(paymentContext, clientId, { type: "capture", transactionId, parentTransactionId, amount, final: final ?? false }),
       );
     },
   );
@@ -225,7 +232,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       schema: {
         tags,
         operationId: "createVoid",
-        summary: "Void an authorization, or an unsettled sale or capture",
+        summary: "Void an authorization (with captures: release its uncaptured rest), or an unsettled sale or capture",
         body: z.strictObject(followUpTarget),
         response: { 201: transactionSchema },
       },

@@ -1,7 +1,7 @@
 import { paymentDecider, paymentStreamId } from "../../domain/payments/index.ts";
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
-import { followUpRequest } from "./follow-up.ts";
+import { followUpRequest } from "./follow-up-request.ts";
 import { loadHostConfiguration } from "./host-configuration.ts";
 import { sendAndRecord, type TransactionResult } from "./run-transaction.ts";
 

@@ -2,13 +2,13 @@ import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
+import { followUpRequest } from "./follow-up-request.ts";
 import { runTransaction } from "./run-transaction.ts";
-import { paymentDecider, type PaymentState, paymentStreamId } from "../../domain/payments/index.ts";
-import type { ProcessorHostConfiguration, ProcessorRequest } from "../../processors/port.ts";
+import { paymentDecider, paymentStreamId } from "../../domain/payments/index.ts";
 import { readStream } from "../execute.ts";
 
 export type FollowUp = { transactionId: string; parentTransactionId: string } & (
-  | { type: "capture"; amount: number | undefined }
+  | { type: "capture"; amount: number | undefined; final: boolean }
   | { type: "refund"; amount: number | undefined; reason: string | null }
   | { type: "void" }
 );
@@ -37,28 +37,10 @@ export async function followUp(context: PaymentContext, clientId: string, input:
     input.type === "void"
       ? { ...common, transactionType: "void" as const }
       : input.type === "capture"
-        ? { ...common, transactionType: "capture" as const, amount: input.amount }
+        ? { ...common, transactionType: "capture" as const, amount: input.amount, final: input.final }
         : { ...common, transactionType: "refund" as const, amount: input.amount, reason: input.reason };
 
   return runTransaction(context, parent.paymentId, initiate, (state) => followUpRequest(state, transactionId, hostConfiguration));
-}
-
-/** The processor call of a capture, refund or void the payment's state holds the intent of. */
-export function followUpRequest(state: PaymentState, transactionId: string, hostConfiguration: ProcessorHostConfiguration): ProcessorRequest {
-  const transaction = state.transactions.get(transactionId);
-  const parent = transaction?.parentTransactionId ? state.transactions.get(transaction.parentTransactionId) : undefined;
-  if (!transaction || !parent || transaction.type === "authorization" || transaction.type === "sale") {
-    throw new Error(`${transactionId} is not a follow-up of this payment`);
-  }
-  return {
-    operation: transaction.type,
-    transactionId,
-    parentTransactionId: parent.id,
-    parentProcessorReference: parent.processorResponse?.reference ?? undefined,
-    amount: transaction.amount,
-    currency: transaction.currency,
-    hostConfiguration,
-  };
 }
 
 /**

@@ -9,13 +9,14 @@ import {
   type TransactionView,
   toTransactionView,
 } from "../../domain/payments/index.ts";
-import type { ProcessorRequest } from "../../processors/port.ts";
+import type { ProcessorHostConfiguration, ProcessorRequest } from "../../processors/port.ts";
+import { followUpRequest } from "./follow-up-request.ts";
 import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
-import { givesLimitBack } from "../../domain/limits/limits.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
 import type { StreamTip } from "../../eventstore/hash-chain.ts";
 import { type EventMetadata, type Execution, type KnownStream, readStream } from "../execute.ts";
-import { releaseLimitOf } from "../limits.ts";
+import { giveLimitBackAfter } from "../limits.ts";
+import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
@@ -71,10 +72,31 @@ export async function sendAndRecord(
   }
   const answer = sendable ? await context.connectors[request.hostConfiguration.view.processor].submit(request) : null;
   const outcome = answer && outcomeOf(answer);
-  const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, initiated) : initiated;
+  const releaseTransactionId = newId();
+  const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, releaseTransactionId, initiated) : initiated;
   const result = asRecorded(context, paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);
-  return result;
+  const release = await sendRelease(context, paymentId, releaseTransactionId, request.hostConfiguration, recorded);
+  // The final capture answers as it stands after its release, so the client reads both at once.
+  return release ? asRecorded(context, paymentId, transaction, release.state, release.tip) : result;
+}
+
+/**
+ * Sends the release of an authorization's rest that an approved final capture's outcome
+ * initiated (when this `recorded` holds it), and records its answer; the stream after it.
+ */
+export async function sendRelease(
+  context: PaymentContext,
+  paymentId: string,
+  releaseTransactionId: string,
+  hostConfiguration: ProcessorHostConfiguration,
+  recorded: KnownStream<PaymentState>,
+): Promise<KnownStream<PaymentState> | undefined> {
+  const release = recorded.state.transactions.get(releaseTransactionId);
+  if (release?.status !== "pending") return undefined;
+  const request = followUpRequest(recorded.state, releaseTransactionId, hostConfiguration);
+  await sendAndRecord(context, paymentId, { transactionId: release.id, clientId: release.clientId }, request, recorded);
+  return readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
 }
 
 /** The transaction a processor call is for, and whose it is. */
@@ -118,6 +140,7 @@ async function recordOutcome(
   paymentId: string,
   initiate: Sent,
   outcome: Outcome,
+  releaseTransactionId: string,
   initiated: KnownStream<PaymentState>,
 ): Promise<KnownStream<PaymentState>> {
   const giveUpAt = Date.now() + OUTCOME_RECORDING_PATIENCE_MS;
@@ -126,13 +149,13 @@ async function recordOutcome(
       const recorded = await context.registries.groupCommits.execute(
         paymentDecider,
         paymentStreamId(paymentId),
-        { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, now: context.now().toISOString() },
+        { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, releaseTransactionId, now: context.now().toISOString() },
         context.metadata,
         { known: initiated },
       );
       // Refused: another writer (the resolver) recorded this transaction first; its record stands.
-      if (recorded.ok && recorded.events.length > 0 && givesLimitBack(recorded.state, initiate.transactionId)) {
-        await releaseLimitOf(context, paymentId, initiate.clientId).catch((error: unknown) =>
+      if (recorded.ok && recorded.events.length > 0) {
+        await giveLimitBackAfter(context, paymentId, recorded.state, initiate.transactionId).catch((error: unknown) =>
           // The limit sweeper gives back what a failed release leaves taken.
           context.logger.error({ err: error, transactionId: initiate.transactionId }, "giving a limit back failed"),
         );

@@ -57,3 +57,15 @@ export function givesLimitBack(state: PaymentState, transactionId: string): bool
     !capturePending
   );
 }
+
+/**
+ * What recording this transaction's outcome gives back of its payment's reservation without
+ * ending it: an approved void of the root authorization after captures (its released rest, or an
+ * expiry's) gives back its own amount; the captures keep counting. 0 otherwise.
+ */
+export function limitReturnedBy(state: PaymentState, transactionId: string): number {
+  const transaction = state.transactions.get(transactionId);
+  const root = state.rootTransactionId === null ? undefined : state.transactions.get(state.rootTransactionId);
+  if (!transaction || !root || transaction.type !== "void" || transaction.status !== "approved") return 0;
+  return transaction.parentTransactionId === root.id && root.capturedAmount > 0 ? transaction.amount : 0;
+}

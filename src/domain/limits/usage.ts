@@ -20,7 +20,8 @@ export type LimitUsageEvent = {
      */
     reservationId?: string;
     transactionId: string;
-    change: "reserved" | "released";
+    /** `returned`: part of a reservation given back (an authorization's released rest); it stays open for the rest. */
+    change: "reserved" | "released" | "returned";
     amount: number;
     usedAmount: number;
     usedCount: number;
@@ -44,7 +45,8 @@ export interface LimitBreach {
 
 export type LimitUsageCommand =
   | { type: "Reserve"; reservationId: string; transactionId: string; amount: number; limit: CurrencyLimit; now: string }
-  | { type: "Release"; reservationId: string; transactionId: string; amount: number; now: string };
+  | { type: "Release"; reservationId: string; transactionId: string; amount: number; now: string }
+  | { type: "Return"; reservationId: string; transactionId: string; amount: number; now: string };
 
 /** The id a reservation is known by, in its events and in its payment's intent (older ones lack their own). */
 export const reservationIdOf = (reservation: { reservationId?: string; transactionId: string }): string =>
@@ -64,8 +66,11 @@ export function openReservations(events: readonly LimitUsageEvent[]): Map<string
   const open = new Map<string, OpenReservation>();
   for (const { data } of events) {
     const reservationId = reservationIdOf(data);
+    const reservation = open.get(reservationId);
     if (data.change === "reserved") {
       open.set(reservationId, { reservationId, transactionId: data.transactionId, amount: data.amount, at: Date.parse(data.occurredAt) });
+    } else if (data.change === "returned") {
+      if (reservation) open.set(reservationId, { ...reservation, amount: Math.max(0, reservation.amount - data.amount) });
     } else {
       open.delete(reservationId);
     }
@@ -109,15 +114,17 @@ export const limitUsageDecider: Decider<LimitUsage, LimitUsageCommand, LimitUsag
         },
       });
     }
+    const released = command.type === "Release";
     return accept({
       type: "LimitUsageChanged.v1",
       data: {
         reservationId: command.reservationId,
         transactionId: command.transactionId,
-        change: "released",
+        change: released ? "released" : "returned",
         amount: command.amount,
         usedAmount: Math.max(0, usage.usedAmount - command.amount),
-        usedCount: Math.max(0, usage.usedCount - 1),
+        // A returned part leaves the transaction counted.
+        usedCount: Math.max(0, usage.usedCount - (released ? 1 : 0)),
         occurredAt: command.now,
       },
     });

@@ -19,8 +19,40 @@ export const isVoidedOrVoiding = (state: PaymentState, id: string): boolean =>
   openChildren(state, id, "void").length > 0;
 
 /** The approved and pending captures of an authorization that still hold their amount: not voided. */
-export const holdingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
+const holdingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
   openChildren(state, authorizationId, "capture").filter((capture) => !capture.voided);
+
+const isPending = (transaction: TransactionState) => transaction.status === "pending";
+
+/** The captures of an authorization still waiting for the processor's answer. */
+export const pendingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
+  openChildren(state, authorizationId, "capture").filter(isPending);
+
+/**
+ * The captures of an authorization whose effect on what it holds is not known yet: pending, or
+ * with a void pending (a voided capture's amount is held again until the rest is released).
+ */
+export const unsettledCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
+  openChildren(state, authorizationId, "capture").filter(
+    (capture) => isPending(capture) || openChildren(state, capture.id, "void").some(isPending),
+  );
+
+/** A release of the authorization's rest is under way: a final capture or a void of it is pending. */
+export const releasePending = (state: PaymentState, authorizationId: string): boolean =>
+  pendingCaptures(state, authorizationId).some((capture) => capture.final) ||
+  openChildren(state, authorizationId, "void").some(isPending);
+
+/**
+ * What the processor still holds of an authorization, as the ledger counts it: an approved one's
+ * amount less its approved captures not voided, until a void of it (the whole of it, or the rest
+ * after captures) is approved. Pending captures are not taken off: the processor holds their
+ * amount until it approves them.
+ */
+export function heldAmount(state: PaymentState, authorizationId: string): number {
+  const authorization = state.transactions.get(authorizationId);
+  if (!authorization || authorization.type !== "authorization" || authorization.status !== "approved") return 0;
+  return authorization.voided ? 0 : authorization.amount - authorization.capturedAmount;
+}
 
 /**
  * What a new capture of this authorization may still take: its amount less every approved and

@@ -4,7 +4,7 @@ import { accept, type Decision, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import type { LimitBreach } from "../limits/usage.ts";
 import { isKnownCurrency, isValidAmount } from "../money.ts";
-import { capturableAmount, holdingCaptures, isVoidedOrVoiding, openChildren, refundableAmount } from "./amounts.ts";
+import { capturableAmount, isVoidedOrVoiding, openChildren, pendingCaptures, refundableAmount, releasePending, unsettledCaptures } from "./amounts.ts";
 import type {
   DeclineCode,
   FailureReason,
@@ -22,7 +22,7 @@ import {
   type RequestReversal,
   requestReversal,
 } from "./reversal.ts";
-import type { PaymentState, TransactionState } from "./state.ts";
+import { evolve, type PaymentState, type TransactionState } from "./state.ts";
 
 // --- commands --------------------------------------------------------------------------------
 
@@ -66,6 +66,8 @@ export interface InitiateCapture extends InitiateFollowUp {
   transactionType: "capture";
   /** `undefined`: everything still capturable. */
   amount?: number;
+  /** Releases what is left of the authorization once this capture is approved. */
+  final?: boolean;
 }
 
 export interface InitiateRefund extends InitiateFollowUp {
@@ -75,7 +77,10 @@ export interface InitiateRefund extends InitiateFollowUp {
   reason?: string | null;
 }
 
-/** A void has no amount of its own: it records its parent's, which is all of it still open. */
+/**
+ * A void has no amount of its own: it records all of its parent still open, which for an
+ * authorization with captures is the uncaptured rest it releases.
+ */
 export interface InitiateVoid extends InitiateFollowUp {
   transactionType: "void";
 }
@@ -96,6 +101,11 @@ export interface RecordOutcome {
   type: "RecordOutcome";
   transactionId: string;
   outcome: Outcome;
+  /**
+   * The id of the void that releases the rest of the authorization when this is the approval of a
+   * final capture; initiated in the same append, so it is decided exactly once.
+   */
+  releaseTransactionId?: string;
   now: string;
 }
 
@@ -190,6 +200,7 @@ const followUp = (
     reference: command.reference ?? null,
     metadata: command.metadata ?? {},
     reason: command.transactionType === "refund" ? (command.reason ?? null) : null,
+    ...(command.transactionType === "capture" && command.final === true && { final: true }),
     occurredAt: command.now,
   },
 });
@@ -214,6 +225,14 @@ function capture(command: InitiateCapture, state: PaymentState, parent: Transact
   if (refused) return refused;
   if (command.amount !== undefined && !isValidAmount(command.amount)) {
     return reject("validation_error", `Invalid amount: ${command.amount}.`);
+  }
+  // A release counts on knowing every capture's outcome: the rest it lets go is exact, never an
+  // amount a pending capture (or a capture's pending void) might still leave held or take.
+  if (pendingCaptures(state, parent.id).some((other) => other.final)) {
+    return reject("invalid_transaction_state", "A final capture of the authorization is pending.");
+  }
+  if (command.final === true && unsettledCaptures(state, parent.id).length > 0) {
+    return reject("invalid_transaction_state", "A capture of the authorization, or its void, is pending; a final capture waits for its answer.");
   }
   const capturable = capturableAmount(state, parent.id);
   if (capturable === 0) return reject("amount_exceeds_capturable", "Nothing is left to capture.");
@@ -249,16 +268,23 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
   const refused = followable(state, parent);
   if (refused) return refused;
   if (parent.type === "authorization") {
-    if (holdingCaptures(state, parent.id).length > 0) {
-      return reject("invalid_transaction_state", "The authorization has captures; refund them instead.");
+    // The rest is exact only once every capture is answered (see `capture`).
+    if (unsettledCaptures(state, parent.id).length > 0) {
+      return reject("invalid_transaction_state", "A capture of the authorization, or its void, is pending; void the rest once it is answered.");
     }
-  } else {
-    if (parent.settledAt !== null) return reject("invalid_transaction_state", `The ${parent.type} is settled.`);
-    if (openChildren(state, parent.id, "refund").length > 0) {
-      return reject("invalid_transaction_state", `The ${parent.type} has refunds.`);
-    }
+    const rest = capturableAmount(state, parent.id);
+    if (rest === 0) return reject("invalid_transaction_state", "Nothing of the authorization is left to capture.");
+    return accept<PaymentEvent>(followUp(command, parent, rest));
   }
-  // Nothing of the parent is captured or refunded (above), so its amount is exactly what the void releases.
+  if (parent.settledAt !== null) return reject("invalid_transaction_state", `The ${parent.type} is settled.`);
+  // A capture's void gives its amount back to the authorization's hold: never while its rest is being released.
+  if (parent.type === "capture" && parent.parentTransactionId !== null && releasePending(state, parent.parentTransactionId)) {
+    return reject("invalid_transaction_state", "The release of the authorization's rest is pending; void the capture once it is answered.");
+  }
+  if (openChildren(state, parent.id, "refund").length > 0) {
+    return reject("invalid_transaction_state", `The ${parent.type} has refunds.`);
+  }
+  // Nothing of the sale or capture is refunded (above), so its amount is exactly what the void releases.
   return accept<PaymentEvent>(followUp(command, parent, parent.amount));
 }
 
@@ -321,11 +347,13 @@ function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDeci
   }
   const { transactionId, outcome, now: occurredAt } = command;
   switch (outcome.status) {
-    case "approved":
-      return accept<PaymentEvent>({
+    case "approved": {
+      const approved: PaymentEvent = {
         type: "TransactionApproved.v1",
         data: { transactionId, processorResponse: outcome.processorResponse, occurredAt },
-      });
+      };
+      return accept<PaymentEvent>(approved, ...releaseAfterFinalCapture(command, state, transaction, approved));
+    }
     case "declined":
       return accept<PaymentEvent>({
         type: "TransactionDeclined.v1",
@@ -343,6 +371,44 @@ function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDeci
         data: { transactionId, reason: outcome.reason, processorResponse: outcome.processorResponse, occurredAt },
       });
   }
+}
+
+/**
+ * An approved final capture releases what is left of its authorization: the release's void is
+ * initiated with the approval, so however often the outcome is recorded it is decided once.
+ */
+function releaseAfterFinalCapture(
+  command: RecordOutcome,
+  state: PaymentState,
+  capture: TransactionState,
+  approved: PaymentEvent,
+): PaymentEvent[] {
+  if (capture.type !== "capture" || !capture.final || capture.parentTransactionId === null) return [];
+  const authorization = state.transactions.get(capture.parentTransactionId);
+  if (!authorization) return [];
+  const rest = capturableAmount(evolve(state, approved), authorization.id);
+  if (rest === 0) return [];
+  const voidTransactionId = command.releaseTransactionId;
+  if (voidTransactionId === undefined) throw new Error("recording a final capture's approval needs the release's transaction id");
+  return [
+    {
+      type: "AuthorizationReleased.v1",
+      data: { transactionId: authorization.id, captureTransactionId: capture.id, voidTransactionId, occurredAt: command.now },
+    },
+    followUp(
+      {
+        type: "InitiateTransaction",
+        transactionType: "void",
+        transactionId: voidTransactionId,
+        parentTransactionId: authorization.id,
+        clientId: authorization.clientId,
+        hostConfigurationVersion: capture.hostConfigurationVersion,
+        now: command.now,
+      },
+      authorization,
+      rest,
+    ),
+  ];
 }
 
 // --- settlement and expiry -------------------------------------------------------------------

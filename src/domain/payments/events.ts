@@ -60,6 +60,8 @@ export type TransactionInitiated = {
     metadata: Record<string, string>;
     /** Why a refund was made; `null` for every other type. */
     reason: string | null;
+    /** A capture that releases the rest of its authorization once approved (absent before 2026-11-27: not final). */
+    final?: boolean;
     occurredAt: string;
   };
 };
@@ -146,6 +148,15 @@ export type AuthorizationExpired = {
   data: { transactionId: string; voidTransactionId: string; occurredAt: string };
 };
 
+/**
+ * An approved final capture ended its authorization: what was left of it is released by the void
+ * `voidTransactionId`, initiated with this event (and with the capture's approval).
+ */
+export type AuthorizationReleased = {
+  type: "AuthorizationReleased.v1";
+  data: { transactionId: string; captureTransactionId: string; voidTransactionId: string; occurredAt: string };
+};
+
 export type PaymentEvent =
   | TransactionInitiated
   | TransactionApproved
@@ -157,6 +168,7 @@ export type PaymentEvent =
   | TransactionReversalRefused
   | TransactionSettled
   | AuthorizationExpired
+  | AuthorizationReleased
   | TransactionFailureConfirmed;
 
 export const paymentEventTypes = [
@@ -170,5 +182,6 @@ export const paymentEventTypes = [
   "TransactionReversalRefused.v1",
   "TransactionSettled.v1",
   "AuthorizationExpired.v1",
+  "AuthorizationReleased.v1",
   "TransactionFailureConfirmed.v1",
 ] as const satisfies readonly PaymentEvent["type"][];

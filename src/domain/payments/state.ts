@@ -50,6 +50,8 @@ export type TransactionState = {
   metadata: Record<string, string>;
   /** A refund's reason. */
   reason: string | null;
+  /** A capture that releases the rest of its authorization once approved. */
+  final: boolean;
   /** The processor's approval that came after the ledger recorded the transaction failed (or began reversing it). */
   approvedLate: ProcessorResponse | null;
   /** The id of the void requested to reverse it, until the processor's answer to it is recorded. */
@@ -150,6 +152,7 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       reference: data.reference,
       metadata: data.metadata,
       reason: data.reason,
+      final: data.final ?? false,
       approvedLate: null,
       reversalId: null,
       reversed: false,
@@ -180,6 +183,9 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       });
     case "AuthorizationExpired.v1":
       return withTransactions(state, { ...transaction, expiredAt: event.data.occurredAt, updatedAt: event.data.occurredAt });
+    case "AuthorizationReleased.v1":
+      // The release's void, initiated with it, is what marks the authorization voided once approved.
+      return state;
     case "TransactionFailureConfirmed.v1":
       return withTransactions(state, { ...transaction, failureConfirmed: true });
   }

@@ -83,8 +83,11 @@ const lineSchema = z.discriminatedUnion("kind", [
 
 export type SimulatedAnswer = Pick<Recorded, "code" | "message" | "authorizationCode" | "reference">;
 
-/** A transaction as the processor answered it, whether a later void cancelled it, and the batch that settled it. */
-export type SimulatedTransaction = Omit<Recorded, "notFoundInquiries"> & { voided: boolean; settlementId: string | null };
+/**
+ * A transaction as the processor answered it, whether a later void cancelled it, the batch that
+ * settled it, and what an authorization still holds of the card (0 for every other operation).
+ */
+export type SimulatedTransaction = Omit<Recorded, "notFoundInquiries"> & { voided: boolean; settlementId: string | null; heldAmount: number };
 
 export interface SimulatedBatchClose {
   processor: Processor;
@@ -104,7 +107,13 @@ export interface TransactionFilter {
 
 interface Entry {
   record: Recorded;
+  /** A void cancelled it; an authorization is cancelled once voids have released all it held. */
   voided: boolean;
+  /**
+   * An approved authorization: what it still holds, its amount less its approved captures (not
+   * voided) and what voids released. A void may release part of it (a partial reversal).
+   */
+  held: number;
   /** The batch that settled it. */
   settlementId: string | null;
   /** Settles once the record is on disk; nothing is answered from it before. */
@@ -122,6 +131,7 @@ const messages: Record<string, string> = {
   "00": "Approved",
   "05": "Do not honor",
   "12": "Invalid transaction",
+  "13": "Invalid amount",
   "14": "Invalid card number",
   "25": "Unable to locate original transaction",
   "51": "Insufficient funds",
@@ -150,6 +160,10 @@ function appliesTo(operation: Operation, parent: Entry): boolean {
     !(operation === "void" && parent.settlementId !== null)
   );
 }
+
+/** A capture or a void of an authorization takes from what it holds: never more. */
+const takesFromHold = (request: SimulatedRequest, parent: Entry): boolean =>
+  parent.record.operation === "authorization" && (request.operation === "capture" || request.operation === "void");
 
 type SettleableEntry = Entry & { record: Recorded & { operation: SettledItem["type"] } };
 
@@ -185,14 +199,29 @@ export async function openLedger(dataDir: string | undefined) {
 
   /** Takes a record into memory: the one place both a new answer and a replayed one go through. */
   function remember(record: Recorded, durable: Promise<void>): Entry {
-    const entry: Entry = { record, voided: false, settlementId: null, durable, inquiries: 0 };
+    const approved = record.code === APPROVED;
+    const held = approved && record.operation === "authorization" ? record.amount : 0;
+    const entry: Entry = { record, voided: false, held, settlementId: null, durable, inquiries: 0 };
     byTransactionId.set(key(record.processor, record.transactionId), entry);
     byReference.set(key(record.processor, record.reference), entry);
-    if (record.operation === "void" && record.code === APPROVED && record.parentTransactionId !== null) {
-      const parent = byTransactionId.get(key(record.processor, record.parentTransactionId));
-      if (parent) parent.voided = true;
-    }
+    const parent = record.parentTransactionId === null ? undefined : byTransactionId.get(key(record.processor, record.parentTransactionId));
+    if (approved && parent) applyToParent(record, parent);
     return entry;
+  }
+
+  /** What an approved follow-up does to what its parent holds. */
+  function applyToParent(record: Recorded, parent: Entry): void {
+    if (parent.record.operation === "authorization") {
+      parent.held = Math.max(0, parent.held - record.amount);
+      // A void ends the authorization once nothing is left held; a partial one leaves the rest capturable.
+      if (record.operation === "void") parent.voided = parent.held === 0;
+      return;
+    }
+    if (record.operation !== "void") return;
+    parent.voided = true;
+    // A voided capture holds its amount on its authorization again, unless that was let go meanwhile.
+    const authorization = parent.record.parentTransactionId === null ? undefined : byTransactionId.get(key(parent.record.processor, parent.record.parentTransactionId));
+    if (parent.record.operation === "capture" && authorization && !authorization.voided) authorization.held += parent.record.amount;
   }
 
   /** Takes a closed batch into memory and settles what it counted, for a new close and a replayed one alike. */
@@ -229,7 +258,9 @@ export async function openLedger(dataDir: string | undefined) {
     }
     const parent = findParent(request.processor, request.parentIds ?? []);
     if (!parent) return { code: "25", hold: false, notFoundInquiries: 0 };
-    return { code: appliesTo(request.operation, parent) ? APPROVED : "12", hold: false, notFoundInquiries: 0, parent };
+    if (!appliesTo(request.operation, parent)) return { code: "12", hold: false, notFoundInquiries: 0, parent };
+    const withinHold = !takesFromHold(request, parent) || request.amount <= parent.held;
+    return { code: withinHold ? APPROVED : "13", hold: false, notFoundInquiries: 0, parent };
   }
 
   return {
@@ -312,10 +343,11 @@ export async function openLedger(dataDir: string | undefined) {
     transactions(filter: TransactionFilter = {}): SimulatedTransaction[] {
       return [...byTransactionId.values()]
         .filter(({ record }) => filter.approved === undefined || (record.code === APPROVED) === filter.approved)
-        .map(({ record: { notFoundInquiries: _internal, ...record }, voided, settlementId }) => ({
+        .map(({ record: { notFoundInquiries: _internal, ...record }, voided, settlementId, held }) => ({
           ...record,
           voided,
           settlementId,
+          heldAmount: held,
         }));
     },
 

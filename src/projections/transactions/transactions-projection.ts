@@ -155,17 +155,18 @@ interface StoredPaymentState {
   transactions: StoredTransaction[];
 }
 
-/** A limit breach, and a not-found's confirmation, are stored only where there is one. */
-type StoredTransaction = Omit<TransactionState, "limitBreach" | "failureConfirmed"> &
-  Partial<Pick<TransactionState, "limitBreach" | "failureConfirmed">>;
+/** A limit breach, a not-found's confirmation and a final capture's mark are stored only where there is one. */
+type StoredTransaction = Omit<TransactionState, "limitBreach" | "failureConfirmed" | "final"> &
+  Partial<Pick<TransactionState, "limitBreach" | "failureConfirmed" | "final">>;
 
 const toStored = (state: PaymentState): StoredPaymentState => ({
   rootTransactionId: state.rootTransactionId,
   // Without them, a state stored before they were kept equals a replay's (`ledger verify`).
-  transactions: [...state.transactions.values()].map(({ limitBreach, failureConfirmed, ...transaction }) => ({
+  transactions: [...state.transactions.values()].map(({ limitBreach, failureConfirmed, final, ...transaction }) => ({
     ...transaction,
     ...(limitBreach && { limitBreach }),
     ...(failureConfirmed && { failureConfirmed }),
+    ...(final && { final }),
   })),
 });
 
@@ -179,6 +180,7 @@ const laterFieldDefaults = {
   approvedAt: null,
   limitBreach: null,
   failureConfirmed: false,
+  final: false,
 } as const;
 
 const fromStored = (stored: StoredPaymentState): PaymentState => ({

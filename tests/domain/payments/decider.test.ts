@@ -84,6 +84,7 @@ describe("payment", () => {
       "TransactionReversalRefused.v1",
       "TransactionSettled.v1",
       "AuthorizationExpired.v1",
+      "AuthorizationReleased.v1",
       "TransactionFailureConfirmed.v1",
     ]);
   });
@@ -350,6 +351,70 @@ describe("refund", () => {
   });
 });
 
+describe("final capture", () => {
+  const authorized = [initiated("auth", "authorization", 1000), approved("auth")];
+  const finalCapture = (amount: number) => [...authorized, initiated("cap", "capture", amount, "auth", { final: true })];
+  const releaseOf = (amount: number): PaymentEvent[] => [
+    {
+      type: "AuthorizationReleased.v1",
+      data: { transactionId: "auth", captureTransactionId: "cap", voidTransactionId: "rel", occurredAt: at(1) },
+    },
+    initiated("rel", "void", amount, "auth", { occurredAt: at(1) }),
+  ];
+
+  it("records that it is final", () => {
+    given(authorized)
+      .when(capture("cap", "auth", 300, { final: true }))
+      .then([initiated("cap", "capture", 300, "auth", { final: true })]);
+  });
+
+  it("releases the rest with its approval, in the same decision", () => {
+    given(finalCapture(300))
+      .when({ ...approve("cap"), releaseTransactionId: "rel" })
+      .then([approved("cap"), ...releaseOf(700)]);
+  });
+
+  it("releases nothing when it captured all, or was declined or failed", () => {
+    given(finalCapture(1000)).when({ ...approve("cap"), releaseTransactionId: "rel" }).then([approved("cap")]);
+    given(finalCapture(300)).when(decline("cap")).then([declined("cap")]);
+    given(finalCapture(300)).when(fail("cap")).then([failed("cap")]);
+  });
+
+  it("releases once: the same approval recorded again decides nothing", () => {
+    given([...finalCapture(300), approved("cap"), ...releaseOf(700)])
+      .when({ ...approve("cap"), releaseTransactionId: "rel-2" })
+      .then([]);
+  });
+
+  it("leaves the authorization voided with its captures once the release is approved", () => {
+    const state = fold([...finalCapture(300), approved("cap"), ...releaseOf(700), approved("rel")]);
+    expect(state.transactions.get("auth")).toMatchObject({ voided: true, capturedAmount: 300 });
+    expect(state.transactions.get("cap")).toMatchObject({ voided: false, capturedAmount: 300 });
+  });
+
+  it("waits for every other capture's answer, and nothing follows it while it is pending", () => {
+    const otherPending = [...authorized, initiated("other", "capture", 100, "auth")];
+    given(otherPending).when(capture("cap", "auth", 300, { final: true })).then("invalid_transaction_state");
+    given(finalCapture(300)).when(capture("next", "auth", 100)).then("invalid_transaction_state");
+    given(finalCapture(300)).when(voidOf("void", "auth")).then("invalid_transaction_state");
+  });
+
+  it("never releases while a capture's void is pending, nor voids a capture while a release is pending: either would leave its amount held", () => {
+    const captureVoiding = [...authorized, initiated("cap", "capture", 300, "auth"), approved("cap"), initiated("cv", "void", 300, "cap")];
+    given(captureVoiding).when(voidOf("void", "auth")).then("invalid_transaction_state");
+    given(captureVoiding).when(capture("fin", "auth", 100, { final: true })).then("invalid_transaction_state");
+    const releasing = [...authorized, initiated("cap", "capture", 300, "auth"), approved("cap"), initiated("void", "void", 700, "auth")];
+    given(releasing).when(voidOf("cv", "cap")).then("invalid_transaction_state");
+    given([...releasing, approved("void")]).when(voidOf("cv", "cap")).then([initiated("cv", "void", 300, "cap")]);
+  });
+
+  it("after release, nothing more can be captured and the authorization cannot be voided again", () => {
+    const released = [...finalCapture(300), approved("cap"), ...releaseOf(700), approved("rel")];
+    given(released).when(capture("next", "auth", 100)).then("invalid_transaction_state");
+    given(released).when(voidOf("void", "auth")).then("invalid_transaction_state");
+  });
+});
+
 describe("void", () => {
   it("voids an authorization with nothing captured, for its whole amount", () => {
     given(authorized).when(voidOf("void", "auth")).then([initiated("void", "void", 1000, "auth")]);
@@ -367,10 +432,17 @@ describe("void", () => {
       .then([initiated("void", "void", 1000, "auth")]);
   });
 
-  it("refuses an authorization with an approved or pending capture", () => {
-    const pending = [...authorized, initiated("cap", "capture", 100, "auth")];
+  it("releases the uncaptured rest of an authorization with captures, once no capture is pending", () => {
+    const pending = [...authorized, initiated("cap", "capture", 300, "auth")];
     given(pending).when(voidOf("void", "auth")).then("invalid_transaction_state");
-    given([...pending, approved("cap")]).when(voidOf("void", "auth")).then("invalid_transaction_state");
+    given([...pending, approved("cap")]).when(voidOf("void", "auth")).then([initiated("void", "void", 700, "auth")]);
+    given([...pending, declined("cap")]).when(voidOf("void", "auth")).then([initiated("void", "void", 1000, "auth")]);
+  });
+
+  it("refuses an authorization with nothing left to capture", () => {
+    given([...authorized, initiated("cap", "capture", 1000, "auth"), approved("cap")])
+      .when(voidOf("void", "auth"))
+      .then("invalid_transaction_state");
   });
 
   it("voids a sale or a capture that is not refunded", () => {
