@@ -18,6 +18,7 @@ import * as webhookOrder from "./0017-webhook-order.ts";
 import * as settlementTransactions from "./0018-settlement-transactions.ts";
 import * as idempotencyRetention from "./0019-idempotency-retention.ts";
 import * as webhookUpkeep from "./0020-webhook-upkeep.ts";
+import * as transactionState from "./0021-transaction-state.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "0018-settlement-transactions": settlementTransactions,
   "0019-idempotency-retention": idempotencyRetention,
   "0020-webhook-upkeep": webhookUpkeep,
+  "0021-transaction-state": transactionState,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
