@@ -628,6 +628,7 @@ describe("state and view", () => {
     // API.md, "Settlement, expiry and reversals": a settled transaction's batch, an authorization's expiry.
     "settlementId",
     "expiredAt",
+    "state",
     "reference",
     "metadata",
     "createdAt",
@@ -658,6 +659,7 @@ describe("state and view", () => {
       settledAt: null,
       settlementId: null,
       expiredAt: null,
+      state: "authorized",
       reference: "order-1001",
       metadata: { orderId: "1001" },
       createdAt: at(0),
