@@ -1,11 +1,16 @@
 /** The API's objects as the console reads them (API.md); only the fields it shows. */
 
+import type { TransactionStateName } from "../../src/domain/payments/transaction-state.ts";
+
+export { type TransactionStateName, transactionStates } from "../../src/domain/payments/transaction-state.ts";
+
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;
 }
 
 export type TransactionStatus = "pending" | "approved" | "declined" | "failed";
+
 
 export interface Transaction {
   id: string;
@@ -25,6 +30,7 @@ export interface Transaction {
   refundedAmount: number;
   voided: boolean;
   settledAt: string | null;
+  state: TransactionStateName;
   reference: string | null;
   createdAt: string;
   updatedAt: string;

@@ -1,8 +1,8 @@
 import { occurredAtOf } from "../audit/event-log.ts";
-import { evolve, initialState, type PaymentEvent, type TransactionState } from "../domain/payments/index.ts";
+import { evolve, initialState, type PaymentEvent, stateOf, type TransactionState } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 
-const HEADER = ["rev", "occurred at", "event", "by", "transaction", "amount", "status", "captured", "refunded"];
+const HEADER = ["rev", "occurred at", "event", "by", "transaction", "amount", "status", "state", "captured", "refunded"];
 
 /**
  * A payment stream as a table of the states it went through: after each event, the transaction
@@ -39,12 +39,13 @@ function recordedBy({ metadata }: RecordedEvent): string {
 }
 
 function stateColumns(transaction: TransactionState | undefined, prefix = ""): string[] {
-  if (!transaction) return ["-", "", "", "", ""];
+  if (!transaction) return ["-", "", "", "", "", ""];
   const reason = transaction.declineCode ?? transaction.failureReason;
   return [
     `${prefix}${transaction.type} ${transaction.id}`,
     `${transaction.amount} ${transaction.currency}`,
     `${transaction.status}${reason ? ` (${reason})` : ""}${transaction.voided ? ", voided" : ""}`,
+    stateOf(transaction),
     String(transaction.capturedAmount),
     String(transaction.refundedAmount),
   ];

@@ -101,6 +101,9 @@ export interface TransactionsTable {
   client_id: string;
   type: string;
   status: string;
+  /** The view's `state`: where the transaction stands now. */
+  state: string;
+  parent_transaction_id: string | null;
   user_id: string;
   processor: string;
   currency: string;

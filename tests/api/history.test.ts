@@ -8,6 +8,8 @@ interface Transaction {
   id: string;
   type: string;
   status: string;
+  state: string;
+  parentTransactionId: string | null;
   clientId: string;
   userId: string;
   processor: string;
@@ -113,6 +115,21 @@ for (const target of testDatabaseTargets()) {
         ["type capture", () => ({ type: "capture" }), (t) => t.type === "capture"],
         ["status declined", () => ({ status: "declined" }), (t) => t.status === "declined"],
         ["status failed", () => ({ status: "failed" }), (t) => t.status === "failed"],
+        ["state partially_refunded", () => ({ state: "partially_refunded" }), (t) => t.state === "partially_refunded"],
+        ["state partially_captured", () => ({ state: "partially_captured" }), (t) => t.state === "partially_captured"],
+        ["state voided", () => ({ state: "voided" }), (t) => t.state === "voided"],
+        ["state succeeded", () => ({ state: "succeeded" }), (t) => t.state === "succeeded"],
+        ["state declined", () => ({ state: "declined" }), (t) => t.state === "declined"],
+        [
+          "parentTransactionId: an authorization's captures",
+          (all) => ({ parentTransactionId: all.find((t) => t.type === "capture")!.parentTransactionId! }),
+          (t, all) => t.parentTransactionId === all.find((c) => c.type === "capture")!.parentTransactionId,
+        ],
+        [
+          "parentTransactionId and type: a sale's refunds",
+          (all) => ({ parentTransactionId: all.find((t) => t.type === "refund")!.parentTransactionId!, type: "refund" }),
+          (t, all) => t.type === "refund" && t.parentTransactionId === all.find((r) => r.type === "refund")!.parentTransactionId,
+        ],
         ["processor", () => ({ processor: "processor_b" }), (t) => t.processor === "processor_b"],
         ["currency", () => ({ currency: "EUR" }), (t) => t.currency === "EUR"],
         ["reference", () => ({ reference: "order-1" }), (t) => t.reference === "order-1"],
@@ -232,6 +249,9 @@ for (const target of testDatabaseTargets()) {
       expect(other.body).toEqual({ data: [], nextCursor: null });
       const sameReference = await api.request("GET", "/v1/transactions?reference=order-1", { key: globex.key });
       expect(ids(sameReference.body.data)).toEqual([globexSale.id]);
+      const acmeSale = acmeMade.find((t) => t.type === "sale" && t.status === "approved")!;
+      const othersChildren = await api.request("GET", `/v1/transactions?parentTransactionId=${acmeSale.id}`, { key: globex.key });
+      expect(othersChildren.body).toEqual({ data: [], nextCursor: null });
       expect((await api.request("GET", "/v1/transactions", { key: null })).status).toBe(401);
     });
 
@@ -258,6 +278,8 @@ for (const target of testDatabaseTargets()) {
       [`cursor=${Buffer.from("0000-01-01T00:00:00.000Z|0190a8e2-7c3b-7def-8a12-3456789abcde").toString("base64url")}`, ["cursor"]],
       ["type=payment", ["type"]],
       ["status=settled", ["status"]],
+      ["state=approved", ["state"]],
+      ["parentTransactionId=order-1", ["parentTransactionId"]],
       ["processor=processor_z", ["processor"]],
       ["currency=usd", ["currency"]],
       ["currency=XYZ", ["currency"]],
@@ -283,7 +305,7 @@ for (const target of testDatabaseTargets()) {
       const openapi = await api.request("GET", "/openapi.json", { key: null });
       const parameters: { name: string; in: string }[] = openapi.body.paths["/v1/transactions"].get.parameters;
       expect(parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name).sort()).toEqual(
-        ["amountMax", "amountMin", "clientId", "createdFrom", "createdTo", "currency", "cursor", "limit", "paymentMethodId", "processor", "reference", "status", "type", "userId"],
+        ["amountMax", "amountMin", "clientId", "createdFrom", "createdTo", "currency", "cursor", "limit", "parentTransactionId", "paymentMethodId", "processor", "reference", "state", "status", "type", "userId"],
       );
     });
 

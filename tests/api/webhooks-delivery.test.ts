@@ -38,6 +38,7 @@ const EVENT_TYPES = [
   "transaction.approved",
   "transaction.declined",
   "transaction.failed",
+  "transaction.updated",
   "authorization.expired",
   "settlement.closed",
   "settlement.mismatched",
@@ -209,11 +210,13 @@ for (const target of testDatabaseTargets()) {
       expect(mismatched.body).toMatchObject({ status: "mismatched" });
 
       const expectedPerSubject: Record<string, string[]> = {
-        [sale.body.id]: ["transaction.pending", "transaction.approved"],
+        // Settled: its state stays, the batch it went in is news.
+        [sale.body.id]: ["transaction.pending", "transaction.approved", "transaction.updated"],
         [declined.body.transaction.id]: ["transaction.pending", "transaction.declined"],
         [failed.body.transaction.id]: ["transaction.pending", "transaction.failed"],
-        [authorization.body.id]: ["transaction.pending", "transaction.approved", "authorization.expired"],
+        [authorization.body.id]: ["transaction.pending", "transaction.approved", "authorization.expired", "transaction.updated"],
         [expiryVoid.id]: ["transaction.pending", "transaction.approved"],
+        // Left out by the processor: disputed, not settled, so nothing changed.
         [unseen.body.id]: ["transaction.pending", "transaction.approved"],
         [closed.body.id]: ["settlement.closed"],
         [mismatched.body.id]: ["settlement.closed", "settlement.mismatched"],
@@ -280,6 +283,10 @@ for (const target of testDatabaseTargets()) {
       const expiredBody = bodyOf(authorization.body.id, "authorization.expired");
       expect(expiredBody.data.transaction).toMatchObject({ id: authorization.body.id, type: "authorization", status: "approved" });
       expect(expiredBody.data.transaction.expiredAt).toMatch(ISO_UTC);
+      expect(bodyOf(authorization.body.id, "transaction.updated").data.transaction).toMatchObject({ id: authorization.body.id, state: "expired" });
+      const settledBody = bodyOf(sale.body.id, "transaction.updated").data.transaction;
+      expect(settledBody).toMatchObject({ id: sale.body.id, state: "succeeded", settlementId: closed.body.id });
+      expect(settledBody.settledAt).toMatch(ISO_UTC);
       expect(bodyOf(expiryVoid.id, "transaction.approved").data.transaction).toMatchObject({
         id: expiryVoid.id,
         type: "void",

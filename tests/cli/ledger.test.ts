@@ -58,18 +58,18 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
     const row = (...cells: string[]) => new RegExp(`^${cells.join("\\s+")}$`);
     const time = "\\S+Z";
     expect(lines[0]).toBe(`${paymentStreamId(authorization)}: 6 events`);
-    expect(lines[1]).toMatch(row("rev", "occurred at", "event", "by", "transaction", "amount", "status", "captured", "refunded"));
+    expect(lines[1]).toMatch(row("rev", "occurred at", "event", "by", "transaction", "amount", "status", "state", "captured", "refunded"));
     expect(lines.slice(2)).toEqual([
-      expect.stringMatching(row("0", time, "TransactionInitiated.v1", by, `authorization ${authorization}`, "1000 USD", "pending", "0", "0")),
-      expect.stringMatching(row("1", time, "TransactionApproved.v1", by, `authorization ${authorization}`, "1000 USD", "approved", "0", "0")),
-      expect.stringMatching(row("2", time, "TransactionInitiated.v1", by, `capture ${capture}`, "600 USD", "pending", "0", "0")),
-      expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "0", "0")),
-      expect.stringMatching(row("3", time, "TransactionApproved.v1", by, `capture ${capture}`, "600 USD", "approved", "600", "0")),
-      expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "600", "0")),
-      expect.stringMatching(row("4", time, "TransactionInitiated.v1", by, `refund ${refund}`, "200 USD", "pending", "0", "0")),
-      expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "600", "0")),
-      expect.stringMatching(row("5", time, "TransactionApproved.v1", by, `refund ${refund}`, "200 USD", "approved", "0", "0")),
-      expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "600", "200")),
+      expect.stringMatching(row("0", time, "TransactionInitiated.v1", by, `authorization ${authorization}`, "1000 USD", "pending", "pending", "0", "0")),
+      expect.stringMatching(row("1", time, "TransactionApproved.v1", by, `authorization ${authorization}`, "1000 USD", "approved", "authorized", "0", "0")),
+      expect.stringMatching(row("2", time, "TransactionInitiated.v1", by, `capture ${capture}`, "600 USD", "pending", "pending", "0", "0")),
+      expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "authorized", "0", "0")),
+      expect.stringMatching(row("3", time, "TransactionApproved.v1", by, `capture ${capture}`, "600 USD", "approved", "succeeded", "600", "0")),
+      expect.stringMatching(row("", `↳ authorization ${authorization}`, "1000 USD", "approved", "partially_captured", "600", "0")),
+      expect.stringMatching(row("4", time, "TransactionInitiated.v1", by, `refund ${refund}`, "200 USD", "pending", "pending", "0", "0")),
+      expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "succeeded", "600", "0")),
+      expect.stringMatching(row("5", time, "TransactionApproved.v1", by, `refund ${refund}`, "200 USD", "approved", "succeeded", "0", "0")),
+      expect.stringMatching(row("", `↳ capture ${capture}`, "600 USD", "approved", "partially_refunded", "600", "200")),
     ]);
 
     expect(unknown.code).toBe(1);

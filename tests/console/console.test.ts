@@ -289,6 +289,8 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       expect(await amountOf(fixture.kwdSale)).toBe("1.234 KWD");
       expect(await amountOf(fixture.authorization)).toBe("10.00 USD");
       expect(await page.locator(`tr[data-transaction-id="${fixture.globexSales[1]}"] .badge`).textContent()).toBe("declined");
+      // The badge is where the transaction stands now: the authorization captured in part.
+      expect(await page.locator(`tr[data-transaction-id="${fixture.authorization}"] .badge`).textContent()).toBe("partially_captured");
 
       const storage = await page.evaluate(`({
         session: Object.values(sessionStorage),
@@ -451,7 +453,7 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       // The last event leaves the authorization captured 600, and the slider's last step shows the same.
       const current = (await api.request("GET", `/v1/transactions/${fixture.authorization}`)).body;
       expect(await events.last().textContent()).toContain(`captured 6.00 USD`);
-      expect(await page.getByTestId("as-of-state").textContent()).toContain(`${current.status} 10.00 USD, captured 6.00 USD`);
+      expect(await page.getByTestId("as-of-state").textContent()).toContain(`${current.state} 10.00 USD, captured 6.00 USD`);
 
       // The slider's first step is the state the first event leaves.
       await page.getByRole("slider").focus();
@@ -508,7 +510,7 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       const times = await events.locator("time").evaluateAll((items) => items.slice(0, 2).map((item) => item.getAttribute("datetime")));
       expect(times[0]).toBe(times[1]);
       expect(await events.nth(0).textContent()).toContain("Leaves this transaction pending");
-      expect(await events.nth(1).textContent()).toContain("Leaves this transaction approved");
+      expect(await events.nth(1).textContent()).toContain("Leaves this transaction succeeded");
       await page.getByRole("slider").focus();
       await page.keyboard.press("Home");
       await expect.poll(() => page.getByTestId("as-of-state").textContent()).toContain("pending 9.00 USD");

@@ -19,6 +19,10 @@ export function ViewHeading({ children }: { children: ComponentChildren }) {
 
 const badgeTones: Record<string, string> = {
   approved: "good",
+  authorized: "good",
+  partially_captured: "good",
+  captured: "good",
+  succeeded: "good",
   matched: "good",
   delivered: "good",
   pending: "waiting",

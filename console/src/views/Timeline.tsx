@@ -63,7 +63,8 @@ function TransactionSummary({ transaction }: { transaction: Transaction }) {
   const rows: Array<[string, ComponentChildren]> = [
     ["Id", <span class="mono">{transaction.id}</span>],
     ["Type", transaction.type],
-    ["Status", <StatusBadge status={transaction.status} />],
+    ["State", <StatusBadge status={transaction.state} />],
+    ["Status", transaction.status],
     ["Amount", <Amount amount={transaction.amount} currency={transaction.currency} />],
     ["Captured", <Amount amount={transaction.capturedAmount} currency={transaction.currency} />],
     ["Refunded", <Amount amount={transaction.refundedAmount} currency={transaction.currency} />],
@@ -142,7 +143,7 @@ function AsOfSlider({ events, states }: { events: LoggedEvent[]; states: Array<T
       <p data-testid="as-of-state" aria-live="polite">
         {state ? (
           <>
-            <StatusBadge status={state.status} /> {formatAmount(state.amount, state.currency)}, captured{" "}
+            <StatusBadge status={state.state} /> {formatAmount(state.amount, state.currency)}, captured{" "}
             {formatAmount(state.capturedAmount, state.currency)}, refunded {formatAmount(state.refundedAmount, state.currency)}
             {state.voided ? ", voided" : ""}
           </>
@@ -187,7 +188,7 @@ function TimelineEvent({
         .{" "}
         {state ? (
           <>
-            Leaves this transaction <StatusBadge status={state.status} />, captured {formatAmount(state.capturedAmount, state.currency)},
+            Leaves this transaction <StatusBadge status={state.state} />, captured {formatAmount(state.capturedAmount, state.currency)},
             refunded {formatAmount(state.refundedAmount, state.currency)}
             {state.voided ? ", voided" : ""}.
           </>

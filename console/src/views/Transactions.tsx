@@ -4,7 +4,7 @@ import { Amount, Loading, StatusBadge, TableRegion, ViewHeading } from "../compo
 import { formatTime, shortId } from "../format.ts";
 import { useLoad } from "../load.ts";
 import { linkTo, navigate } from "../router.ts";
-import type { Client, Page, Transaction } from "../types.ts";
+import { type Client, type Page, type Transaction, transactionStates } from "../types.ts";
 
 /** Every filter of `GET /v1/transactions`, as the form and the URL fragment name them. */
 const filterNames = [
@@ -12,6 +12,7 @@ const filterNames = [
   "userId",
   "type",
   "status",
+  "state",
   "processor",
   "currency",
   "reference",
@@ -26,6 +27,7 @@ type Filters = Partial<Record<(typeof filterNames)[number], string>>;
 const choices = {
   type: ["authorization", "capture", "sale", "refund", "void"],
   status: ["pending", "approved", "declined", "failed"],
+  state: [...transactionStates],
   processor: ["processor_a", "processor_b", "processor_c", "processor_d"],
   // The empty choice is the API's default page size, 20.
   limit: ["10", "50", "100"],
@@ -66,7 +68,7 @@ export function Transactions({ query, role }: { query: URLSearchParams; role: Ro
                     <th scope="col">Created</th>
                     <th scope="col">Transaction</th>
                     <th scope="col">Type</th>
-                    <th scope="col">Status</th>
+                    <th scope="col">State</th>
                     <th scope="col" class="number">
                       Amount
                     </th>
@@ -87,7 +89,7 @@ export function Transactions({ query, role }: { query: URLSearchParams; role: Ro
                       </td>
                       <td>{transaction.type}</td>
                       <td>
-                        <StatusBadge status={transaction.status} />
+                        <StatusBadge status={transaction.state} />
                       </td>
                       <td class="number">
                         <Amount amount={transaction.amount} currency={transaction.currency} />
@@ -184,6 +186,7 @@ function FilterForm({ filters, clients, showClients }: { filters: Filters; clien
       )}
       {select("type", "Type")}
       {select("status", "Status")}
+      {select("state", "State")}
       {select("processor", "Processor")}
       {text("currency", "Currency", "USD")}
       {text("userId", "User")}

@@ -1476,6 +1476,11 @@ export interface components {
             settlementId: string | null;
             /** @description An authorization whose time to be captured ran out; what was left of it was voided. */
             expiredAt: string | null;
+            /**
+             * @description Where the transaction stands now, after everything done to it since (`status` is the outcome of the operation itself and never changes once final). Authorization: pending, declined, failed, authorized, partially_captured (captures so far, the rest still held), captured (nothing left held: all captured, or the rest released), voided, expired. Sale and capture: pending, declined, failed, succeeded, partially_refunded, refunded, voided. Refund and void: pending, declined, failed, succeeded.
+             * @enum {string}
+             */
+            state: "pending" | "declined" | "failed" | "authorized" | "partially_captured" | "captured" | "expired" | "succeeded" | "partially_refunded" | "refunded" | "voided";
             /** @description The stored card it was made with (authorizations and sales); null for a card sent inline. */
             paymentMethodId: string | null;
             reference: string | null;
@@ -8334,6 +8339,8 @@ export interface operations {
                 userId?: string;
                 type?: "authorization" | "sale" | "capture" | "refund" | "void";
                 status?: "pending" | "approved" | "declined" | "failed";
+                state?: "pending" | "declined" | "failed" | "authorized" | "partially_captured" | "captured" | "expired" | "succeeded" | "partially_refunded" | "refunded" | "voided";
+                parentTransactionId?: string;
                 processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
                 currency?: string;
                 reference?: string;
@@ -9728,8 +9735,8 @@ export interface operations {
                 "application/json": {
                     /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
                     url: string;
-                    /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
-                    events: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
+                    /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, transaction.updated, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
+                    events: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "transaction.updated" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                     /** Format: uuid */
@@ -10119,8 +10126,8 @@ export interface operations {
                 "application/json": {
                     /** @description https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address. */
                     url?: string;
-                    /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
-                    events?: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
+                    /** @description The event types to receive, or ["*"] for all: transaction.pending, transaction.approved, transaction.declined, transaction.failed, transaction.updated, authorization.expired, settlement.closed, settlement.mismatched, webhook.test. */
+                    events?: ("transaction.pending" | "transaction.approved" | "transaction.declined" | "transaction.failed" | "transaction.updated" | "authorization.expired" | "settlement.closed" | "settlement.mismatched" | "webhook.test" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };

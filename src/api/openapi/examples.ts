@@ -161,6 +161,7 @@ export const sale = {
   settledAt: null,
   settlementId: null,
   expiredAt: null,
+  state: "succeeded",
   paymentMethodId: null,
   reference: "order-1001",
   metadata: { orderId: "1001" },
@@ -168,7 +169,7 @@ export const sale = {
   updatedAt: at("10:15:01.654"),
 };
 
-export const refundedSale = { ...sale, refundedAmount: 300, updatedAt: at("11:00:00.253") };
+export const refundedSale = { ...sale, refundedAmount: 300, state: "partially_refunded", updatedAt: at("11:00:00.253") };
 
 export const authorization = {
   ...sale,
@@ -176,6 +177,7 @@ export const authorization = {
   type: "authorization",
   amount: 5000,
   capturedAmount: 0,
+  state: "authorized",
   processorResponse: approved("K7Q2M9", "788941170502"),
   reference: "order-1002",
   metadata: { orderId: "1002" },
@@ -210,6 +212,7 @@ export const declinedSale = {
   declineCode: "card_declined",
   processorResponse: { code: "05", message: "Do not honor", authorizationCode: null, reference: "434938910393" },
   capturedAmount: 0,
+  state: "declined",
   reference: "order-1003",
   metadata: { orderId: "1003" },
 };
@@ -221,12 +224,13 @@ export const recordedTransaction = (outcome: "declined" | "failed" | "pending") 
     return {
       ...declinedSale,
       status: "failed",
+      state: "failed",
       declineCode: null,
       failureReason: "processor_error",
       processorResponse: { code: "96", message: "System error", authorizationCode: null, reference: null },
     };
   }
-  return { ...declinedSale, status: "pending", declineCode: null, processorResponse: null };
+  return { ...declinedSale, status: "pending", state: "pending", declineCode: null, processorResponse: null };
 };
 
 const chain = (hash: string, previous: string | null) => ({ hash, previous });

@@ -6,6 +6,8 @@ import type { Database } from "../../db/schema.ts";
 import { type Processor, processors } from "../../domain/host-configurations/schemas.ts";
 import { currencySchema } from "../../domain/money.ts";
 import {
+  type TransactionStateName,
+  transactionStates,
   type TransactionStatus,
   type TransactionType,
   transactionTypes,
@@ -25,6 +27,8 @@ const historyQuery = listQuery
     userId: z.string().min(1).max(255).optional(),
     type: z.enum(transactionTypes).optional(),
     status: z.enum(transactionStatuses).optional(),
+    state: z.enum(transactionStates).optional(),
+    parentTransactionId: z.uuid().optional(),
     processor: z.enum(processors).optional(),
     currency: currencySchema.optional(),
     reference: z.string().min(1).max(255).optional(),
@@ -55,6 +59,8 @@ export interface HistoryFilter {
   userId?: string | undefined;
   type?: TransactionType | undefined;
   status?: TransactionStatus | undefined;
+  state?: TransactionStateName | undefined;
+  parentTransactionId?: string | undefined;
   processor?: Processor | undefined;
   currency?: string | undefined;
   reference?: string | undefined;
@@ -82,6 +88,8 @@ export async function listHistory(db: Kysely<Database>, filter: HistoryFilter): 
     .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
     .$if(filter.type !== undefined, (q) => q.where("type", "=", filter.type!))
     .$if(filter.status !== undefined, (q) => q.where("status", "=", filter.status!))
+    .$if(filter.state !== undefined, (q) => q.where("state", "=", filter.state!))
+    .$if(filter.parentTransactionId !== undefined, (q) => q.where("parent_transaction_id", "=", filter.parentTransactionId!))
     .$if(filter.processor !== undefined, (q) => q.where("processor", "=", filter.processor!))
     .$if(filter.currency !== undefined, (q) => q.where("currency", "=", filter.currency!))
     .$if(filter.reference !== undefined, (q) => q.where("reference", "=", filter.reference!))

@@ -11,7 +11,7 @@ import type { SecretBox } from "../../crypto/secrets.ts";
 import { cardBrands, cardSchema, cvcLength, isExpired, isValidCvc } from "../../domain/cards.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
-import { declineCodes, failureReasons, type TransactionView } from "../../domain/payments/index.ts";
+import { declineCodes, failureReasons, transactionStates, type TransactionView } from "../../domain/payments/index.ts";
 import type { Connectors } from "../../processors/port.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
 import { transactionAsOf } from "./audit.ts";
@@ -74,6 +74,14 @@ export const transactionSchema = z
     settledAt: z.string().nullable().describe("When its settlement batch took it to the processor; after that a sale or capture can no longer be voided."),
     settlementId: z.string().nullable().describe("The settlement batch it went in (`GET /v1/settlements/{id}`)."),
     expiredAt: z.string().nullable().describe("An authorization whose time to be captured ran out; what was left of it was voided."),
+    state: z
+      .enum(transactionStates)
+      .describe(
+        "Where the transaction stands now, after everything done to it since (`status` is the outcome of the operation itself and never changes once final). " +
+          "Authorization: pending, declined, failed, authorized, partially_captured (captures so far, the rest still held), " +
+          "captured (nothing left held: all captured, or the rest released), voided, expired. " +
+          "Sale and capture: pending, declined, failed, succeeded, partially_refunded, refunded, voided. Refund and void: pending, declined, failed, succeeded.",
+      ),
     paymentMethodId: z.uuid().nullable().describe("The stored card it was made with (authorizations and sales); null for a card sent inline."),
     reference: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),

@@ -18,6 +18,7 @@ import * as webhookOrder from "./0017-webhook-order.ts";
 import * as settlementTransactions from "./0018-settlement-transactions.ts";
 import * as idempotencyRetention from "./0019-idempotency-retention.ts";
 import * as webhookUpkeep from "./0020-webhook-upkeep.ts";
+import * as transactionState from "./0021-transaction-state.ts";
 import * as paymentMethods from "./0022-payment-methods.ts";
 
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "0018-settlement-transactions": settlementTransactions,
   "0019-idempotency-retention": idempotencyRetention,
   "0020-webhook-upkeep": webhookUpkeep,
+  "0021-transaction-state": transactionState,
   "0022-payment-methods": paymentMethods,
 };
 

@@ -14,4 +14,5 @@ export * from "./decide.ts";
 export * from "./events.ts";
 export * from "./reversal.ts";
 export * from "./state.ts";
+export * from "./transaction-state.ts";
 export * from "./view.ts";

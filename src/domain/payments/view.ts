@@ -2,6 +2,7 @@ import type { SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import type { DeclineCode, FailureReason, ProcessorResponse, TransactionType } from "./events.ts";
 import type { PaymentState, TransactionStatus } from "./state.ts";
+import { stateOf, type TransactionStateName } from "./transaction-state.ts";
 
 /** The transaction object of the API, exactly. */
 export type TransactionView = {
@@ -27,6 +28,8 @@ export type TransactionView = {
   settledAt: string | null;
   settlementId: string | null;
   expiredAt: string | null;
+  /** Where it stands now, after everything done to it since (`status` is the operation's own outcome). */
+  state: TransactionStateName;
   reference: string | null;
   metadata: Record<string, string>;
   createdAt: string;
@@ -58,6 +61,7 @@ export function toTransactionView(state: PaymentState, id: string): TransactionV
     settledAt: t.settledAt,
     settlementId: t.settlementId,
     expiredAt: t.expiredAt,
+    state: stateOf(t),
     reference: t.reference,
     metadata: { ...t.metadata },
     createdAt: t.createdAt,

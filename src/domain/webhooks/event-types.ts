@@ -4,6 +4,8 @@ export const webhookEventTypes = [
   "transaction.approved",
   "transaction.declined",
   "transaction.failed",
+  /** A transaction's `state` changed, or it was settled, because of a later transaction or the batch. */
+  "transaction.updated",
   "authorization.expired",
   "settlement.closed",
   "settlement.mismatched",

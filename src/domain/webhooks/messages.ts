@@ -1,4 +1,4 @@
-import { type PaymentState, type TransactionView, toTransactionView } from "../payments/index.ts";
+import { type PaymentState, stateOf, type TransactionView, toTransactionView } from "../payments/index.ts";
 import type { SettlementView } from "../settlements/view.ts";
 import type { WebhookEventType } from "./event-types.ts";
 
@@ -13,23 +13,31 @@ export type WebhookMessage =
 /**
  * The messages of one payment event, from the payment before and after it: a transaction that
  * appears is `pending` (recorded before the processor is asked), one whose status changes says
- * its new status, and an authorization that gains `expiredAt` has expired.
+ * its new status, and an authorization that gains `expiredAt` has expired. A transaction whose
+ * status stays but whose `state` changes (captured, refunded, voided, expired) or that is
+ * settled is `transaction.updated`: the event is another transaction's outcome, or the batch's.
+ * Each message's subject is the transaction it carries, so an endpoint gets a transaction's
+ * messages in the order of the events that caused them.
  */
 export function paymentMessages(before: PaymentState, after: PaymentState): WebhookMessage[] {
-  const messages: WebhookMessage[] = [];
+  const outcomes: WebhookMessage[] = [];
+  const updates: WebhookMessage[] = [];
   for (const [id, transaction] of after.transactions) {
     const previous = before.transactions.get(id);
-    const view = () => toTransactionView(after, id)!;
     const message = (type: WebhookEventType): WebhookMessage => ({
       type,
       clientId: transaction.clientId,
       subjectId: id,
-      data: { transaction: view() },
+      data: { transaction: toTransactionView(after, id)! },
     });
-    if (previous?.status !== transaction.status) messages.push(message(`transaction.${transaction.status}`));
-    if (transaction.expiredAt !== null && previous?.expiredAt == null) messages.push(message("authorization.expired"));
+    if (previous?.status !== transaction.status) outcomes.push(message(`transaction.${transaction.status}`));
+    if (transaction.expiredAt !== null && previous?.expiredAt == null) outcomes.push(message("authorization.expired"));
+    if (previous?.status === transaction.status && (stateOf(previous) !== stateOf(transaction) || previous.settledAt !== transaction.settledAt)) {
+      updates.push(message("transaction.updated"));
+    }
   }
-  return messages;
+  // What happened first, then what it changed.
+  return [...outcomes, ...updates];
 }
 
 /** A closed batch is `settlement.closed`, and `settlement.mismatched` too when the totals disagree. */

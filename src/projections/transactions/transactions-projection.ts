@@ -106,6 +106,8 @@ const transactionRow = (paymentId: string, view: TransactionView, work: ReturnTy
   client_id: view.clientId,
   type: view.type,
   status: view.status,
+  state: view.state,
+  parent_transaction_id: view.parentTransactionId,
   user_id: view.userId,
   processor: view.processor,
   currency: view.currency,
@@ -135,15 +137,16 @@ async function upsert(trx: Transaction<Database>, payments: PaymentRow[], transa
         as row(payment_id uuid, client_id uuid, revision bigint, state json)
       on conflict (payment_id) do update set revision = excluded.revision, state = excluded.state
     )
-    insert into transactions (transaction_id, payment_id, client_id, type, status, user_id, processor, currency,
-                              amount, reference, created_at, updated_at, view, host_configuration_id, resolver_work,
-                              awaiting_settlement, capturable_since)
+    insert into transactions (transaction_id, payment_id, client_id, type, status, state, parent_transaction_id, user_id,
+                              processor, currency, amount, reference, created_at, updated_at, view, host_configuration_id,
+                              resolver_work, awaiting_settlement, capturable_since)
     select * from json_to_recordset(${JSON.stringify(transactions)}::json)
-      as row(transaction_id uuid, payment_id uuid, client_id uuid, type text, status text, user_id text, processor text,
-             currency text, amount bigint, reference text, created_at timestamptz, updated_at timestamptz, view json,
-             host_configuration_id uuid, resolver_work text, awaiting_settlement boolean, capturable_since timestamptz)
+      as row(transaction_id uuid, payment_id uuid, client_id uuid, type text, status text, state text,
+             parent_transaction_id uuid, user_id text, processor text, currency text, amount bigint, reference text,
+             created_at timestamptz, updated_at timestamptz, view json, host_configuration_id uuid, resolver_work text,
+             awaiting_settlement boolean, capturable_since timestamptz)
     on conflict (transaction_id) do update
-      set status = excluded.status, updated_at = excluded.updated_at, view = excluded.view,
+      set status = excluded.status, state = excluded.state, updated_at = excluded.updated_at, view = excluded.view,
           resolver_work = excluded.resolver_work, awaiting_settlement = excluded.awaiting_settlement,
           capturable_since = excluded.capturable_since
   `.execute(trx);

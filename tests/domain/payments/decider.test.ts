@@ -701,6 +701,7 @@ describe("state and view", () => {
     // API.md, "Settlement, expiry and reversals": a settled transaction's batch, an authorization's expiry.
     "settlementId",
     "expiredAt",
+    "state",
     "reference",
     "metadata",
     "createdAt",
@@ -732,6 +733,7 @@ describe("state and view", () => {
       settledAt: null,
       settlementId: null,
       expiredAt: null,
+      state: "authorized",
       reference: "order-1001",
       metadata: { orderId: "1001" },
       createdAt: at(0),

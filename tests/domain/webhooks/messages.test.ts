@@ -25,17 +25,17 @@ describe("the webhook messages of payment events", () => {
     expect(messagesOf([initiated("t3", "sale", 1000), failed("t3", "processor_error")])[1]).toEqual(["transaction.failed t3"]);
   });
 
-  it("a capture speaks of the capture only, though it changes its authorization's capturedAmount", () => {
+  it("a capture speaks of the capture, then of its authorization whose state it changes", () => {
     const messages = messagesOf([
       initiated("a1", "authorization", 1000),
       approved("a1"),
       initiated("c1", "capture", 400, "a1"),
       approved("c1", at(2)),
     ]);
-    expect(messages.slice(2)).toEqual([["transaction.pending c1"], ["transaction.approved c1"]]);
+    expect(messages.slice(2)).toEqual([["transaction.pending c1"], ["transaction.approved c1", "transaction.updated a1"]]);
   });
 
-  it("an expiry is authorization.expired and the pending void it starts", () => {
+  it("an expiry is authorization.expired, the authorization's new state, and the pending void it starts", () => {
     const messages = messagesOf([
       initiated("a1", "authorization", 1000),
       approved("a1"),
@@ -45,7 +45,7 @@ describe("the webhook messages of payment events", () => {
       },
       initiated("v1", "void", 1000, "a1"),
     ]);
-    expect(messages.slice(2)).toEqual([["authorization.expired a1"], ["transaction.pending v1"]]);
+    expect(messages.slice(2)).toEqual([["authorization.expired a1", "transaction.updated a1"], ["transaction.pending v1"]]);
   });
 });
 
