@@ -2,8 +2,18 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { EventStore, RecordedEvent } from "../eventstore/port.ts";
 
-/** Whole streams by id, as they stood when read: every event of each, in revision order. */
+/**
+ * Streams by id, as they stood when read, in revision order: every event of each, or only the
+ * first of those asked for as openings.
+ */
 export type Streams = ReadonlyMap<string, readonly RecordedEvent[]>;
+
+/** What `apply` needs beyond the batch's own events: whole streams, and streams' first events only. */
+export interface StreamsToRead {
+  whole: string[];
+  /** Streams of which only the first event counts (a settlement batch's opening, not its chunks of candidates). */
+  openings: string[];
+}
 
 /**
  * A read model built from the event log. The runner calls `apply` inside the database
@@ -21,7 +31,7 @@ export interface Projection {
    * database transaction opens: the embedded database has one connection, held by that
    * transaction. `db` reads the live tables.
    */
-  streamsToRead?(db: Kysely<Database>, events: readonly RecordedEvent[]): Promise<string[]>;
+  streamsToRead?(db: Kysely<Database>, events: readonly RecordedEvent[]): Promise<StreamsToRead>;
   /**
    * Writes the batch's effect on the read model. Must be idempotent: applying events that were
    * already applied changes nothing. Use unqualified table names: a rebuild redirects them.
@@ -36,8 +46,12 @@ export async function readStreamsFor(
   store: EventStore,
   events: readonly RecordedEvent[],
 ): Promise<Streams> {
-  const streamIds = (await projection.streamsToRead?.(db, events)) ?? [];
-  return streamIds.length === 0 ? new Map() : store.readStreams(streamIds);
+  const { whole, openings } = (await projection.streamsToRead?.(db, events)) ?? { whole: [], openings: [] };
+  const [wholeStreams, openingStreams] = await Promise.all([
+    whole.length === 0 ? new Map<string, RecordedEvent[]>() : store.readStreams(whole),
+    Promise.all(openings.map(async (streamId) => [streamId, await store.readStream(streamId, { maxCount: 1 })] as const)),
+  ]);
+  return new Map([...wholeStreams, ...openingStreams]);
 }
 
 export function assertProjectionName(name: string): void {

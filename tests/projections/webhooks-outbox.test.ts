@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEventStore } from "../../src/eventstore/open.ts";
+import { readStreamsFor } from "../../src/projections/projection.ts";
 import { rebuildProjection } from "../../src/projections/rebuild.ts";
 import { webhooksProjection } from "../../src/projections/webhooks/webhooks-projection.ts";
 import { testDatabaseTargets } from "../support/database.ts";
@@ -59,6 +60,23 @@ for (const target of testDatabaseTargets()) {
       const third = await api.request("POST", "/v1/transactions/sale", { key: acme.key, body: sale });
       await receiver.waitFor((requests) => requests.length >= 4);
       expect(transactionIdsReceived().slice(2)).toEqual([`transaction.pending ${third.body.id}`, `transaction.approved ${third.body.id}`]);
+    });
+
+    it("reads a closed batch's opening only, not its chunks of candidates, to send settlement.closed", async () => {
+      const configuration = (await api.request("GET", "/v1/host-configurations/processor_a", { key: acme.key })).body.data[0];
+      const closed = await api.request("POST", `/v1/host-configurations/processor_a/${configuration.id}/settle`, { body: {} });
+      expect(closed.status, closed.text).toBe(201);
+      await receiver.waitFor((requests) => requests.some((request) => JSON.parse(request.body).type === "settlement.closed"));
+      const store = openEventStore(undefined, api.database.db);
+      const batchStream = await store.readStream(`settlement-${closed.body.id}`);
+      expect(batchStream.map((event) => event.type.replace(/\.v\d+$/, ""))).toEqual([
+        "SettlementOpened",
+        "SettlementCandidatesRecorded",
+        "SettlementSealed",
+        "SettlementClosed",
+      ]);
+      const read = await readStreamsFor(webhooksProjection, api.database.db, store, batchStream.slice(-1));
+      expect(read.get(`settlement-${closed.body.id}`)).toEqual(batchStream.slice(0, 1));
     });
   });
 }

@@ -22,6 +22,7 @@ const deliveryIdOf = (endpointId: string, messageId: string) => v5(`${endpointId
 
 const endpointEventTypes: ReadonlySet<string> = new Set(webhookEndpointEventTypes);
 const isEndpointEvent = (event: RecordedEvent) => endpointEventTypes.has(event.type);
+const isSettlementClose = (event: RecordedEvent) => event.type === "SettlementClosed.v1" || event.type === "SettlementClosed.v2";
 
 /**
  * The webhook endpoints, and the outbox: every payment or settlement event that a subscribed
@@ -38,7 +39,8 @@ export const webhooksProjection: Projection = {
 
   async streamsToRead(db, events) {
     const sources = events.filter((event) => !isEndpointEvent(event));
-    if (sources.length === 0) return [];
+    const none = { whole: [], openings: [] };
+    if (sources.length === 0) return none;
     // With no enabled endpoint (the common case until a client subscribes) nothing is read. The
     // table is the one `apply` will read: it reflects the log up to this batch.
     const subscriber = () =>
@@ -50,7 +52,10 @@ export const webhooksProjection: Projection = {
         .limit(1)
         .executeTakeFirst();
     const anySubscriber = events.some(isEndpointEvent) || (await subscriber()) !== undefined;
-    return anySubscriber ? [...new Set(sources.map((event) => event.streamId))] : [];
+    if (!anySubscriber) return none;
+    // A batch's close needs its opening only: the chunks of candidates between can weigh megabytes.
+    const streamsOf = (closes: boolean) => [...new Set(sources.filter((event) => isSettlementClose(event) === closes).map((event) => event.streamId))];
+    return { whole: streamsOf(false), openings: streamsOf(true) };
   },
 
   async apply(trx, events, streams) {
@@ -168,7 +173,7 @@ class StreamFolds {
 
   messagesOf(event: RecordedEvent): WebhookMessage[] {
     const history = this.#streams.get(event.streamId) ?? [];
-    if (event.type === "SettlementClosed.v1" || event.type === "SettlementClosed.v2") {
+    if (isSettlementClose(event)) {
       const view = closedSettlementView(history[0] as unknown as SettlementEvent | undefined, event as unknown as SettlementEvent);
       return view ? settlementMessages(view) : [];
     }
