@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
 import { closeSettlement, openSettlementsBefore, resumeSettlement, type SettlementContext } from "../commands/settlements.ts";
@@ -116,6 +117,17 @@ export class Lifecycle {
       .selectFrom("transactions")
       .select(["transaction_id as transactionId", "payment_id as paymentId", "client_id as clientId", "host_configuration_id as hostConfigurationId"])
       .where("capturable_since", "<=", new Date(context.now().getTime() - authorizationTtlMs))
+      // One with a capture (or a capture's void) still unanswered expires once it is answered (the
+      // payment's decider refuses it until then): left out here, it never crowds out the others.
+      .where(
+        sql<boolean>`not exists (
+          select from transactions capture
+          where capture.parent_transaction_id = transactions.transaction_id and capture.type = 'capture'
+            and (capture.status = 'pending' or exists (
+              select from transactions capture_void
+              where capture_void.parent_transaction_id = capture.transaction_id and capture_void.status = 'pending'))
+        )`,
+      )
       .orderBy("capturable_since")
       .limit(EXPIRIES_PER_PASS)
       .execute();

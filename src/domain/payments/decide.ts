@@ -440,6 +440,11 @@ function expire(command: ExpireAuthorization, state: PaymentState): PaymentDecis
   const authorization = state.transactions.get(command.transactionId);
   if (!authorization || authorization.type !== "authorization") return reject("not_found", "No such authorization.");
   if (authorization.expiredAt !== null) return reject("invalid_transaction_state", "The authorization has expired already.");
+  // As for any release (see `capture`): the rest is exact only once every capture is answered.
+  // The expiry waits for them; a capture that never reached the processor leaves its amount held.
+  if (unsettledCaptures(state, authorization.id).length > 0) {
+    return reject("invalid_transaction_state", "A capture of the authorization, or its void, is pending; it expires once that is answered.");
+  }
   const rest = capturableAmount(state, authorization.id);
   if (rest === 0) return reject("invalid_transaction_state", "Nothing of the authorization is left to expire.");
   return accept<PaymentEvent>(

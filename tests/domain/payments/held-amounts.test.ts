@@ -20,12 +20,23 @@ import { at, authorize, capture, voidOf } from "./fixtures.ts";
  * and neither is ever negative.
  */
 
-const step = fc.oneof(
-  fc.record({ kind: fc.constant("capture" as const), amount: fc.option(fc.integer({ min: 1, max: 1200 }), { nil: undefined }), final: fc.boolean(), lose: fc.boolean() }),
-  fc.record({ kind: fc.constant("void" as const), lose: fc.boolean() }),
-  fc.record({ kind: fc.constant("voidCapture" as const), pick: fc.nat(), lose: fc.boolean() }),
-  fc.record({ kind: fc.constant("resolve" as const) }),
-);
+const steps = (drops: boolean) =>
+  fc.oneof(
+    fc.record({
+      kind: fc.constant("capture" as const),
+      amount: fc.option(fc.integer({ min: 1, max: 1200 }), { nil: undefined }),
+      final: fc.boolean(),
+      lose: fc.boolean(),
+      // The request never reaches the processor: the resolver hears "not found" and records it failed.
+      drop: drops ? fc.boolean() : fc.constant(false),
+    }),
+    fc.record({ kind: fc.constant("void" as const), lose: fc.boolean() }),
+    fc.record({ kind: fc.constant("voidCapture" as const), pick: fc.nat(), lose: fc.boolean() }),
+    // The service's own release of the rest once the authorization's time is up.
+    fc.record({ kind: fc.constant("expire" as const), lose: fc.boolean() }),
+    fc.record({ kind: fc.constant("resolve" as const) }),
+  );
+const step = steps(false);
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
 
 /** One payment driven as the service drives it: intent, processor call, outcome (unless the answer is lost). */
@@ -69,12 +80,12 @@ class Payment {
     if (this.state.transactions.get(releaseTransactionId)?.status === "pending") await this.send(releaseTransactionId, false);
   }
 
-  /** The resolver: asks the processor about every pending transaction and records its answer. */
+  /** The resolver: asks the processor about every pending transaction and records its answer ("not found": failed). */
   async resolve(): Promise<void> {
     for (const transaction of [...this.state.transactions.values()].filter((t) => t.status === "pending")) {
       const answer = await this.simulator.inquire("processor_a", transaction.id);
-      if (!answer) throw new Error(`the processor does not know ${transaction.id}`);
-      await this.record(transaction.id, answer);
+      if (answer) await this.record(transaction.id, answer);
+      else this.run({ type: "RecordOutcome", transactionId: transaction.id, outcome: { status: "failed", reason: "not_found", processorResponse: null }, now: at(1) });
     }
   }
 
@@ -87,17 +98,21 @@ class Payment {
   }
 }
 
-async function play(authorized: number, steps: Step[], check: (payment: Payment, simulator: Ledger) => void) {
+async function play(authorized: number, played: Step[], check: (payment: Payment, simulator: Ledger) => void) {
   const simulator = await openLedger(undefined);
   const payment = new Payment(simulator);
   payment.run(authorize("auth", authorized));
   await payment.send("auth", false);
-  for (const s of steps) {
+  for (const s of played) {
     if (s.kind === "resolve") {
       await payment.resolve();
     } else if (s.kind === "capture") {
       const id = payment.newId("capture");
-      if (payment.run(capture(id, "auth", s.amount, { final: s.final }))) await payment.send(id, s.lose);
+      if (payment.run(capture(id, "auth", s.amount, { final: s.final })) && !s.drop) await payment.send(id, s.lose);
+    } else if (s.kind === "expire") {
+      const id = payment.newId("void");
+      const expiry = { type: "ExpireAuthorization", transactionId: "auth", voidTransactionId: id, hostConfigurationVersion: 1, now: at(2) } as const;
+      if (payment.run(expiry)) await payment.send(id, s.lose);
     } else if (s.kind === "void") {
       const id = payment.newId("void");
       if (payment.run(voidOf(id, "auth"))) await payment.send(id, s.lose);
@@ -120,8 +135,8 @@ const heldAtProcessor = (simulator: Ledger) => simulator.transactions().find((t)
 describe("what an authorization holds, for any sequence of captures, final captures and voids", () => {
   it("is the same in the ledger and at the processor once every answer is known, and never negative", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.array(step, { maxLength: 14 }), async (authorized, steps) => {
-        await play(authorized, steps, (payment, simulator) => {
+      fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.array(steps(true), { maxLength: 14 }), async (authorized, played) => {
+        await play(authorized, played, (payment, simulator) => {
           const ledgerHeld = heldAmount(payment.state, "auth");
           const processorHeld = heldAtProcessor(simulator) ?? -1;
           expect(ledgerHeld).toBeGreaterThanOrEqual(0);
@@ -135,8 +150,8 @@ describe("what an authorization holds, for any sequence of captures, final captu
 
   it("approves every capture and release the ledger sends: the ledger never asks for more than is held", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.array(step, { maxLength: 14 }), async (authorized, steps) => {
-        await play(authorized, steps, (payment) => {
+      fc.asyncProperty(fc.integer({ min: 1, max: 1000 }), fc.array(step, { maxLength: 14 }), async (authorized, played) => {
+        await play(authorized, played, (payment) => {
           for (const t of payment.state.transactions.values()) expect(t.status).not.toBe("failed");
         });
       }),
@@ -145,7 +160,7 @@ describe("what an authorization holds, for any sequence of captures, final captu
   });
 
   it("a final capture ends the authorization: the release initiated with its approval lets go of the rest", async () => {
-    await play(1000, [{ kind: "capture", amount: 300, final: true, lose: true }, { kind: "resolve" }], (payment, simulator) => {
+    await play(1000, [{ kind: "capture", amount: 300, final: true, lose: true, drop: false }, { kind: "resolve" }], (payment, simulator) => {
       if (!payment.settled) return;
       expect(payment.state.transactions.get("auth")).toMatchObject({ voided: true, capturedAmount: 300 });
       expect(heldAtProcessor(simulator)).toBe(0);
