@@ -6,7 +6,7 @@ import type { TransactionState } from "../../src/domain/payments/state.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { APPROVED } from "../../src/processors/response-codes.ts";
 import type { ReceivedWebhook } from "./webhook-receiver.ts";
-import type { Answer } from "./workload.ts";
+import type { Answer, StoredPaymentMethod } from "./workload.ts";
 
 /** One payment as the read model folded it (`payments.state`). */
 export interface LedgerPayment {
@@ -20,6 +20,8 @@ export interface Evidence {
   /** What the processor answered: the independent record. */
   processorTransactions: SimulatedTransaction[];
   answers: Answer[];
+  /** The cards the workload stored, with when their deletion was answered. */
+  paymentMethods: StoredPaymentMethod[];
   /** Idempotency records whose request never recorded its answer. */
   incompleteIdempotencyRecords: { scope: string; key: string; transactionId: string | null }[];
   /** Today's usage of each client's USD limit, as the API reports it. */
@@ -81,6 +83,8 @@ export const invariantNames = [
   "reversals reached the processor",
   "held amounts agree with the processor",
   "webhooks delivered, signed, in order",
+  "nothing approved with a deleted payment method",
+  "stored-card payments carry their payment method",
 ] as const;
 export type InvariantName = (typeof invariantNames)[number];
 
@@ -163,7 +167,68 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...limitUsageMatches(evidence),
     ...idempotencyRecordsComplete(evidence, byId),
     ...webhooksDelivered(evidence, transactions),
+    ...nothingApprovedWithADeletedPaymentMethod(evidence, byId),
+    ...storedCardPaymentsCarryTheirPaymentMethod(evidence, byId),
   ];
+}
+
+/** The answers of sales and authorizations, one per transaction. */
+function rootPaymentAnswers(answers: Answer[]): Answer[] {
+  const byTransaction = new Map<string, Answer>();
+  for (const answer of answers) {
+    if (answer.operation === "sale" || answer.operation === "authorization") byTransaction.set(answer.transactionId, answer);
+  }
+  return [...byTransaction.values()];
+}
+
+/**
+ * A payment sent naming a payment method after its DELETE was answered 204 is approved neither
+ * in the ledger nor at the processor: the card number is beyond anyone's reach by then.
+ */
+function nothingApprovedWithADeletedPaymentMethod(evidence: Evidence, byId: Map<string, TransactionState>): Violation[] {
+  const approvedAtProcessor = new Map(
+    evidence.processorTransactions.filter((record) => record.code === APPROVED).map((record) => [record.transactionId, record.processor]),
+  );
+  const deletedAt = new Map(evidence.paymentMethods.flatMap(({ id, deletedAt }) => (deletedAt === null ? [] : [[id, deletedAt] as const])));
+  const violations: Violation[] = [];
+  for (const answer of rootPaymentAnswers(evidence.answers)) {
+    const deleted = answer.paymentMethodId === null ? undefined : deletedAt.get(answer.paymentMethodId);
+    if (deleted === undefined || answer.sentAt <= deleted) continue;
+    const transaction = byId.get(answer.transactionId);
+    const approvedBy = [transaction?.status === "approved" && "the ledger", approvedAtProcessor.get(answer.transactionId)]
+      .filter((by): by is string => typeof by === "string");
+    if (approvedBy.length === 0) continue;
+    violations.push({
+      invariant: "nothing approved with a deleted payment method",
+      transactionId: answer.transactionId,
+      detail: `${answer.operation} ${answer.transactionId}, sent at ${answer.sentAt} with payment method ${answer.paymentMethodId} deleted at ${deleted}, is approved by ${approvedBy.join(" and ")}`,
+    });
+  }
+  return violations;
+}
+
+/** Each sale and authorization has the `paymentMethodId` it was sent with (none for a card inline) and the stored card's last four digits. */
+function storedCardPaymentsCarryTheirPaymentMethod(evidence: Evidence, byId: Map<string, TransactionState>): Violation[] {
+  const last4Of = new Map(evidence.paymentMethods.map(({ id, last4 }) => [id, last4]));
+  const violations: Violation[] = [];
+  for (const answer of rootPaymentAnswers(evidence.answers)) {
+    const transaction = byId.get(answer.transactionId);
+    if (!transaction) continue; // "acknowledged answers are in the ledger"
+    const carried = transaction.paymentMethodId ?? null;
+    const last4 = answer.paymentMethodId === null ? undefined : last4Of.get(answer.paymentMethodId);
+    const problems = [
+      carried !== answer.paymentMethodId && `was sent with ${answer.paymentMethodId ?? "its card inline"}; the ledger has paymentMethodId ${carried}`,
+      last4 !== undefined && transaction.card?.last4 !== last4 && `its card ends in ${transaction.card?.last4 ?? "nothing"}; the stored card in ${last4}`,
+    ].filter((problem): problem is string => typeof problem === "string");
+    for (const problem of problems) {
+      violations.push({
+        invariant: "stored-card payments carry their payment method",
+        transactionId: answer.transactionId,
+        detail: `${answer.operation} ${answer.transactionId} ${problem}`,
+      });
+    }
+  }
+  return violations;
 }
 
 /**

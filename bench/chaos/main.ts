@@ -104,7 +104,7 @@ const secrets = {
 };
 
 /** What the run itself knows, not read from the ledger or the processor. */
-type RunFacts = Pick<Evidence, "scheduledCloses" | "authorizationTtlMs" | "judgedAt">;
+type RunFacts = Pick<Evidence, "scheduledCloses" | "authorizationTtlMs" | "judgedAt" | "paymentMethods">;
 
 interface Harness {
   instances: ServiceInstance[];
@@ -287,7 +287,7 @@ async function run(): Promise<boolean> {
     await sleep(durationMs);
     loadStopped.abort();
     const injected = await faults;
-    const { answers, stats } = await workload;
+    const { answers, stats, paymentMethods } = await workload;
     const loadMs = Date.now() - started;
     log(`load stopped after ${(loadMs / 1000).toFixed(1)} s; waiting for the resolvers`);
 
@@ -306,7 +306,7 @@ async function run(): Promise<boolean> {
     const monitorSummary = await monitor.stop();
     const judgedAt = new Date();
     const gathered = await harness.evidence(clients, answers, webhooks);
-    const evidence: Evidence = { ...gathered.evidence, scheduledCloses, authorizationTtlMs, judgedAt };
+    const evidence: Evidence = { ...gathered.evidence, scheduledCloses, authorizationTtlMs, judgedAt, paymentMethods };
     const { verify } = gathered;
     const violations = checkInvariants(evidence);
     const result: RunResult = {

@@ -32,8 +32,22 @@ export interface Answer {
   parentTransactionId: string | null;
   /** The `reference` the workload sent (authorizations and sales: unique per logical operation), or null. */
   reference: string | null;
+  /** The stored card a sale or authorization named; null for a card sent inline and for follow-ups. */
+  paymentMethodId: string | null;
+  /** ISO time the logical operation's first attempt was sent. */
+  sentAt: string;
   /** ISO time the answer arrived. */
   at: string;
+}
+
+/** A card the workload stored in the vault, as it knows it. */
+export interface StoredPaymentMethod {
+  clientId: string;
+  id: string;
+  /** The last four digits of the number the workload stored. */
+  last4: string;
+  /** ISO time its DELETE was answered 204; null while it stands (or when its deletion went unanswered). */
+  deletedAt: string | null;
 }
 
 export interface WorkloadStats {
@@ -111,7 +125,7 @@ const problemCodeOf = (body: unknown): string | undefined => problemSchema.safeP
 // HTTP with a careful integrator's retries
 
 interface ApiCall {
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   key: string;
   body?: unknown;
@@ -350,9 +364,18 @@ interface ClientModel {
   payments: Map<string, Approved>;
   /** Every transaction answered, whatever its status, for reads. */
   transactionIds: string[];
+  /** Stored cards that stand, to pay with. */
+  storedCards: Map<string, StoredCard>;
+  /** Stored cards whose DELETE was answered 204: a payment naming one must be 404. */
+  deletedCards: string[];
 }
 
-const newModel = (): ClientModel => ({ authorizations: new Map(), payments: new Map(), transactionIds: [] });
+interface StoredCard {
+  userId: string;
+  cvc: string;
+}
+
+const newModel = (): ClientModel => ({ authorizations: new Map(), payments: new Map(), transactionIds: [], storedCards: new Map(), deletedCards: [] });
 
 /** Updates the model with the final answer of an approved operation. */
 function learnApproved(model: ClientModel, operation: Operation, { id, amount, parentTransactionId: parentId }: Transaction): void {
@@ -386,7 +409,7 @@ const untouched = (approved: Map<string, Approved>) =>
 // ---------------------------------------------------------------------------------------------
 // The workload
 
-type Action = Operation | "read" | "history" | "settle";
+type Action = Operation | "read" | "history" | "settle" | "delete-payment-method";
 
 const actionWeights: readonly (readonly [Action, number])[] = [
   ["sale", 25],
@@ -397,7 +420,15 @@ const actionWeights: readonly (readonly [Action, number])[] = [
   ["read", 12],
   ["history", 8],
   ["settle", 2],
+  ["delete-payment-method", 2],
 ];
+
+/** A root payment names a stored card this often; the rest send the card inline. */
+const STORED_CARD_SHARE = 0.5;
+/** A client's stored cards are added to until this many stand, then now and then. */
+const STORED_CARDS_WANTED = 8;
+/** Of the payments with a stored card, this share names one already deleted (expected 404). */
+const DELETED_CARD_SHARE = 0.05;
 
 /** Simulator test cards (API.md, Processors and the simulator); an Amex CVC has four digits. */
 const cardWeights: readonly (readonly [{ number: string; cvc: string }, number])[] = [
@@ -427,6 +458,8 @@ interface Run {
   adminKey: string;
   models: Map<string, ClientModel>;
   answers: Answer[];
+  /** Every card stored, its deletion included. */
+  paymentMethods: StoredPaymentMethod[];
   stats: WorkloadStats;
   onAnswer: (answer: Answer) => void;
 }
@@ -446,7 +479,9 @@ interface OperationRequest {
   reference: string | null;
 }
 
-export async function runWorkload(options: WorkloadOptions): Promise<{ answers: Answer[]; stats: WorkloadStats }> {
+export async function runWorkload(
+  options: WorkloadOptions,
+): Promise<{ answers: Answer[]; stats: WorkloadStats; paymentMethods: StoredPaymentMethod[] }> {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const agent = createAgent(attemptTimeoutMs);
   const run: Run = {
@@ -454,6 +489,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<{ answers: 
     adminKey: options.adminKey,
     models: new Map(options.clients.map((client) => [client.clientId, newModel()])),
     answers: [],
+    paymentMethods: [],
     stats: { outcomes: new Map(), retries: 0, gaveUp: 0 },
     onAnswer: options.onAnswer ?? (() => {}),
   };
@@ -481,7 +517,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<{ answers: 
   } finally {
     await agent.close();
   }
-  return { answers: run.answers, stats: run.stats };
+  return { answers: run.answers, stats: run.stats, paymentMethods: run.paymentMethods };
 }
 
 async function runUser(user: User, stop: AbortSignal): Promise<void> {
@@ -498,10 +534,10 @@ async function perform(user: User, client: WorkloadClient, action: Action): Prom
   switch (action) {
     case "sale":
     case "authorization":
-      return send(user, rootPayment(random, client, action));
+      return pay(user, client, action);
     case "capture": {
       const target = withRemaining(model.authorizations);
-      if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
+      if (target.length === 0) return pay(user, client, "sale");
       const { id, remaining } = random.pick(target);
       // Now and then the last capture the merchant means to make: the rest is released with it.
       const final = random.chance(0.25) ? { final: true } : {};
@@ -509,23 +545,26 @@ async function perform(user: User, client: WorkloadClient, action: Action): Prom
     }
     case "refund": {
       const target = withRemaining(model.payments);
-      if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
+      if (target.length === 0) return pay(user, client, "sale");
       const { id, remaining } = random.pick(target);
       return send(user, { client, operation: "refund", body: withOptionalAmount(random, id, remaining), reference: null });
     }
     case "void": {
       // An authorization with something left to capture, partly captured or not: a void releases the rest.
       const target = [...model.authorizations.keys(), ...untouched(model.payments)];
-      if (target.length === 0) return send(user, rootPayment(random, client, "sale"));
+      if (target.length === 0) return pay(user, client, "sale");
       return send(user, { client, operation: "void", body: { transactionId: random.pick(target) }, reference: null });
     }
     case "read":
-      if (model.transactionIds.length === 0) return send(user, rootPayment(random, client, "sale"));
+      if (model.transactionIds.length === 0) return pay(user, client, "sale");
       return readTransaction(user, client, random.pick(model.transactionIds));
     case "history":
       return readHistory(user, client);
     case "settle":
       return settle(user, client, random.pick(processors));
+    case "delete-payment-method":
+      if (model.storedCards.size === 0) return pay(user, client, "sale");
+      return deletePaymentMethod(user, client, random.pick([...model.storedCards.keys()]));
   }
 }
 
@@ -533,11 +572,7 @@ async function perform(user: User, client: WorkloadClient, action: Action): Prom
 async function settle(user: User, client: WorkloadClient, processor: Processor): Promise<void> {
   const path = `/v1/host-configurations/${processor}/${client.hostConfigurationIds[processor]}/settle`;
   const call: ApiCall = { method: "POST", path, key: user.run.adminKey, body: {}, idempotencyKey: user.random.uuid() };
-  const result = await callWithRetries(user.transport, call);
-  user.run.stats.retries += result.attempts - 1;
-  if (result.gaveUp) user.run.stats.gaveUp += 1;
-  const outcome = result.gaveUp ? "gave_up" : result.response.status === 201 ? "201" : outcomeOf(result.response);
-  count(user.run.stats, `settle ${outcome}`);
+  countCall(user.run.stats, "settle", await callWithRetries(user.transport, call));
 }
 
 function modelOf(run: Run, client: WorkloadClient): ClientModel {
@@ -546,19 +581,79 @@ function modelOf(run: Run, client: WorkloadClient): ClientModel {
   return model;
 }
 
-function rootPayment(random: Random, client: WorkloadClient, operation: "sale" | "authorization"): OperationRequest {
+/** An authorization or sale, with the card inline or, for a share of them, a stored one. */
+async function pay(user: User, client: WorkloadClient, operation: "sale" | "authorization"): Promise<void> {
+  const { random } = user;
   const processor = random.pick(processors);
   const reference = `chaos-${random.uuid()}`;
-  const body = {
+  const payment = {
     processor,
     amount: random.int(100, 5000),
     currency: "USD",
-    card: { ...pickWeighted(random, cardWeights), expMonth: 12, expYear: 2030 },
-    userId: `user-${random.int(1, 20)}`,
     reference,
     hostConfigurationId: client.hostConfigurationIds[processor],
   };
-  return { client, operation, body, reference };
+  const card = pickWeighted(random, cardWeights);
+  const userId = `user-${random.int(1, 20)}`;
+  const stored = random.chance(STORED_CARD_SHARE) ? await storedCardToPayWith(user, client, card, userId) : undefined;
+  const body = stored ? { ...payment, ...stored } : { ...payment, card: { ...card, expMonth: 12, expYear: 2030 }, userId };
+  return send(user, { client, operation, body, reference });
+}
+
+/**
+ * The `paymentMethodId` (with the `userId` it was stored for and now and then its CVC) of one of
+ * the client's stored cards, `card` stored first while few stand; now and then a deleted one.
+ * Undefined when storing did not succeed: the payment sends its card inline.
+ */
+async function storedCardToPayWith(
+  user: User,
+  client: WorkloadClient,
+  card: { number: string; cvc: string },
+  userId: string,
+): Promise<{ paymentMethodId: string; userId: string; cvc?: string } | undefined> {
+  const { random } = user;
+  const model = modelOf(user.run, client);
+  if (model.deletedCards.length > 0 && random.chance(DELETED_CARD_SHARE)) return { paymentMethodId: random.pick(model.deletedCards), userId };
+  const storeNew = model.storedCards.size < STORED_CARDS_WANTED || random.chance(0.1);
+  const paymentMethodId = storeNew ? await storeCard(user, client, card, userId) : random.pick([...model.storedCards.keys()]);
+  const stored = paymentMethodId === undefined ? undefined : model.storedCards.get(paymentMethodId);
+  if (paymentMethodId === undefined || !stored) return undefined;
+  return { paymentMethodId, userId: stored.userId, ...(random.chance(0.5) ? { cvc: stored.cvc } : {}) };
+}
+
+/** Stores `card` in the vault under one Idempotency-Key, retried; its id, or undefined when that did not succeed. */
+async function storeCard(user: User, client: WorkloadClient, card: { number: string; cvc: string }, userId: string): Promise<string | undefined> {
+  const body = { card: { number: card.number, expMonth: 12, expYear: 2030 }, userId };
+  const call: ApiCall = { method: "POST", path: "/v1/payment-methods", key: client.key, body, idempotencyKey: user.random.uuid() };
+  const result = await callWithRetries(user.transport, call);
+  countCall(user.run.stats, "store-payment-method", result);
+  const created = !result.gaveUp && result.response.status === 201 ? createdSchema.safeParse(result.response.body).data : undefined;
+  if (!created) return undefined;
+  modelOf(user.run, client).storedCards.set(created.id, { userId, cvc: card.cvc });
+  user.run.paymentMethods.push({ clientId: client.clientId, id: created.id, last4: card.number.slice(-4), deletedAt: null });
+  return created.id;
+}
+
+/**
+ * Deletes a stored card: no one pays with it from the start. Once answered 204 the payments that
+ * name it are expected to be 404; a deletion whose answer never came claims nothing.
+ */
+async function deletePaymentMethod(user: User, client: WorkloadClient, paymentMethodId: string): Promise<void> {
+  const model = modelOf(user.run, client);
+  model.storedCards.delete(paymentMethodId);
+  const result = await callWithRetries(user.transport, { method: "DELETE", path: `/v1/payment-methods/${paymentMethodId}`, key: client.key });
+  countCall(user.run.stats, "delete-payment-method", result);
+  if (result.gaveUp || result.response.status !== 204) return;
+  model.deletedCards.push(paymentMethodId);
+  const record = user.run.paymentMethods.find((paymentMethod) => paymentMethod.id === paymentMethodId);
+  if (record) record.deletedAt = new Date().toISOString();
+}
+
+/** Counts a call that carries no transaction: its retries, whether it gave up, and its outcome. */
+function countCall(stats: WorkloadStats, what: string, result: CallResult): void {
+  stats.retries += result.attempts - 1;
+  if (result.gaveUp) stats.gaveUp += 1;
+  count(stats, `${what} ${result.gaveUp ? "gave_up" : result.response.status < 300 ? String(result.response.status) : outcomeOf(result.response)}`);
 }
 
 /** A partial amount (1..remaining), or now and then none: the service takes all that remains. */
@@ -570,10 +665,12 @@ function withOptionalAmount(random: Random, transactionId: string, remaining: nu
 async function send(user: User, { client, operation, body, reference }: OperationRequest): Promise<void> {
   const { run } = user;
   const idempotencyKey = user.random.uuid();
+  const paymentMethodId = typeof body.paymentMethodId === "string" ? body.paymentMethodId : null;
+  const sentAt = new Date().toISOString();
   const call: ApiCall = { method: "POST", path: `/v1/transactions/${operation}`, key: client.key, body, idempotencyKey };
   const result = await callWithRetries(user.transport, call, (response) => {
     const transaction = transactionOf(response);
-    if (transaction) record(run, { client, operation, idempotencyKey, reference }, response.status, transaction);
+    if (transaction) record(run, { client, operation, idempotencyKey, reference, paymentMethodId, sentAt }, response.status, transaction);
   });
   run.stats.retries += result.attempts - 1;
   if (result.gaveUp) run.stats.gaveUp += 1;
@@ -592,7 +689,14 @@ async function send(user: User, { client, operation, body, reference }: Operatio
 
 function record(
   run: Run,
-  sent: { client: WorkloadClient; operation: Operation; idempotencyKey: string; reference: string | null },
+  sent: {
+    client: WorkloadClient;
+    operation: Operation;
+    idempotencyKey: string;
+    reference: string | null;
+    paymentMethodId: string | null;
+    sentAt: string;
+  },
   httpStatus: number,
   transaction: Transaction,
 ): void {
@@ -606,6 +710,8 @@ function record(
     amount: transaction.amount,
     parentTransactionId: transaction.parentTransactionId,
     reference: sent.reference,
+    paymentMethodId: sent.paymentMethodId,
+    sentAt: sent.sentAt,
     at: new Date().toISOString(),
   };
   run.answers.push(answer);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkInvariants, type Evidence, type InvariantName, type LedgerBatch } from "../../bench/chaos/invariants.ts";
 import type { TransactionState } from "../../src/domain/payments/state.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
+import type { Answer } from "../../bench/chaos/workload.ts";
 
 /** The invariants of settlement closes, expiries and reversals, judged on evidence made by hand. */
 
@@ -71,6 +72,7 @@ function evidence(transactions: TransactionState[], fields: Partial<Evidence> = 
     payments: transactions.map((each) => ({ rootTransactionId: each.id, transactions: [each] })),
     processorTransactions: transactions.map((each) => recordOf(each)),
     answers: [],
+    paymentMethods: [],
     incompleteIdempotencyRecords: [],
     limitUsage: new Map(),
     openReservations: new Map(),
@@ -218,5 +220,58 @@ describe("settlement invariants", () => {
     expect(violationsOf("batches closed on schedule", left)).toEqual(["sale-1"]);
     // Not judged until the close has had its grace.
     expect(violationsOf("batches closed on schedule", { ...left, scheduledCloses: [{ hostConfigurationId: "host-1", at: new Date(judgedAt.getTime() - 10_000) }] })).toEqual([]);
+  });
+});
+
+describe("payment method invariants", () => {
+  const storedCard = { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "f" } as const;
+  const deletedAt = ago(200);
+  const paymentMethods = [{ clientId: "client-1", id: "pm-1", last4: "4242", deletedAt }];
+  const answerOf = (of: TransactionState, fields: Partial<Answer>): Answer => ({
+    clientId: of.clientId,
+    idempotencyKey: `key-${of.id}`,
+    operation: "sale",
+    httpStatus: 201,
+    transactionId: of.id,
+    status: of.status,
+    amount: of.amount,
+    parentTransactionId: null,
+    reference: null,
+    paymentMethodId: null,
+    sentAt: of.createdAt,
+    at: of.updatedAt,
+    ...fields,
+  });
+
+  it("wants no payment sent naming a payment method after its deletion was answered approved, in the ledger or at the processor", () => {
+    const before = transaction({ id: "sale-1", type: "sale", paymentMethodId: "pm-1", card: storedCard, createdAt: ago(201) });
+    const after = transaction({ id: "sale-2", type: "sale", status: "declined", paymentMethodId: "pm-1", card: storedCard, createdAt: ago(199) });
+    const answers = [answerOf(before, { paymentMethodId: "pm-1" }), answerOf(after, { paymentMethodId: "pm-1", httpStatus: 402 })];
+    const declinedEverywhere = evidence([before, after], {
+      answers,
+      paymentMethods,
+      processorTransactions: [recordOf(before), recordOf(after, { code: "05" })],
+    });
+    expect(violationsOf("nothing approved with a deleted payment method", declinedEverywhere)).toEqual([]);
+    const approvedAtTheProcessor = evidence([before, after], { answers, paymentMethods, processorTransactions: [recordOf(before), recordOf(after)] });
+    expect(violationsOf("nothing approved with a deleted payment method", approvedAtTheProcessor)).toEqual(["sale-2"]);
+    const approvedInTheLedger = transaction({ ...after, status: "approved" });
+    const inTheLedger = evidence([before, approvedInTheLedger], {
+      answers,
+      paymentMethods,
+      processorTransactions: [recordOf(before), recordOf(after, { code: "05" })],
+    });
+    expect(violationsOf("nothing approved with a deleted payment method", inTheLedger)).toEqual(["sale-2"]);
+  });
+
+  it("wants each sale and authorization with the paymentMethodId it was sent with and the stored card's last four digits", () => {
+    const stored = transaction({ id: "auth-1", type: "authorization", paymentMethodId: "pm-1", card: storedCard });
+    const inline = transaction({ id: "sale-1", type: "sale", card: { ...storedCard, last4: "4444" } });
+    const answers = [answerOf(stored, { operation: "authorization", paymentMethodId: "pm-1" }), answerOf(inline, {})];
+    const judged = (...transactions: TransactionState[]) => violationsOf("stored-card payments carry their payment method", evidence(transactions, { answers, paymentMethods }));
+    expect(judged(stored, inline)).toEqual([]);
+    expect(judged(transaction({ ...stored, paymentMethodId: undefined }), inline)).toEqual(["auth-1"]);
+    expect(judged(transaction({ ...stored, card: { ...storedCard, last4: "0005" } }), inline)).toEqual(["auth-1"]);
+    expect(judged(stored, transaction({ ...inline, paymentMethodId: "pm-1" }))).toEqual(["sale-1"]);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRandom } from "../../bench/chaos/random.ts";
-import { type Answer, runWorkload, setUpClients, type WorkloadClient, type WorkloadStats } from "../../bench/chaos/workload.ts";
+import { type Answer, runWorkload, setUpClients, type StoredPaymentMethod, type WorkloadClient, type WorkloadStats } from "../../bench/chaos/workload.ts";
 import { startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
 
 describe("seeded random", () => {
@@ -52,6 +52,7 @@ describe("chaos workload against one service", () => {
   let clients: WorkloadClient[];
   let answers: Answer[];
   let stats: WorkloadStats;
+  let paymentMethods: StoredPaymentMethod[];
 
   beforeAll(async () => {
     api = await startTestService("pglite", { PROCESSOR_TIMEOUT_MS: "1000", PROCESSOR_OWN_TIMEOUT_SECONDS: "1" });
@@ -70,7 +71,7 @@ describe("chaos workload against one service", () => {
     });
     await delay(6_000);
     stop.abort();
-    ({ answers, stats } = await running);
+    ({ answers, stats, paymentMethods } = await running);
     // Starting the service takes most of it on a busy machine.
   }, 90_000);
   afterAll(async () => {
@@ -101,6 +102,17 @@ describe("chaos workload against one service", () => {
     expect(operationsCounted).toBeGreaterThanOrEqual(new Set(answers.map((answer) => answer.idempotencyKey)).size);
   });
 
+  it("pays with stored cards for a share of its sales and authorizations, and with cards inline for the rest", () => {
+    const roots = answers.filter((answer) => answer.operation === "sale" || answer.operation === "authorization");
+    const withStoredCard = roots.filter((answer) => answer.paymentMethodId !== null);
+    expect(paymentMethods.length).toBeGreaterThan(0);
+    expect(stats.outcomes.get("store-payment-method 201")).toBe(paymentMethods.length);
+    expect(withStoredCard.some((answer) => answer.status === "approved")).toBe(true);
+    expect(roots.some((answer) => answer.paymentMethodId === null && answer.status === "approved")).toBe(true);
+    const stored = new Set(paymentMethods.map((paymentMethod) => paymentMethod.id));
+    for (const answer of withStoredCard) expect(stored).toContain(answer.paymentMethodId);
+  });
+
   it("answers 201 only with approved transactions", () => {
     for (const answer of answers.filter((answer) => answer.httpStatus === 201)) expect(answer.status).toBe("approved");
   });
@@ -123,6 +135,9 @@ describe("chaos workload against one service", () => {
         const read = await api.request("GET", `/v1/transactions/${answer.transactionId}`, { key: keyOf.get(answer.clientId) ?? null });
         expect(read.status).toBe(200);
         stored.set(answer.transactionId, read.body.status);
+        if (answer.operation === "sale" || answer.operation === "authorization") {
+          expect([answer.transactionId, read.body.paymentMethodId]).toEqual([answer.transactionId, answer.paymentMethodId]);
+        }
       }
       expect([answer.transactionId, stored.get(answer.transactionId)]).toEqual([answer.transactionId, answer.status]);
     }
@@ -231,8 +246,8 @@ describe("the workload retries like a careful integrator", () => {
         expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4]);
         expect(new Set(attempts.map((attempt) => `${attempt.path} ${attempt.body}`)).size).toBe(1);
         expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(950);
-        // An operator's batch close carries no transaction to record.
-        if (attempts[0]!.path.endsWith("/settle")) continue;
+        // An operator's batch close and a stored card carry no transaction to record.
+        if (attempts[0]!.path.endsWith("/settle") || attempts[0]!.path === "/v1/payment-methods") continue;
         const answered = answers.filter((answer) => answer.idempotencyKey === key);
         expect(answered.map((answer) => [answer.httpStatus, answer.status, answer.transactionId])).toEqual([
           [504, "pending", transactionIds.get(key ?? "")],
@@ -269,7 +284,7 @@ describe("the workload retries like a careful integrator", () => {
       );
       expect([...stats.outcomes.keys()].filter((outcome) => outcome.includes("409"))).not.toEqual([]);
       for (const [outcome] of stats.outcomes) {
-        expect(outcome).toMatch(/^(sale 201|authorization 502|(refund|void|settle) 409 invalid_transaction_state|read 200|history 200)$/);
+        expect(outcome).toMatch(/^(sale 201|authorization 502|(refund|void|settle|store-payment-method) 409 invalid_transaction_state|read 200|history 200)$/);
       }
     } finally {
       await fake.close();
