@@ -58,7 +58,7 @@ describe.skipIf(missingTools.length > 0)("README's walkthrough, run as it stands
       try {
         const [code] = await once(shell, "exit");
         expect(code, output).toBe(0);
-        await vi.waitFor(() => expect(output.match(/^webhook: /gm)?.length, output).toBe(3), { timeout: 30_000, interval: 100 });
+        await vi.waitFor(() => expect(output.match(/^webhook: /gm)?.length, output).toBe(4), { timeout: 30_000, interval: 100 });
       } finally {
         process.kill(-shell.pid!, "SIGTERM");
       }
@@ -68,7 +68,7 @@ describe.skipIf(missingTools.length > 0)("README's walkthrough, run as it stands
       expect(output).toMatch(/"secret": "whsec_/);
       // In order per transaction; the batch's message may come before or after them.
       const webhooks = [...output.matchAll(/^webhook: (\S+)$/gm)].map((match) => match[1]);
-      expect(webhooks.filter((type) => type !== "settlement.closed")).toEqual(["transaction.pending", "transaction.approved"]);
+      expect(webhooks.filter((type) => type !== "settlement.closed")).toEqual(["transaction.pending", "transaction.approved", "transaction.updated"]);
       expect(webhooks).toContain("settlement.closed");
 
       // What the dashboard's Prometheus scrapes: the walkthrough's one sale, approved.
