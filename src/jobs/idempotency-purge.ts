@@ -23,7 +23,8 @@ const LEASE = "job:idempotency-purge";
 /**
  * Deletes the idempotency records whose keys are no longer remembered, on one instance at a time
  * (a lease like the projections'), in small batches so that no statement holds many locks or runs
- * long beside the payments. A record is deleted only when it is older than the retention and its
+ * long beside the payments, each followed by a rest (`Periodic.batch`) so that a backlog never
+ * takes the database's time from them. A record is deleted only when it is older than the retention and its
  * claim is not held by a running request; the rows are locked as they are chosen, and a row that
  * changed meanwhile (a retry renewed its key) is chosen only if it still qualifies.
  */
@@ -59,16 +60,18 @@ export class IdempotencyPurge {
     while (!this.#periodic.stopped && (await acquireLease(db, LEASE, this.#owner, leaseMs))) {
       // Oldest first through idempotency_records_created_at (migration 0019); `skip locked` passes
       // over a record a request is renewing or taking over right now.
-      const { numAffectedRows } = await sql`
-        delete from idempotency_records
-        where (scope, idempotency_key) in (
-          select scope, idempotency_key from idempotency_records
-          where not ${isRetained(retentionMs)}
-          order by created_at
-          limit ${batchSize}
-          for update skip locked
-        )
-      `.execute(db);
+      const { numAffectedRows } = await this.#periodic.batch(() =>
+        sql`
+          delete from idempotency_records
+          where (scope, idempotency_key) in (
+            select scope, idempotency_key from idempotency_records
+            where not ${isRetained(retentionMs)}
+            order by created_at
+            limit ${batchSize}
+            for update skip locked
+          )
+        `.execute(db),
+      );
       const deleted = Number(numAffectedRows ?? 0n);
       purged += deleted;
       if (deleted < batchSize) break;
