@@ -17,7 +17,16 @@ export interface BatchedOptions<State> {
   lastEventOnly?: boolean;
   /** What the caller knows of the stream; used when this process holds no fresher view of it. */
   known?: KnownStream<State>;
+  /**
+   * Keep the stream as its last batch left it once it goes idle, so that the next command to it
+   * decides without reading it: for streams one process writes again and again (a stored card's
+   * uses). Another writer's append meanwhile is caught by the expected revision, as always.
+   */
+  remember?: boolean;
 }
+
+/** Idle streams remembered at most; the least recently written goes first. */
+const REMEMBERED_STREAMS = 10_000;
 
 /**
  * `execute` for streams that many requests write at once (a payment's racing captures and
@@ -30,11 +39,14 @@ export interface BatchedOptions<State> {
  *
  * One per service and its event store (made in `src/service.ts`, on the contexts as
  * `registries.groupCommits`). It holds a stream's queue only while an append to it is queued or
- * in flight, so it is bounded by the requests in flight (and each queue by `batchWhileBusy`).
+ * in flight, so it is bounded by the requests in flight (and each queue by `batchWhileBusy`);
+ * and the last state of up to `REMEMBERED_STREAMS` idle streams written with `remember`.
  */
 export class GroupCommits {
   readonly #store: EventStore;
   readonly #streams = new Map<string, Batched<Queued<unknown, unknown>, unknown>>();
+  /** Streams remembered while idle (`remember`), in the order they were last left. */
+  readonly #remembered = new Map<string, KnownStream<unknown>>();
 
   constructor(store: EventStore) {
     this.#store = store;
@@ -45,16 +57,24 @@ export class GroupCommits {
     streamId: string,
     command: Command,
     metadata: EventMetadata,
-    { lastEventOnly = false, known }: BatchedOptions<State> = {},
+    { lastEventOnly = false, known, remember = false }: BatchedOptions<State> = {},
   ): Promise<Execution<State, Event, Failure>> {
     const streams = this.#streams;
     type Commit = Batched<Queued<State, Command>, Execution<State, Event, Failure>>;
     let commit = streams.get(streamId) as Commit | undefined;
     if (!commit) {
       const store = this.#store;
-      const forget = () => streams.delete(streamId);
-      // While the stream stays busy, each batch starts from where the one before left it.
-      let left: KnownStream<State> | undefined;
+      const remembered = this.#remembered;
+      // While the stream stays busy, each batch starts from where the one before left it; the
+      // first, from where the last busy spell left it, when that was remembered.
+      let left = remembered.get(streamId) as KnownStream<State> | undefined;
+      remembered.delete(streamId);
+      const forget = () => {
+        streams.delete(streamId);
+        if (!remember || !left) return;
+        if (remembered.size >= REMEMBERED_STREAMS) remembered.delete(remembered.keys().next().value!);
+        remembered.set(streamId, left);
+      };
       const commitKnowing = async (batch: Queued<State, Command>[]) => {
         try {
           const committed = await commitBatch(store, decider, streamId, batch, left ?? batch[0]!.known, lastEventOnly);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { startTestService, TEST_ADMIN_KEY, type Json, type TestService } from "../support/service.ts";
+import { createLogger } from "../../src/logger.ts";
+import { type Service, startService } from "../../src/service.ts";
+import { apiRequest, startTestService, TEST_ADMIN_KEY, testConfig, type Json, type TestService } from "../support/service.ts";
 import { everythingStored } from "../support/stored-text.ts";
 import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 
@@ -261,6 +263,37 @@ for (const target of testDatabaseTargets()) {
       expect(around(everything, '"cvc"')).toBeNull();
       expect(everything).not.toMatch(/"987"|:987[,}]/);
     });
+
+    const twoInstancesSkip = target === "postgres" ? undefined : "PGlite serves one process: two instances need DATABASE_URL";
+    if (twoInstancesSkip) console.warn(`SKIPPED stored cards across two instances: ${twoInstancesSkip}`);
+    it.skipIf(twoInstancesSkip)("records every use across two instances that each remember the card's stream, and refuses it on both once deleted", async () => {
+      const second: Service = await startService(testConfig(api.database.url), createLogger("silent"));
+      try {
+        const method = await createMethod("4242424242424242");
+        const payOn = (url: string) =>
+          apiRequest(url, "POST", "/v1/transactions/sale", {
+            key: acme.key,
+            body: { processor: "processor_a", amount: 1000, currency: "USD", userId: "user_42", paymentMethodId: method.id },
+          });
+        // Each instance writes the stream after the other has: what either remembers is stale by then.
+        const answers = [];
+        for (const url of [api.url, second.url, api.url, second.url]) answers.push(await payOn(url));
+        answers.push(...(await Promise.all(Array.from({ length: 12 }, (_, index) => payOn(index % 2 ? second.url : api.url)))));
+        expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(201));
+        const events = await api.request("GET", `/v1/payment-methods/${method.id}/events`, { key: acme.key });
+        const uses = events.body.events.filter((event: Json) => event.type === "PaymentMethodUsed.v1");
+        expect(uses.map((use: Json) => use.data.transactionId).toSorted()).toEqual(answers.map((answer) => answer.body.id).toSorted());
+
+        // Deleted through one instance, while the other remembers the card as usable.
+        expect((await apiRequest(second.url, "DELETE", `/v1/payment-methods/${method.id}`, { key: acme.key })).status).toBe(204);
+        for (const url of [api.url, second.url]) expect((await payOn(url)).status).toBe(404);
+        const after = await api.request("GET", `/v1/payment-methods/${method.id}/events`, { key: acme.key });
+        expect(after.body.events.at(-1).type).toBe("PaymentMethodDeleted.v1");
+        expect(after.body.events.filter((event: Json) => event.type === "PaymentMethodUsed.v1")).toHaveLength(16);
+      } finally {
+        await second.stop();
+      }
+    }, 60_000);
   });
 }
 

@@ -59,7 +59,8 @@ export async function storedCardFor(context: VaultContext, request: StoredCardRe
         now: context.now().toISOString(),
       },
       context.metadata,
-      { lastEventOnly: true },
+      // A card is used again and again: its stream's tip is kept, not read before every use.
+      { lastEventOnly: true, remember: true },
     );
     if (!used.ok) return notFound;
     const { number, holderName } = openCard(context.secrets, paymentMethodId, wrappedKey, encryptedCard);
