@@ -96,6 +96,14 @@ for (const target of testDatabaseTargets()) {
       ]);
       expect(ofRequest("log-test-search")).toEqual([expect.objectContaining({ method: "GET", route: "/v1/transactions", status: 200 })]);
       expect(ofRequest("log-test-refused")).toEqual([expect.objectContaining({ route: "/v1/clients", status: 403, caller: "client" })]);
+      // Probes and scrapes that succeed log at debug: an orchestrator's every few seconds would drown the payments.
+      for (const path of ["/health/live", "/health/ready", "/metrics"]) {
+        expect((await api.request("GET", path, { headers: { "x-request-id": `log-test-probe${path}` } })).status).toBe(200);
+      }
+      const unknown = await api.request("GET", "/v1/nothing-here", { key: acme.key, headers: { "x-request-id": "log-test-after-probes" } });
+      expect(unknown.status).toBe(404);
+      await vi.waitFor(() => expect(ofRequest("log-test-after-probes")).toHaveLength(1), eventually);
+      expect(lines().filter((line) => String(line.requestId).startsWith("log-test-probe"))).toEqual([]);
       // Fastify's own lines ("incoming request", and a completion naming no route) are off.
       expect(api.logs()).not.toContain("incoming request");
 
