@@ -25,20 +25,29 @@ export async function openTestDatabase(target: TestDatabaseTarget): Promise<Test
     const pglite = await PGlite.create({ loadDataDir: await migratedPgliteDump() });
     return { ...(await usePglite(pglite)), url: undefined };
   }
+  const empty = await createEmptyPostgresDatabase();
+  const connection = await openDatabase({ databaseUrl: empty.url, dataDir: "memory://" });
+  return {
+    ...connection,
+    url: empty.url,
+    close: async () => {
+      await connection.close();
+      await empty.drop();
+    },
+  };
+}
+
+/** A new, empty database (no schema) on the PostgreSQL server of DATABASE_URL, and how to drop it. */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = testEnvironment.databaseUrl;
   if (!serverUrl) throw new Error("DATABASE_URL is not set");
   const name = `ledger_test_${randomBytes(6).toString("hex")}`;
   await withServer(serverUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const connection = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory://" });
   return {
-    ...connection,
     url: url.toString(),
-    close: async () => {
-      await connection.close();
-      await withServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
-    },
+    drop: () => withServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }
 

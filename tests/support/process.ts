@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const main = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+const checkoutRoot = fileURLToPath(new URL("../..", import.meta.url));
+const main = path.join(checkoutRoot, "src/main.ts");
 const simulatorMain = fileURLToPath(new URL("../../src/processors/simulator/main.ts", import.meta.url));
 
 interface StartedProcess {
@@ -12,16 +14,21 @@ interface StartedProcess {
   output: () => string;
 }
 
-/** Runs a TypeScript entry as its npm script does, in a process of its own, until its output matches `ready`. */
-function startProcess(script: string, environment: Record<string, string>, ready: RegExp): Promise<StartedProcess> {
-  return startCommand([process.execPath, "--import", "tsx", script], environment, ready);
+/** Runs a TypeScript entry as its npm script does (in `cwd`), in a process of its own, until its output matches `ready`. */
+function startProcess(script: string, environment: Record<string, string>, ready: RegExp, cwd = checkoutRoot): Promise<StartedProcess> {
+  return startCommand([process.execPath, "--import", "tsx", script], environment, ready, cwd);
 }
 
-/** Runs a command until its output matches `ready`. */
-async function startCommand([file, ...args]: string[], environment: Record<string, string>, ready: RegExp): Promise<StartedProcess> {
+/** Runs a command in `cwd` until its output matches `ready`. */
+async function startCommand(
+  [file, ...args]: string[],
+  environment: Record<string, string>,
+  ready: RegExp,
+  cwd = checkoutRoot,
+): Promise<StartedProcess> {
   const script = [file, ...args].join(" ");
   const child = spawn(file!, args, {
-    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    cwd,
     env: { ...process.env, ...environment },
     // The IPC channel lets an entry that listens for "disconnect" go when this process does.
     stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -49,9 +56,16 @@ export interface ServiceProcess {
 const serviceEnvironment = { PORT: "0", DATABASE_URL: "", ADMIN_API_KEY: "", LOG_LEVEL: "info" };
 const listening = /"pid":(\d+).*docs: (http:\S+)\/docs/;
 
-/** Runs `src/main.ts` as `npm start` does, until it says where it listens. */
-export async function startServiceProcess(environment: Record<string, string>): Promise<ServiceProcess> {
-  const { child, ready, output } = await startProcess(main, { ...serviceEnvironment, ...environment }, listening);
+/**
+ * Runs `src/main.ts` as `npm start` does, until it says where it listens: this checkout's, or
+ * that of `checkout` (another release's tree, tests/upgrade).
+ */
+export async function startServiceProcess(
+  environment: Record<string, string>,
+  { checkout }: { checkout?: string } = {},
+): Promise<ServiceProcess> {
+  const entry = checkout === undefined ? main : path.join(checkout, "src/main.ts");
+  const { child, ready, output } = await startProcess(entry, { ...serviceEnvironment, ...environment }, listening, checkout);
   return { child, url: ready[2]!, output };
 }
 
