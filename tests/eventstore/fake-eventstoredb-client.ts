@@ -184,8 +184,8 @@ function appendSize(events: readonly EventData[]): number {
 }
 
 /** As the live server does: an append over its maximum size is refused whole. */
-function refuseOversized(events: readonly EventData[]): void {
-  if (appendSize(events) > MAX_APPEND_SIZE) throw MaxAppendSizeExceededError.fromMaxAppendSize(MAX_APPEND_SIZE);
+function refuseOversized(events: readonly EventData[], maxAppendSize: number): void {
+  if (appendSize(events) > maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(maxAppendSize);
 }
 
 /** Just enough of EventStoreDBClient, over an in-memory $all log. */
@@ -198,6 +198,8 @@ export class FakeClient {
   onSubscribe: (served: ServedSubscription, index: number) => void = () => {};
   /** Failures the next calls meet, one each, before they reach the log. */
   readonly faults: ServerFault[] = [];
+  /** The server's `MaxAppendSize` setting, in bytes. */
+  maxAppendSize = MAX_APPEND_SIZE;
   /** While set, the node is down: every call fails with it. */
   #outage: ServerFault | null = null;
 
@@ -263,7 +265,7 @@ export class FakeClient {
   async appendToStream(...args: unknown[]): Promise<ClientAppendResult> {
     const [, events] = args as [string, EventData | EventData[]];
     this.meetFault();
-    refuseOversized(Array.isArray(events) ? events : [events]);
+    refuseOversized(Array.isArray(events) ? events : [events], this.maxAppendSize);
     this.appends.push(args);
     return this.appendResult();
   }
@@ -322,7 +324,7 @@ export class FakeServer extends FakeClient {
   ): Promise<ClientAppendResult> {
     const appended = Array.isArray(events) ? events : [events];
     this.meetFault();
-    refuseOversized(appended);
+    refuseOversized(appended, this.maxAppendSize);
     const stream = this.streams.get(streamId) ?? [];
     const written = alreadyWritten(stream, appended, expectedRevision);
     // The live server's answer to a resent append carries the revision, not the position.
