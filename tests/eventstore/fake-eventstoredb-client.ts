@@ -169,6 +169,16 @@ export const serverFaults = {
     grpcFailure(5, "Leader info available", { exception: "not-leader", "leader-endpoint-host": "127.0.0.1", "leader-endpoint-port": "2113" }),
   /** No answer within the client's deadline (10 s by default). */
   deadlineExceeded: () => grpcFailure(4, "Deadline exceeded"),
+  /**
+   * The node is down when the client reconnects: its first call, which asks the server what it
+   * supports, fails with the raw gRPC error, unconverted (seen live after a kill -9).
+   */
+  unavailableOnReconnect: () =>
+    Object.assign(new Error("14 UNAVAILABLE: No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:2113."), {
+      code: 14,
+      details: "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:2113.",
+      metadata: { getMap: () => ({}) },
+    }),
 } satisfies Record<string, () => Error>;
 
 export type ServerFault = () => Error;
