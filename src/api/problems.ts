@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { EventStoreUnavailableError } from "../eventstore/errors.ts";
 import { isOverload } from "../overload.ts";
 import { trackAllowedMethods } from "./method-not-allowed.ts";
 
@@ -142,6 +143,10 @@ function toProblem(error: FastifyError, request: FastifyRequest): ApiProblem {
   // A bounded wait that ran out (a full queue, a database timeout) or load shed by under-pressure.
   if (isOverload(error) || error.statusCode === 503) {
     return new ApiProblem("service_unavailable", "The service is overloaded; retry later.");
+  }
+  // A failover, a timeout or a lost connection of the event store: what it did not confirm is not taken as done.
+  if (error instanceof EventStoreUnavailableError) {
+    return new ApiProblem("service_unavailable", "The event store is unavailable; retry later.");
   }
   return new ApiProblem("internal_error", "Something went wrong on our side; it was logged.");
 }

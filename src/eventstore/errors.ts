@@ -32,3 +32,13 @@ export class AppendTooLargeError extends Error {
     super(`Stream ${streamId}: the append is larger than the event store accepts${maxAppendSize ? ` (${maxAppendSize} bytes)` : ""}; nothing was written`);
   }
 }
+
+/**
+ * The store cannot serve the call now: no leader (a failover), no answer within its deadline, or
+ * the connection lost. The adapter has retried what was safe to retry; the caller may try again
+ * later (the API answers 503 with `retry-after`). An append that fails so may have landed: the
+ * caller's next command reads its stream first and decides on what is there.
+ */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = "EventStoreUnavailableError";
+}

@@ -1,6 +1,22 @@
 /**
  * The event store port. Every adapter (PostgreSQL, PGlite, EventStoreDB) implements it and
  * passes the same contract suite in tests/contract.
+ *
+ * What every store guarantees, and where they differ (the domain depends on no difference):
+ * - Event ids. An event's id is unique within its stream: an append sent again with the same
+ *   ids adds nothing. PostgreSQL also refuses an id used in any other stream, and answers a resent
+ *   append ConcurrencyError (the stream moved past the expected revision); EventStoreDB accepts
+ *   the same id in another stream, and answers a resent append at the same expectation with the
+ *   revision it had, as if it were written now. The domain never chooses ids: `append` gives
+ *   each event a fresh one, and a command that meets a conflict reads its stream again.
+ * - Sizes. EventStoreDB refuses an append over its maximum append size (1 MiB by default) with
+ *   AppendTooLargeError; PostgreSQL has no such limit. No event may grow with the data: a
+ *   list of any length is recorded in chunks of bounded size.
+ * - Errors. ConcurrencyError, InvalidAppendError and AppendTooLargeError mean nothing was
+ *   written. EventStoreUnavailableError (no leader, no answer in time, a lost connection) means
+ *   the store could not serve the call after the adapter retried what was safe to retry; an
+ *   append that fails so may have landed. PostgreSQL's timeouts and full pool are OverloadedError
+ *   or its own codes (src/overload.ts); the API answers both 503 with `retry-after`.
  */
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -99,7 +115,8 @@ export interface EventStore {
   /**
    * Appends atomically. Throws ConcurrencyError when the stream is not at `expected`, and
    * AppendTooLargeError when the store refuses the append for its size (EventStoreDB: 1 MiB by
-   * default): keep every event bounded, whatever the data.
+   * default): keep every event bounded, whatever the data. An id given in `events` is kept
+   * (see "Event ids" above); one left out is made fresh.
    */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** A stream that does not exist reads as empty. */

@@ -5,6 +5,8 @@ import type { EventStore } from "../../src/eventstore/port.ts";
 import type { EventStoreFixture, FixtureSetup } from "./fixture.ts";
 
 const IMAGE = "eventstore/eventstore:24.10";
+/** The server's default `MaxAppendSize`, which compose.yaml states: 1 MiB. */
+const MAX_APPEND_SIZE = 1_048_576;
 const HTTP_PORT = 2113;
 const READY_TIMEOUT_MS = 60_000;
 
@@ -44,7 +46,7 @@ async function connect(connectionString: string, cleanup: () => Promise<void>): 
     throw error;
   }
   // advancePositionBeyond is left out: EventStoreDB assigns log positions itself.
-  return { store, close };
+  return { store, close, eventIdsUniqueIn: "stream", maxAppendSize: MAX_APPEND_SIZE };
 }
 
 async function dockerUnavailableReason(): Promise<string | null> {

@@ -8,6 +8,13 @@ export interface EventStoreFixture {
    * positions cannot be steered leave it out, and the suite says it skipped that check.
    */
   advancePositionBeyond?: (position: bigint) => Promise<void>;
+  /**
+   * Where an event id must be unique (see src/eventstore/port.ts): in the whole log (PostgreSQL)
+   * or in its stream only (EventStoreDB).
+   */
+  eventIdsUniqueIn: "log" | "stream";
+  /** The largest append the store takes, in bytes of event data and metadata; none when it has no limit. */
+  maxAppendSize?: number;
   close: () => Promise<void>;
 }
 

@@ -13,6 +13,7 @@ for (const target of testDatabaseTargets()) {
           database.db,
         );
       },
+      eventIdsUniqueIn: "log",
       close: () => database.close(),
     };
   });

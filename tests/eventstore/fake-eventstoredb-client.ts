@@ -20,6 +20,8 @@ import {
 // The client's own subscription stream, so events and checkpoints reach the adapter in the order,
 // and with the buffering, of the real client.
 import { Subscription } from "@eventstore/db-client/dist/streams/utils/Subscription.js";
+// The client's own translation of a failed gRPC call, so a fault is the error the client throws.
+import { convertToCommandError } from "@eventstore/db-client/dist/utils/CommandError.js";
 
 /** The client types revisions and positions as bigint; these tests also feed the numbers that arrive at runtime. */
 export const asBigInt = (value: number): bigint => value as unknown as bigint;
@@ -152,6 +154,35 @@ export class ServedSubscription {
   }
 }
 
+/** A failed gRPC call as the client reports it: the status code, and the server's `exception` header when it sends one. */
+function grpcFailure(code: number, details: string, headers: Record<string, string> = {}): Error {
+  const failure = Object.assign(new Error(`${code} ${details}`), { code, details, metadata: { getMap: () => headers } });
+  return convertToCommandError(failure as never) as Error;
+}
+
+/** What a live server's failures look like to the client (gRPC status codes: 4, 5, 14). */
+export const serverFaults = {
+  /** The node is down or the connection was lost (as a failover showed: `14 UNAVAILABLE: read ECONNRESET`). */
+  unavailable: () => grpcFailure(14, "read ECONNRESET"),
+  /** A follower was asked to write; it names the leader. */
+  notLeader: () =>
+    grpcFailure(5, "Leader info available", { exception: "not-leader", "leader-endpoint-host": "127.0.0.1", "leader-endpoint-port": "2113" }),
+  /** No answer within the client's deadline (10 s by default). */
+  deadlineExceeded: () => grpcFailure(4, "Deadline exceeded"),
+  /**
+   * The node is down when the client reconnects: its first call, which asks the server what it
+   * supports, fails with the raw gRPC error, unconverted (seen live after a kill -9).
+   */
+  unavailableOnReconnect: () =>
+    Object.assign(new Error("14 UNAVAILABLE: No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:2113."), {
+      code: 14,
+      details: "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:2113.",
+      metadata: { getMap: () => ({}) },
+    }),
+} satisfies Record<string, () => Error>;
+
+export type ServerFault = () => Error;
+
 /** The live server's default maximum append size (`MaxAppendSize`): 1 MiB. */
 export const MAX_APPEND_SIZE = 1_048_576;
 
@@ -163,8 +194,8 @@ function appendSize(events: readonly EventData[]): number {
 }
 
 /** As the live server does: an append over its maximum size is refused whole. */
-function refuseOversized(events: readonly EventData[]): void {
-  if (appendSize(events) > MAX_APPEND_SIZE) throw MaxAppendSizeExceededError.fromMaxAppendSize(MAX_APPEND_SIZE);
+function refuseOversized(events: readonly EventData[], maxAppendSize: number): void {
+  if (appendSize(events) > maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(maxAppendSize);
 }
 
 /** Just enough of EventStoreDBClient, over an in-memory $all log. */
@@ -175,12 +206,34 @@ export class FakeClient {
   streams = new Map<string, AllStreamResolvedEvent[]>();
   /** Called once a new subscription has been sent what the log held. */
   onSubscribe: (served: ServedSubscription, index: number) => void = () => {};
+  /** Failures the next calls meet, one each, before they reach the log. */
+  readonly faults: ServerFault[] = [];
+  /** The server's `MaxAppendSize` setting, in bytes. */
+  maxAppendSize = MAX_APPEND_SIZE;
+  /** While set, the node is down: every call fails with it. */
+  #outage: ServerFault | null = null;
 
   constructor(
     public log: AllStreamResolvedEvent[] = [],
     /** Whether a backwards read from a position includes the event at it (the server's choice is not documented). */
     private readonly backwardsInclusive = false,
   ) {}
+
+  /** The node goes down (its log kept, as on disk): live subscriptions drop, and every call fails with `fault` until `restart`. */
+  stop(fault: ServerFault = serverFaults.unavailable): void {
+    this.#outage = fault;
+    for (const served of this.served) if (!served.unsubscribed) served.fail(fault());
+  }
+
+  restart(): void {
+    this.#outage = null;
+  }
+
+  /** Throws what a call meets now: the outage, else the next queued fault. */
+  protected meetFault(): void {
+    const fault = this.#outage ?? this.faults.shift();
+    if (fault) throw fault();
+  }
 
   /** A record written to $all now: live subscriptions are sent it. */
   write(record: AllStreamResolvedEvent): void {
@@ -191,7 +244,10 @@ export class FakeClient {
   readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
     const log = this.log;
     const inclusive = this.backwardsInclusive;
+    const meetFault = () => this.meetFault();
     return (async function* () {
+      // As the client does, a failed read reports while it is iterated.
+      meetFault();
       let page: AllStreamResolvedEvent[];
       if (direction === "forwards") {
         page = fromPosition === "start" ? log : fromPosition === "end" ? [] : log.filter((event) => commitOf(event) >= BigInt(fromPosition.commit));
@@ -208,7 +264,9 @@ export class FakeClient {
 
   readStream(streamId: string) {
     const events = this.streams.get(streamId);
+    const meetFault = () => this.meetFault();
     return (async function* () {
+      meetFault();
       if (!events) throw new StreamNotFoundError(undefined, streamId);
       yield* events;
     })();
@@ -216,7 +274,8 @@ export class FakeClient {
 
   async appendToStream(...args: unknown[]): Promise<ClientAppendResult> {
     const [, events] = args as [string, EventData | EventData[]];
-    refuseOversized(Array.isArray(events) ? events : [events]);
+    this.meetFault();
+    refuseOversized(Array.isArray(events) ? events : [events], this.maxAppendSize);
     this.appends.push(args);
     return this.appendResult();
   }
@@ -226,6 +285,12 @@ export class FakeClient {
     this.served.push(served);
     const index = this.served.length - 1;
     setImmediate(() => {
+      try {
+        this.meetFault();
+      } catch (error) {
+        served.fail(error as Error);
+        return;
+      }
       served.catchUp(this.log);
       this.onSubscribe(served, index);
     });
@@ -240,12 +305,27 @@ export class FakeClient {
 }
 
 /**
+ * Where the stream holds these events already, written by an append at this expectation: the
+ * revision of the last of them. The live server answers such an append with that revision and
+ * writes nothing (event ids are recognised within one stream only).
+ */
+function alreadyWritten(stream: readonly AllStreamResolvedEvent[], events: readonly EventData[], expected: AppendExpectedRevision): bigint | null {
+  const first = stream.findIndex((record) => record.event?.id === events[0]?.id);
+  if (first < 0 || !events.every((event, index) => stream[first + index]?.event?.id === event.id)) return null;
+  const fits = expected === ANY || expected === STREAM_EXISTS || (expected === NO_STREAM ? first === 0 : BigInt(expected) + 1n === BigInt(first));
+  return fits ? BigInt(first + events.length - 1) : null;
+}
+
+/**
  * A server in memory: appends are kept in their streams and in $all (checked against the expected
  * revision and the maximum append size, as the live server does) and read back, so the adapter can
- * run the service's commands over it.
+ * run the service's commands over it. `stop` and `restart` take it down and up with its log kept;
+ * `faults` and `lostAnswers` are what calls meet meanwhile.
  */
 export class FakeServer extends FakeClient {
   #commit = 0n;
+  /** Failures the next appends meet once written: the client never hears that they landed. */
+  readonly lostAnswers: ServerFault[] = [];
 
   override async appendToStream(
     streamId: string,
@@ -253,8 +333,12 @@ export class FakeServer extends FakeClient {
     { expectedRevision = ANY }: { expectedRevision?: AppendExpectedRevision } = {},
   ): Promise<ClientAppendResult> {
     const appended = Array.isArray(events) ? events : [events];
-    refuseOversized(appended);
+    this.meetFault();
+    refuseOversized(appended, this.maxAppendSize);
     const stream = this.streams.get(streamId) ?? [];
+    const written = alreadyWritten(stream, appended, expectedRevision);
+    // The live server's answer to a resent append carries the revision, not the position.
+    if (written !== null) return { success: true, nextExpectedRevision: written };
     const current = stream.length === 0 ? NO_STREAM : BigInt(stream.length - 1);
     const expected =
       expectedRevision === ANY ||
@@ -282,12 +366,16 @@ export class FakeServer extends FakeClient {
       this.write(record);
     }
     this.streams.set(streamId, stream);
+    const lostAnswer = this.lostAnswers.shift();
+    if (lostAnswer) throw lostAnswer();
     return { success: true, nextExpectedRevision: BigInt(stream.length - 1), position: { commit: this.#commit, prepare: this.#commit } };
   }
 
   override readStream(streamId: string, { fromRevision = "start", direction = "forwards", maxCount = Number.MAX_SAFE_INTEGER }: ClientReadStreamOptions = {}) {
     const events = this.streams.get(streamId);
+    const meetFault = () => this.meetFault();
     return (async function* () {
+      meetFault();
       if (!events) throw new StreamNotFoundError(undefined, streamId);
       const forwards = direction === "forwards";
       const from = fromRevision === "start" ? 0n : fromRevision === "end" ? BigInt(events.length - 1) : BigInt(fromRevision);

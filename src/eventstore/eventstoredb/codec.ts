@@ -149,6 +149,38 @@ export function isMissingStreamError(error: unknown): boolean {
   return error.type === ErrorType.STREAM_NOT_FOUND || error.type === ErrorType.STREAM_DELETED;
 }
 
+/** What the client says when no node of a cluster answered its gossip (all down, or no leader yet). */
+const DISCOVERY_FAILED = /^Failed to discover after \d+ attempts/;
+
+/**
+ * gRPC status codes of a call the server may serve next time: CANCELLED (1), DEADLINE_EXCEEDED
+ * (4), ABORTED (10), UNAVAILABLE (14). The client converts most failures to its own errors, but
+ * not all: when it reconnects, its first call (which asks the server what it supports) fails with
+ * the raw gRPC error.
+ */
+const TRANSIENT_GRPC_STATUSES: ReadonlySet<number> = new Set([1, 4, 10, 14]);
+
+/**
+ * The server could not serve the call now, though it may the next one: not the leader (the client
+ * reconnects to the one it names), no answer within the deadline, unreachable or a connection
+ * lost (the client reconnects), a call the server cancelled or timed out, or no node found.
+ */
+export function isTransientError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (DISCOVERY_FAILED.test(error.message)) return true;
+  if (!("type" in error)) {
+    // A raw gRPC error has a numeric code and details; Node's own errors have string codes.
+    return "code" in error && typeof error.code === "number" && "details" in error && TRANSIENT_GRPC_STATUSES.has(error.code);
+  }
+  return (
+    error.type === ErrorType.NOT_LEADER ||
+    error.type === ErrorType.DEADLINE_EXCEEDED ||
+    error.type === ErrorType.UNAVAILABLE ||
+    error.type === ErrorType.CANCELLED ||
+    error.type === ErrorType.TIMEOUT
+  );
+}
+
 /** Errors that resubscribing cannot cure. */
 export function isPermanentSubscriptionError(error: unknown): boolean {
   if (typeof error !== "object" || error === null || !("type" in error)) return false;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   BACKWARDS,
   END,
@@ -8,6 +9,7 @@ import {
   type AllStreamResolvedEvent,
   type ReadPosition,
 } from "@eventstore/db-client";
+import { EventStoreUnavailableError } from "../errors.ts";
 import { validateAppend } from "../validate-append.ts";
 import type {
   AppendResult,
@@ -22,10 +24,12 @@ import type {
   RecordedEvent,
 } from "../port.ts";
 import {
+  backoffDelay,
   comparePositions,
   decodeCheckpoint,
   encodeCheckpoint,
   isMissingStreamError,
+  isTransientError,
   positionOf,
   toBigInt,
   toClientExpectedRevision,
@@ -41,38 +45,84 @@ import { subscribeToAll } from "./subscription.ts";
 /** Records per read when scanning $all, however few events the caller wants. */
 const PAGE_SIZE = 100;
 
+/**
+ * How long a call that met a transient failure (see isTransientError) is tried again before the
+ * caller is told the store is unavailable: long enough for a cluster to elect a new leader.
+ */
+const RETRY_FOR_MS = 5_000;
+
+export interface EventStoreDbOptions {
+  retryForMs?: number;
+}
+
 /** The EventStore port on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`. */
 export function createEventStoreDbEventStore(connectionString: string): EventStore {
   return eventStoreOnClient(EventStoreDBClient.connectionString(connectionString));
 }
 
+/**
+ * Whether an append may be sent again when its outcome is unknown (the connection dropped, the
+ * deadline passed): at an exact revision or `no_stream`, EventStoreDB takes the same event ids
+ * again as the append it already wrote, and adds nothing; at `any` or `stream_exists` it might
+ * write them twice.
+ */
+const isSafeToResend = (expected: ExpectedRevision): boolean => typeof expected === "bigint" || expected === "no_stream";
+
+async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of read) items.push(item);
+  return items;
+}
+
 /** The adapter over an existing client; exported so unit tests can hand it a fake one. */
-export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
-  async function readAllPage(fromPosition: ReadPosition, maxCount: number, backwards = false): Promise<AllStreamResolvedEvent[]> {
-    const page: AllStreamResolvedEvent[] = [];
-    for await (const resolved of client.readAll({ fromPosition, maxCount, direction: backwards ? BACKWARDS : FORWARDS })) {
-      page.push(resolved);
+export function eventStoreOnClient(client: EventStoreDBClient, { retryForMs = RETRY_FOR_MS }: EventStoreDbOptions = {}): EventStore {
+  /**
+   * Whether a call gave up waiting for the store and none has succeeded since: then calls are
+   * tried once, so that a long outage is answered at once rather than after a wait per call.
+   */
+  let unavailable = false;
+
+  /** The call, again after a transient failure while retrying is allowed and time is left; else EventStoreUnavailableError. */
+  async function patiently<T>(call: () => Promise<T>, retrying = true): Promise<T> {
+    const started = performance.now();
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const result = await call();
+        unavailable = false;
+        return result;
+      } catch (error) {
+        if (!isTransientError(error)) throw error;
+        const delay = backoffDelay(attempt, 100, 1_000);
+        if (!retrying || unavailable || performance.now() - started + delay > retryForMs) {
+          if (retrying) unavailable = true;
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new EventStoreUnavailableError(`EventStoreDB cannot serve the call now: ${reason}`, { cause: error });
+        }
+        await sleep(delay);
+      }
     }
-    return page;
   }
+
+  const readAllPage = (fromPosition: ReadPosition, maxCount: number, backwards = false): Promise<AllStreamResolvedEvent[]> =>
+    patiently(() => collect(client.readAll({ fromPosition, maxCount, direction: backwards ? BACKWARDS : FORWARDS })));
 
   /** Only an idempotent re-append comes back without a position: take it from the stream's last event. */
   async function positionOfRevision(streamId: string, revision: bigint): Promise<bigint> {
-    for await (const resolved of client.readStream(streamId, { fromRevision: revision, maxCount: 1 })) {
-      const position = positionOf(resolved);
-      if (position) return position.commit;
-    }
+    const [resolved] = await patiently(() => collect(client.readStream(streamId, { fromRevision: revision, maxCount: 1 })));
+    const position = resolved ? positionOf(resolved) : null;
+    if (position) return position.commit;
     throw new Error(`EventStoreDB reported no position for revision ${revision} of stream ${streamId}`);
   }
 
   const store: EventStore = {
     async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
       const valid = validateAppend(streamId, events, expected);
+      // The same ids on every attempt: that is what lets the server recognise an append it already wrote.
+      const sent = valid.events.map((event) => jsonEvent(event));
       try {
-        const result = await client.appendToStream(
-          valid.streamId,
-          valid.events.map((event) => jsonEvent(event)),
-          { expectedRevision: toClientExpectedRevision(valid.expected) },
+        const result = await patiently(
+          () => client.appendToStream(valid.streamId, sent, { expectedRevision: toClientExpectedRevision(valid.expected) }),
+          isSafeToResend(valid.expected),
         );
         const nextExpectedRevision = toBigInt(result.nextExpectedRevision, "revision");
         const position = result.position
@@ -87,23 +137,20 @@ export function eventStoreOnClient(client: EventStoreDBClient): EventStore {
     async readStream(streamId: string, { from, maxCount, direction = "forwards" }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
       if (maxCount !== undefined && maxCount <= 0) return [];
       const backwards = direction === "backwards";
-      const read = client.readStream(streamId, {
-        direction: backwards ? BACKWARDS : FORWARDS,
-        fromRevision: from ?? (backwards ? END : START),
-        ...(maxCount === undefined ? {} : { maxCount }),
-      });
-      const events: RecordedEvent[] = [];
+      const read = () =>
+        client.readStream(streamId, {
+          direction: backwards ? BACKWARDS : FORWARDS,
+          fromRevision: from ?? (backwards ? END : START),
+          ...(maxCount === undefined ? {} : { maxCount }),
+        });
       try {
         // A missing stream is reported while iterating, not when the read is created.
-        for await (const resolved of read) {
-          const event = toRecordedEvent(resolved);
-          if (event) events.push(event);
-        }
+        const resolved = await patiently(() => collect(read()));
+        return resolved.flatMap((item) => toRecordedEvent(item) ?? []);
       } catch (error) {
         if (isMissingStreamError(error)) return [];
         throw error;
       }
-      return events;
     },
 
     async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {

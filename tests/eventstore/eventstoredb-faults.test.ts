@@ -1,0 +1,103 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { EventStoreUnavailableError } from "../../src/eventstore/errors.ts";
+import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
+import type { EventStore, RecordedEvent } from "../../src/eventstore/port.ts";
+import { FakeServer, serverFaults } from "./fake-eventstoredb-client.ts";
+
+const event = (type: string) => ({ type, data: { type } });
+
+/** The adapter over a fake server, giving up after `retryForMs` of transient failures. */
+function storeOn(server: FakeServer, retryForMs = 2_000): EventStore {
+  return eventStoreOnClient(server.asClient(), { retryForMs });
+}
+
+describe("EventStoreDB failures the adapter rides out", () => {
+  it.each(Object.entries(serverFaults))("an append that meets %s is sent again and lands once", async (_name, fault) => {
+    const server = new FakeServer();
+    const store = storeOn(server);
+    server.faults.push(fault, fault);
+    expect(await store.append("payment-1", [event("A")], "no_stream")).toMatchObject({ nextExpectedRevision: 0n });
+    expect((await store.readStream("payment-1")).map((e) => e.type)).toEqual(["A"]);
+  });
+
+  it.each(Object.entries(serverFaults))("reads that meet %s are made again", async (_name, fault) => {
+    const server = new FakeServer();
+    const store = storeOn(server);
+    await store.append("payment-1", [event("A")], "no_stream");
+    server.faults.push(fault);
+    expect((await store.readStream("payment-1")).map((e) => e.type)).toEqual(["A"]);
+    server.faults.push(fault);
+    expect((await store.readAll()).events.map((e) => e.type)).toEqual(["A"]);
+    server.faults.push(fault);
+    expect((await store.readHead()).position).not.toBeNull();
+  });
+
+  it("an append written whose answer was lost is sent again with the same ids: the server keeps it once", async () => {
+    const server = new FakeServer();
+    const store = storeOn(server);
+    server.lostAnswers.push(serverFaults.unavailable);
+    expect(await store.append("payment-1", [event("A"), event("B")], "no_stream")).toMatchObject({ nextExpectedRevision: 1n });
+    server.lostAnswers.push(serverFaults.deadlineExceeded);
+    const appended = await store.append("payment-1", [event("C")], 1n);
+    expect(appended.nextExpectedRevision).toBe(2n);
+    const stream = await store.readStream("payment-1");
+    expect(stream.map((e) => e.type)).toEqual(["A", "B", "C"]);
+    expect(appended.position).toBe(stream[2]!.position);
+  });
+
+  it("an append at `any` whose answer was lost is not sent again: EventStoreUnavailableError, though it may have landed", async () => {
+    const server = new FakeServer();
+    const store = storeOn(server);
+    server.lostAnswers.push(serverFaults.unavailable);
+    await expect(store.append("payment-1", [event("A")], "any")).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    expect(await store.readStream("payment-1")).toHaveLength(1);
+  });
+
+  it("a node down longer than the retry window is EventStoreUnavailableError, from appends and reads alike", async () => {
+    const server = new FakeServer();
+    const store = storeOn(server, 300);
+    await store.append("payment-1", [event("A")], "no_stream");
+    server.stop(serverFaults.unavailable);
+    await expect(store.append("payment-1", [event("B")], 0n)).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(store.readStream("payment-1")).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await expect(store.readAll()).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    server.restart();
+    expect((await store.readStream("payment-1")).map((e) => e.type)).toEqual(["A"]);
+  });
+
+  it("an append that comes while the leader changes waits for the new one", async () => {
+    const server = new FakeServer();
+    const store = storeOn(server);
+    server.stop(serverFaults.notLeader);
+    setTimeout(() => server.restart(), 400);
+    expect(await store.append("payment-1", [event("A")], "no_stream")).toMatchObject({ nextExpectedRevision: 0n });
+  });
+
+  it("a live subscription resumes from its checkpoint after the server restarts: nothing skipped, nothing twice", async () => {
+    const server = new FakeServer();
+    const store = storeOn(server);
+    await store.append("payment-1", [event("A"), event("B")], "no_stream");
+    const controller = new AbortController();
+    const seen: RecordedEvent[] = [];
+    const subscribing = (async () => {
+      for await (const batch of store.subscribe({ signal: controller.signal })) {
+        seen.push(...batch.events);
+        if (seen.length >= 4) controller.abort();
+      }
+    })();
+    await expect.poll(() => seen.length).toBe(2);
+    server.stop();
+    await sleep(300);
+    server.restart();
+    await store.append("payment-1", [event("C")], 1n);
+    await store.append("payment-2", [event("D")], "no_stream");
+    const timer = setTimeout(() => controller.abort(), 15_000);
+    await subscribing;
+    clearTimeout(timer);
+    expect(seen.map((e) => e.type)).toEqual(["A", "B", "C", "D"]);
+    // Resubscribed from where it was, not from the start of the log.
+    const resumedFrom = server.served.at(-1)?.options.fromPosition;
+    expect(resumedFrom).toEqual({ commit: seen[1]!.position, prepare: seen[1]!.position });
+  }, 20_000);
+});
