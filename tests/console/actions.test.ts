@@ -165,6 +165,8 @@ describe.skipIf(!hasChromium)(`the console's actions in Chromium, on ${target}`,
         confirm.click();
       })()`);
       await expect.poll(() => outcome(page)).toContain("Captured 4.50 USD: the capture was approved.");
+      // The answer takes the focus the confirmation had, for keyboard and screen reader users.
+      expect(await page.evaluate(`document.activeElement?.dataset.testid`)).toBe("action-outcome");
       await expect.poll(() => stateShown(page)).toBe("partially_captured");
       expect(tab.answers.filter((answer) => answer.endsWith("POST /v1/transactions/capture"))).toEqual(["201 POST /v1/transactions/capture"]);
     });

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { apiGet, type Role } from "../api.ts";
 import { checkChain, type LinkCheck } from "../chain.ts";
 import { Amount, Loading, StatusBadge, ViewHeading } from "../components/common.tsx";
@@ -48,7 +48,7 @@ export function Timeline({ id, role }: { id: string; role: Role }) {
       <p>
         <a href={linkTo(["transactions"])}>← All transactions</a>
       </p>
-      {outcome && <OutcomeNotice outcome={outcome} />}
+      {outcome && <OutcomeNotice key={answered} outcome={outcome} />}
       <Loading loaded={loaded}>
         {({ transaction, stream, checks, states }) => (
           <>
@@ -69,9 +69,18 @@ export function Timeline({ id, role }: { id: string; role: Role }) {
   );
 }
 
+/** What the action's answer was; it takes the focus, which the confirmation it replaces had. */
 function OutcomeNotice({ outcome: { tone, text, recorded } }: { outcome: ActionOutcome }) {
+  const notice = useRef<HTMLParagraphElement>(null);
+  useLayoutEffect(() => notice.current?.focus(), []);
   return (
-    <p class={tone === "done" ? "notice" : "error"} role={tone === "done" ? "status" : "alert"} data-testid="action-outcome">
+    <p
+      ref={notice}
+      tabIndex={-1}
+      class={`outcome ${tone === "done" ? "notice" : "error"}`}
+      role={tone === "done" ? "status" : "alert"}
+      data-testid="action-outcome"
+    >
       {text}{" "}
       {recorded && (
         <a href={linkTo(["transactions", recorded.id])} class="mono">
