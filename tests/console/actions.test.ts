@@ -123,8 +123,8 @@ describe.skipIf(!hasChromium)(`the console's actions in Chromium, on ${target}`,
   });
 
   /** A tab for one test; at its end, the page reported no error (no CSP violation, no exception). */
-  async function withTab(work: (page: Page, tab: Awaited<ReturnType<typeof openTab>>) => Promise<void>) {
-    const tab = await openTab(browser, api.url);
+  async function withTab(work: (page: Page, tab: Awaited<ReturnType<typeof openTab>>) => Promise<void>, width = 1280) {
+    const tab = await openTab(browser, api.url, width);
     try {
       await work(tab.page, tab).catch(async (error: unknown) => {
         const alerts = await tab.page.getByRole("alert").allTextContents().catch(() => []);
@@ -270,6 +270,26 @@ describe.skipIf(!hasChromium)(`the console's actions in Chromium, on ${target}`,
       // The page shows the transaction again as it now stands.
       await expect.poll(() => stateShown(page)).toBe("voided");
     });
+    expect(await childrenOf(acme, authorization, "capture")).toEqual([]);
+  });
+
+  it("fits the form and the confirmation on a 390 px wide screen, with no accessibility violation", async () => {
+    const authorization = await pay(acme, "authorization", 1000);
+    await withTab(async (page) => {
+      await signIn(page, acme.key);
+      await openTimeline(page, authorization);
+      const overflow = () => page.evaluate<number>(`document.documentElement.scrollWidth - window.innerWidth`);
+      await page.getByRole("button", { name: "Capture…" }).click();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Review the capture" }).click();
+      await page.getByTestId("consequence").waitFor();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Back" }).click();
+      await page.getByRole("button", { name: "Cancel" }).click();
+      expect(await page.getByLabel("Amount to capture (USD)").count()).toBe(0);
+    }, 390);
     expect(await childrenOf(acme, authorization, "capture")).toEqual([]);
   });
 
