@@ -74,7 +74,7 @@ function CurrentView({ section, id, query, caller }: { section: string; id: stri
   const role: Role = caller.role;
   switch (section) {
     case "transactions":
-      return id ? <Timeline key={id} id={id} /> : <Transactions query={query} role={role} />;
+      return id ? <Timeline key={id} id={id} role={role} /> : <Transactions query={query} role={role} />;
     case "operations":
       return <Operations caller={caller} />;
     case "host-configurations":

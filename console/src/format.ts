@@ -27,3 +27,26 @@ export function formatSeconds(seconds: number): string {
 }
 
 export const shortId = (id: string): string => id.slice(-12);
+
+/**
+ * An amount typed in the currency's major unit, as the console writes amounts ("10.99",
+ * "1,234.5", "500"), in its minor unit (1099, 123450, 500); a sentence saying what is wrong
+ * otherwise. Read from the digits, never through a float: "0.29" is 29, not 28.999….
+ */
+export function parseAmount(text: string, currency: string): { amount: number } | { problem: string } {
+  const exponent = __CURRENCY_EXPONENTS__[currency];
+  if (exponent === undefined) return { problem: `${currency || "No currency"} is not a currency the ledger knows.` };
+  const match = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d*))?$/.exec(text.trim());
+  const example = formatAmount(1099 * 10 ** Math.max(exponent - 2, 0), currency);
+  if (!match) return { problem: `"${text.trim()}" is not an amount in ${currency}: write it as the console shows it, like ${example}.` };
+  const [, whole = "", fraction = ""] = match;
+  if (fraction.length > exponent) {
+    return { problem: `${currency} has ${exponent === 0 ? "no" : exponent} decimal${exponent === 1 ? "" : "s"}: "${text.trim()}" has ${fraction.length}.` };
+  }
+  const amount = Number(whole.replaceAll(",", "") + fraction.padEnd(exponent, "0"));
+  if (!Number.isSafeInteger(amount)) return { problem: `"${text.trim()}" is too large an amount.` };
+  return { amount };
+}
+
+/** An amount in the currency's major unit without the currency, as an amount field shows it: 1099 USD is "10.99". */
+export const majorUnits = (amount: number, currency: string): string => formatAmount(amount, currency).split(" ")[0]!.replaceAll(",", "");

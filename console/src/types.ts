@@ -11,7 +11,6 @@ export interface Page<T> {
 
 export type TransactionStatus = "pending" | "approved" | "declined" | "failed";
 
-
 export interface Transaction {
   id: string;
   type: string;
@@ -91,10 +90,14 @@ export interface WebhookEndpoint {
   id: string;
   url: string;
   enabled: boolean;
+  disabledReason: string | null;
 }
 
 export interface DeliveryAttempt {
   id: string;
+  /** The message this attempt sent: every retry and redelivery of it shares the delivery. */
+  deliveryId: string;
+  eventId: string;
   eventType: string;
   attempt: number;
   status: "pending" | "delivered" | "failed";

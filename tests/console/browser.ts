@@ -29,8 +29,9 @@ export function launchChromium(): Promise<Browser> {
 /**
  * A fresh tab (its own session storage) that records what the page reports: console errors
  * (a Content-Security-Policy violation is one), uncaught exceptions, and every URL it asked for.
- * The API's expected refusals (403 for a client key's role check, 404 for what a key may not see)
- * show up as "Failed to load resource" errors and are counted apart.
+ * The API's expected refusals (403 for a client key's role check, 404 for what a key may not see,
+ * 409 and 422 for an action the tests make it refuse) show up as "Failed to load resource" errors
+ * and are counted apart.
  */
 export async function openTab(browser: Browser, baseUrl: string, width = 1280) {
   const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: baseUrl });
@@ -40,7 +41,7 @@ export async function openTab(browser: Browser, baseUrl: string, width = 1280) {
   const requests: string[] = [];
   page.on("console", (message: ConsoleMessage) => {
     if (message.type() !== "error") return;
-    const refused = /^Failed to load resource: the server responded with a status of (403|404)\b/.test(message.text());
+    const refused = /^Failed to load resource: the server responded with a status of (403|404|409|422)\b/.test(message.text());
     (refused ? refusals : errors).push(message.text());
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));

@@ -342,12 +342,36 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       await page.reload();
       await expect.poll(() => page.getByLabel("Client").inputValue()).toBe(fixture.globex.clientId);
 
+      // Amounts are typed as the table shows them, in the chosen currency's major unit: 1.234 KWD is 1234 fils.
       await apply(async () => {
-        await page.getByLabel("Amount at least").fill("1000");
-        await page.getByLabel("Amount at most").fill("1234");
+        await page.getByLabel("Currency").fill("KWD");
+        await page.getByLabel("Amount at least").fill("1");
+        await page.getByLabel("Amount at most").fill("1.234");
         await page.getByLabel("Type").selectOption("sale");
       });
       await expect.poll(() => rowIds(page)).toEqual([fixture.kwdSale]);
+      // Both bounds inclusive: the order sales of 21.90 and 22.90 USD, not those of 20.90 and 23.90.
+      await apply(async () => {
+        await page.getByLabel("Currency").fill("usd");
+        await page.getByLabel("Amount at least").fill("21.90");
+        await page.getByLabel("Amount at most").fill("22.9");
+      });
+      await expect.poll(() => rowIds(page)).toEqual([fixture.orderSales[2], fixture.orderSales[1]]);
+      expect(await page.locator(`tr[data-transaction-id="${fixture.orderSales[1]}"] .amount`).textContent()).toBe("21.90 USD");
+      // An amount without a currency, or with more decimals than it has, is explained; the API is not asked.
+      const refused = async (fill: () => Promise<unknown>, explanation: string) => {
+        await page.getByRole("link", { name: "Clear" }).click();
+        await expect.poll(() => page.getByLabel("Amount at least").inputValue()).toBe("");
+        await fill();
+        await page.getByRole("button", { name: "Apply filters" }).click();
+        await expect.poll(() => page.getByRole("alert").textContent()).toContain(explanation);
+        expect(await rowIds(page)).toEqual([]);
+      };
+      await refused(() => page.getByLabel("Amount at least").fill("10"), "Choose a currency to filter by amount");
+      await refused(async () => {
+        await page.getByLabel("Currency").fill("USD");
+        await page.getByLabel("Amount at most").fill("10.001");
+      }, 'USD has 2 decimals: "10.001" has 3.');
 
       await apply(() => page.getByLabel("User").fill("user_2"));
       await expect.poll(() => rowIds(page)).toEqual([fixture.processorBSale]);

@@ -3,7 +3,8 @@ import { Amount, Loading, StatusBadge, TableRegion, ViewHeading } from "../compo
 import { formatSeconds, formatTime, shortId } from "../format.ts";
 import { useLoad } from "../load.ts";
 import { linkTo } from "../router.ts";
-import type { Client, DeliveryAttempt, OperationsStatus, Page, Settlement, WebhookEndpoint } from "../types.ts";
+import type { Client, OperationsStatus, Page, Settlement } from "../types.ts";
+import { FailingDeliveries } from "./FailingDeliveries.tsx";
 
 /** Is everything flowing, and what is stuck: what the key may see of it. */
 export function Operations({ caller }: { caller: Caller }) {
@@ -133,61 +134,6 @@ function Settlements() {
                         </div>
                       ))}
                     </td>
-                  </tr>
-                ))}
-              </tbody>
-            </TableRegion>
-          )
-        }
-      </Loading>
-    </section>
-  );
-}
-
-async function loadFailingDeliveries() {
-  const endpoints = await apiGet<Page<WebhookEndpoint>>("/webhook-endpoints", { limit: 100 });
-  const attempts = await Promise.all(
-    endpoints.data.map(async (endpoint) => {
-      const page = await apiGet<Page<DeliveryAttempt>>(`/webhook-endpoints/${endpoint.id}/deliveries`, { limit: 50 });
-      return page.data.filter((attempt) => attempt.status !== "delivered").map((attempt) => ({ endpoint, attempt }));
-    }),
-  );
-  return attempts.flat();
-}
-
-function FailingDeliveries() {
-  const failing = useLoad(loadFailingDeliveries, []);
-  return (
-    <section aria-labelledby="webhooks-title">
-      <h2 id="webhooks-title">Webhook deliveries failing</h2>
-      <Loading loaded={failing}>
-        {(rows) =>
-          rows.length === 0 ? (
-            <p class="muted">No failed attempt among the latest of each endpoint.</p>
-          ) : (
-            <TableRegion label="Failing webhook deliveries">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Next attempt</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map(({ endpoint, attempt }) => (
-                  <tr key={attempt.id}>
-                    <td>{formatTime(attempt.createdAt)}</td>
-                    <td>{endpoint.url}</td>
-                    <td>{attempt.eventType}</td>
-                    <td>{attempt.attempt}</td>
-                    <td>
-                      <StatusBadge status={attempt.status === "failed" ? "failed" : "pending"} />{" "}
-                      {attempt.responseStatus ?? attempt.error ?? ""}
-                    </td>
-                    <td>{formatTime(attempt.nextAttemptAt)}</td>
                   </tr>
                 ))}
               </tbody>

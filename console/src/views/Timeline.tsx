@@ -1,12 +1,13 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
-import { apiGet } from "../api.ts";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { apiGet, type Role } from "../api.ts";
 import { checkChain, type LinkCheck } from "../chain.ts";
 import { Amount, Loading, StatusBadge, ViewHeading } from "../components/common.tsx";
 import { formatAmount, formatTime, shortId } from "../format.ts";
 import { useLoad } from "../load.ts";
 import { linkTo } from "../router.ts";
 import { statesAfterEach } from "../states.ts";
+import { type ActionOutcome, TransactionActions } from "./TransactionActions.tsx";
 import type { EventStream, LoggedEvent, Transaction } from "../types.ts";
 
 async function loadTimeline(id: string) {
@@ -32,18 +33,27 @@ function recordedBy({ metadata }: LoggedEvent): string {
   }
 }
 
-export function Timeline({ id }: { id: string }) {
-  const loaded = useLoad(() => loadTimeline(id), [id]);
+export function Timeline({ id, role }: { id: string; role: Role }) {
+  // Counts the actions answered here: each one reloads the transaction it changed.
+  const [answered, setAnswered] = useState(0);
+  const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
+  const loaded = useLoad(() => loadTimeline(id), [id, answered]);
+  const showOutcome = (next: ActionOutcome) => {
+    setOutcome(next);
+    setAnswered((count) => count + 1);
+  };
   return (
     <>
       <ViewHeading>Payment timeline</ViewHeading>
       <p>
         <a href={linkTo(["transactions"])}>← All transactions</a>
       </p>
+      {outcome && <OutcomeNotice key={answered} outcome={outcome} />}
       <Loading loaded={loaded}>
         {({ transaction, stream, checks, states }) => (
           <>
             <TransactionSummary transaction={transaction} />
+            <TransactionActions transaction={transaction} role={role} onOutcome={showOutcome} />
             <ChainVerdict checks={checks} events={stream.events} />
             <AsOfSlider events={stream.events} states={states} />
             <h2>Events of stream {stream.streamId}</h2>
@@ -56,6 +66,28 @@ export function Timeline({ id }: { id: string }) {
         )}
       </Loading>
     </>
+  );
+}
+
+/** What the action's answer was; it takes the focus, which the confirmation it replaces had. */
+function OutcomeNotice({ outcome: { tone, text, recorded } }: { outcome: ActionOutcome }) {
+  const notice = useRef<HTMLParagraphElement>(null);
+  useLayoutEffect(() => notice.current?.focus(), []);
+  return (
+    <p
+      ref={notice}
+      tabIndex={-1}
+      class={`outcome ${tone === "done" ? "notice" : "error"}`}
+      role={tone === "done" ? "status" : "alert"}
+      data-testid="action-outcome"
+    >
+      {text}{" "}
+      {recorded && (
+        <a href={linkTo(["transactions", recorded.id])} class="mono">
+          Open the {recorded.type} …{shortId(recorded.id)}
+        </a>
+      )}
+    </p>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { apiGet, type Role } from "../api.ts";
 import { Amount, Loading, StatusBadge, TableRegion, ViewHeading } from "../components/common.tsx";
-import { formatTime, shortId } from "../format.ts";
+import { formatTime, parseAmount, shortId } from "../format.ts";
 import { useLoad } from "../load.ts";
 import { linkTo, navigate } from "../router.ts";
 import { type Client, type Page, type Transaction, transactionStates } from "../types.ts";
@@ -39,11 +39,34 @@ function filtersOf(query: URLSearchParams): Filters {
   return Object.fromEntries(filterNames.flatMap((name) => (query.get(name) ? [[name, query.get(name)!]] : [])));
 }
 
+/**
+ * The API's query for the filters: the amounts, typed in the major unit the table shows, in the
+ * currency's minor unit. An amount means something only in one currency: without one, or
+ * unreadable, it is a problem to show, never a guess.
+ */
+function historyQueryOf(filters: Filters): { query: Filters } | { problem: string } {
+  const amounts = (["amountMin", "amountMax"] as const).filter((name) => filters[name] !== undefined);
+  if (amounts.length === 0) return { query: filters };
+  const currency = filters.currency?.toUpperCase();
+  if (!currency) return { problem: "Choose a currency to filter by amount: amounts are read in its units, as the table shows them." };
+  const query: Filters = { ...filters, currency };
+  for (const name of amounts) {
+    const parsed = parseAmount(filters[name]!, currency);
+    if ("problem" in parsed) return parsed;
+    query[name] = String(parsed.amount);
+  }
+  return { query };
+}
+
 export function Transactions({ query, role }: { query: URLSearchParams; role: Role }) {
   const filters = filtersOf(query);
   const cursor = query.get("cursor") ?? undefined;
   const page = Number(query.get("page") ?? "1");
-  const history = useLoad(() => apiGet<Page<Transaction>>("/transactions", { ...filters, cursor }), [query.toString()]);
+  const history = useLoad(() => {
+    const asked = historyQueryOf(filters);
+    if ("problem" in asked) return Promise.reject(new Error(asked.problem));
+    return apiGet<Page<Transaction>>("/transactions", { ...asked.query, cursor });
+  }, [query.toString()]);
   const clients = useLoad(
     () => (role === "admin" ? apiGet<Page<Client>>("/clients", { limit: 100 }).then((list) => list.data) : Promise.resolve([])),
     [role],
@@ -193,8 +216,8 @@ function FilterForm({ filters, clients, showClients }: { filters: Filters; clien
       {text("reference", "Reference")}
       {text("createdFrom", "Created from", "2025-01-31 or ISO time")}
       {text("createdTo", "Created to", "2025-01-31 or ISO time")}
-      {text("amountMin", "Amount at least", "minor units")}
-      {text("amountMax", "Amount at most", "minor units")}
+      {text("amountMin", "Amount at least", "10.99, in the currency")}
+      {text("amountMax", "Amount at most", "10.99, in the currency")}
       {select("limit", "Per page")}
       <div class="actions">
         <button type="submit">Apply filters</button>
