@@ -1,0 +1,44 @@
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { type ExportProblem, type ExportVerification, type StreamProof, verifyExport } from "../audit/verify-export.ts";
+import { count, writeOut } from "./output.ts";
+
+/**
+ * Checks every chain of an NDJSON export, offline, and prints per stream what it proved.
+ * Returns 1 when any event is missing, reordered, edited or inserted, 0 otherwise.
+ */
+export async function verifyExportFile(file: string, options: { partial: boolean }): Promise<number> {
+  const input = createReadStream(file, { encoding: "utf8" });
+  const result = await verifyExport(createInterface({ input, crlfDelay: Infinity }), options);
+  await writeOut(reportLines(file, result).join("\n") + "\n");
+  return result.ok ? 0 : 1;
+}
+
+function reportLines(file: string, result: ExportVerification): string[] {
+  const lines = [`${file}: ${count(result.events, "event")} in ${count(result.streams.length, "stream")}`];
+  lines.push(...result.problems.map(problemLine));
+  for (const proof of result.streams) {
+    lines.push(`  ${proof.problems.length === 0 ? "ok    " : "FAILED"} ${proof.streamId}: ${proved(proof)}`);
+    lines.push(...proof.problems.map((problem) => `    - ${problemLine(problem)}`));
+  }
+  const failed = result.streams.filter((proof) => proof.problems.length > 0).length;
+  lines.push(
+    result.ok
+      ? "verify-export: ok: every stream is one unbroken hash chain"
+      : `verify-export: ${count(failed, "stream")} failed${result.problems.length > 0 ? `, ${count(result.problems.length, "unreadable line")}` : ""}`,
+  );
+  return lines;
+}
+
+function proved(proof: StreamProof): string {
+  const revisions = proof.firstRevision === proof.lastRevision ? `revision ${proof.firstRevision}` : `revisions ${proof.firstRevision}..${proof.lastRevision}`;
+  const from = proof.linkedFrom === null ? "from the stream's start" : `from predecessor hash ${proof.linkedFrom}`;
+  const unchained = proof.unchained > 0 ? `, the first ${count(proof.unchained, "event")} from before hash chains (not provable)` : "";
+  return `${revisions} (${count(proof.events, "event")}) chained ${from}${unchained}; head ${proof.head ?? "(none)"}`;
+}
+
+function problemLine(problem: ExportProblem): string {
+  const where = problem.revision === null ? `line ${problem.line}` : `line ${problem.line}, revision ${problem.revision}`;
+  const hashes = problem.expected !== undefined ? ` (expected ${problem.expected ?? "none"}, found ${problem.found ?? "none"})` : "";
+  return `${where}: ${problem.code}: ${problem.message}${hashes}`;
+}
