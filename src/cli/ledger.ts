@@ -94,8 +94,12 @@ program
   )
   .argument("<file>", "an export: the output of `ledger export`, or the events of GET /v1/events pages one per line")
   .option("--partial", "the export starts mid-log (made with --after): a stream may start past revision 0, linked to a hash given")
-  .action(async (file: string, options: { partial?: boolean }) => {
-    process.exitCode = await verifyExportFile(file, { partial: options.partial === true });
+  .option(
+    "--against <earlier-export>",
+    "an earlier export kept outside the database: each of its stream heads must still be in <file>, at its revision with its hash",
+  )
+  .action(async (file: string, options: { partial?: boolean; against?: string }) => {
+    process.exitCode = await verifyExportFile(file, { partial: options.partial === true, against: options.against });
   });
 
 program

@@ -7,12 +7,25 @@ import { count, writeOut } from "./output.ts";
  * Checks every chain of an NDJSON export, offline, and prints per stream what it proved.
  * Returns 1 when any event is missing, reordered, edited or inserted, 0 otherwise.
  */
-export async function verifyExportFile(file: string, options: { partial: boolean }): Promise<number> {
-  const input = createReadStream(file, { encoding: "utf8" });
-  const result = await verifyExport(createInterface({ input, crlfDelay: Infinity }), options);
-  await writeOut(reportLines(file, result).join("\n") + "\n");
+export async function verifyExportFile(file: string, options: { partial: boolean; against?: string }): Promise<number> {
+  const lines: string[] = [];
+  let recordedHeads: StreamProof[] | undefined;
+  if (options.against !== undefined) {
+    const earlier = await verifyExport(linesOf(options.against));
+    lines.push(...reportLines(options.against, earlier), "");
+    if (!earlier.ok) {
+      await writeOut(lines.join("\n") + "\nverify-export: the earlier export does not verify: its heads prove nothing\n");
+      return 1;
+    }
+    recordedHeads = earlier.streams;
+  }
+  const result = await verifyExport(linesOf(file), { partial: options.partial, recordedHeads });
+  lines.push(...reportLines(file, result));
+  await writeOut(lines.join("\n") + "\n");
   return result.ok ? 0 : 1;
 }
+
+const linesOf = (file: string) => createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
 
 function reportLines(file: string, result: ExportVerification): string[] {
   const lines = [`${file}: ${count(result.events, "event")} in ${count(result.streams.length, "stream")}`];
@@ -38,7 +51,7 @@ function proved(proof: StreamProof): string {
 }
 
 function problemLine(problem: ExportProblem): string {
-  const where = problem.revision === null ? `line ${problem.line}` : `line ${problem.line}, revision ${problem.revision}`;
+  const where = [problem.line === null ? [] : [`line ${problem.line}`], problem.revision === null ? [] : [`revision ${problem.revision}`]].flat().join(", ");
   const hashes = problem.expected !== undefined ? ` (expected ${problem.expected ?? "none"}, found ${problem.found ?? "none"})` : "";
   return `${where}: ${problem.code}: ${problem.message}${hashes}`;
 }

@@ -123,6 +123,36 @@ for (const target of testDatabaseTargets()) {
       expect(problemsOf(added)).toEqual([`${stream} 3 out_of_log_order`, `${stream} 3 out_of_order`, `${stream} 4 link_mismatch`]);
     });
 
+    /** The export with the capture's amount rewritten and every later hash of its stream recomputed: a consistent chain. */
+    function rewritten(): string[] {
+      let previous: string | null = null;
+      return lines.map((line) => {
+        const event = JSON.parse(line);
+        if (event.streamId !== stream) return line;
+        const data = event.revision === 2 ? { ...event.data, amount: 1 } : event.data;
+        const hash: string = event.revision >= 2 ? chainHashOf(previous, { ...event, data }) : event.metadata.chain.hash;
+        const chain = { previous: event.revision === 0 ? null : previous, hash };
+        previous = hash;
+        return JSON.stringify({ ...event, data, metadata: { ...event.metadata, chain } });
+      });
+    }
+
+    it("passes a rewrite that keeps the chain consistent, but not against the heads of an earlier export", async () => {
+      const { streams: recordedHeads } = await verifyExport(lines);
+      expect((await verifyExport(rewritten())).ok).toBe(true);
+      const checked = await verifyExport(rewritten(), { recordedHeads });
+      expect(problemsOf(checked)).toEqual([`${stream} 5 head_rewritten`]);
+      const [problem] = checked.streams.find((proof) => proof.streamId === stream)!.problems;
+      expect(problem).toMatchObject({ expected: events[at(5)].metadata.chain.hash, found: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+      // Events cut from a stream's end leave a consistent chain too.
+      const cut = lines.toSpliced(at(5), 1);
+      expect((await verifyExport(cut)).ok).toBe(true);
+      expect(problemsOf(await verifyExport(cut, { recordedHeads }))).toEqual([`${stream} 5 head_missing`]);
+      // A later export, with more events after the recorded heads, still holds them.
+      expect((await verifyExport([...lines], { recordedHeads: recordedHeads.map((head) => ({ ...head })) })).ok).toBe(true);
+    });
+
     it("names an unreadable line", async () => {
       const result = await verifyExport([...lines, "{not json"]);
       expect(result.ok).toBe(false);
@@ -141,10 +171,13 @@ for (const target of testDatabaseTargets()) {
         await writeFile(tampered, edited(at(2), (event) => ({ ...event, data: { ...event.data, amount: 1 } })).join("\n"));
         // No database anywhere: a DATABASE_URL nothing answers, and a data directory that does not exist.
         const environment = { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", DATA_DIR: path.join(folder, "absent") };
-        const [ok, failed, missing] = await Promise.all([
+        const consistent = path.join(folder, "rewritten.ndjson");
+        await writeFile(consistent, rewritten().join("\n"));
+        const [ok, failed, missing, against] = await Promise.all([
           runProcess(ledger, ["verify-export", intact], environment),
           runProcess(ledger, ["verify-export", tampered], environment),
           runProcess(ledger, ["verify-export", path.join(folder, "none.ndjson")], environment),
+          runProcess(ledger, ["verify-export", consistent, "--against", intact], environment),
         ]);
         expect(ok.code, ok.stderr).toBe(0);
         const head = events[at(5)].metadata.chain.hash;
@@ -155,6 +188,10 @@ for (const target of testDatabaseTargets()) {
         expect(failed.stdout).toContain(`FAILED ${stream}: revisions 0..5`);
         expect(failed.stdout).toMatch(new RegExp(`line ${at(2) + 1}, revision 2: altered: .* \\(expected [0-9a-f]{64}, found ${events[at(2)].metadata.chain.hash}\\)`));
         expect(failed.stdout.trimEnd().split("\n").at(-1)).toBe("verify-export: 1 stream failed");
+
+        expect(against.code, against.stderr).toBe(1);
+        expect(against.stdout).toContain(`revision 5: head_rewritten: the head recorded at revision 5 holds another hash here (expected ${head}, found `);
+        expect(against.stdout.trimEnd().split("\n").at(-1)).toBe("verify-export: 1 stream failed");
 
         expect(missing.code).toBe(2);
         expect(missing.stderr).toContain("ENOENT");

@@ -13,7 +13,8 @@ import canonicalize from "canonicalize";
  *
  * What it proves: every stream in the export is one unbroken chain from its first event to its
  * head. A rewrite that recomputes every hash after the change, or events added to or cut from the
- * end of a stream, keep a chain consistent: compare the heads with ones recorded elsewhere.
+ * end of a stream, keep a chain consistent: given the heads of an earlier export kept elsewhere
+ * (`recordedHeads`), each must still be in this one, at its revision with its hash.
  *
  * The served `chain` field of each event (the service's own verdict) is ignored. This file has no
  * import but Node and canonicalize: the client package ships it as it is.
@@ -34,12 +35,16 @@ export type ExportProblemCode =
   | "link_mismatch"
   /** No chain link after chained events of its stream. */
   | "link_removed"
-  | "link_malformed";
+  | "link_malformed"
+  /** A recorded head whose revision holds another hash here: the stream was rewritten since. */
+  | "head_rewritten"
+  /** A recorded head whose revision is not in this export: cut from the log since. */
+  | "head_missing";
 
 export interface ExportProblem {
   code: ExportProblemCode;
-  /** 1-based line of the file. */
-  line: number;
+  /** 1-based line of the file; null for a recorded head not found in it. */
+  line: number | null;
   streamId: string | null;
   revision: number | null;
   message: string;
@@ -72,7 +77,16 @@ export interface ExportVerification {
   problems: ExportProblem[];
 }
 
+/** A stream's head as an earlier verification proved it: its `streamId`, `lastRevision` and `head`. */
+export interface RecordedHead {
+  streamId: string;
+  lastRevision: number;
+  head: string | null;
+}
+
 export interface VerifyExportOptions {
+  /** Heads recorded earlier (the `streams` of an earlier export's verification, kept outside the database). */
+  recordedHeads?: readonly RecordedHead[];
   /**
    * The export starts mid-log (`ledger export --after`): a stream may start past revision 0, and
    * its first event's link is taken as given (`linkedFrom`) instead of a missing start.
@@ -149,6 +163,8 @@ function chainLinkOf(metadata: Record<string, unknown>): ChainLink | "absent" | 
 export function createExportVerifier(options: VerifyExportOptions = {}) {
   const streams = new Map<string, StreamState>();
   const problems: ExportProblem[] = [];
+  const recorded = new Map((options.recordedHeads ?? []).map((head) => [head.streamId, head]));
+  const recordedSeen = new Set<string>();
   let line = 0;
   let events = 0;
   let lastPosition: bigint | null = null;
@@ -186,6 +202,14 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
     }
 
     const link = chainLinkOf(event.metadata);
+    const head = recorded.get(event.streamId);
+    if (head && head.lastRevision === event.revision) {
+      recordedSeen.add(event.streamId);
+      const found = typeof link === "object" ? link.hash : null;
+      if (found !== head.head) {
+        report({ code: "head_rewritten", message: `the head recorded at revision ${head.lastRevision} holds another hash here`, expected: head.head, found });
+      }
+    }
     if (link === "absent") {
       if (state.chained) report({ code: "link_removed", message: "it carries no chain link though events before it do" });
       else state.proof.unchained += 1;
@@ -205,9 +229,12 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
     state.proof.events += 1;
     state.proof.firstRevision = first ? event.revision : Math.min(state.proof.firstRevision, event.revision);
     state.proof.lastRevision = first ? event.revision : Math.max(state.proof.lastRevision, event.revision);
-    if (event.revision >= state.next || first) state.next = event.revision + 1;
-    state.hash = typeof link === "object" ? link.hash : null;
-    state.proof.head = state.hash;
+    // An event that came too late (reported above) leaves the chain at the latest revision.
+    if (event.revision >= state.next || first) {
+      state.next = event.revision + 1;
+      state.hash = typeof link === "object" ? link.hash : null;
+      state.proof.head = state.hash;
+    }
     state.chained ||= link !== "absent";
   }
 
@@ -221,6 +248,23 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
   }
 
   function finish(): ExportVerification {
+    for (const head of recorded.values()) {
+      if (recordedSeen.has(head.streamId)) continue;
+      const state = streams.get(head.streamId);
+      // A partial export may start after the recorded head: it has nothing to say about it.
+      if (options.partial && (!state || state.proof.firstRevision > head.lastRevision)) continue;
+      const problem = {
+        code: "head_missing" as const,
+        line: null,
+        streamId: head.streamId,
+        revision: head.lastRevision,
+        message: `the head recorded at revision ${head.lastRevision} is not in the export`,
+        expected: head.head,
+        found: null,
+      };
+      if (state) state.proof.problems.push(problem);
+      else problems.push(problem);
+    }
     const proofs = [...streams.values()].map((state) => state.proof);
     return { ok: problems.length === 0 && proofs.every((proof) => proof.problems.length === 0), events, streams: proofs, problems };
   }
