@@ -3,6 +3,7 @@ import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AdminKey } from "../auth/admin-key.ts";
+import { createBrokenLinkAlarm } from "../audit/broken-link-alarm.ts";
 import type { Logger } from "../logger.ts";
 import { registerAuthentication } from "./auth.ts";
 import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerBodyParsing(app);
   registerStorableText(app);
   registerMetrics(app, deps.metrics);
+  const brokenLinks = createBrokenLinkAlarm({ logger: deps.logger, count: deps.metrics.countBrokenLink });
 
   await registerApiReference(app);
 
@@ -113,9 +115,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);
       await v1.register(transactionRoutes, deps);
-      await v1.register(paymentMethodRoutes, deps);
+      await v1.register(paymentMethodRoutes, { ...deps, brokenLinks });
       await v1.register(historyRoutes, deps);
-      await v1.register(auditRoutes, deps);
+      await v1.register(auditRoutes, { ...deps, brokenLinks });
       await v1.register(settlementRoutes, deps);
       await v1.register(webhookRoutes, deps);
       await v1.register(operationsRoutes, deps);

@@ -28,6 +28,7 @@ export interface Metrics extends PaymentMetrics {
   observeWebhookAttempt: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
   observeProcessorCall: (processor: Processor, outcome: CallOutcome, seconds: number) => void;
   countIdempotencyAnswer: (answer: IdempotencyAnswer) => void;
+  countBrokenLink: () => void;
 }
 
 /** An answer given for an Idempotency-Key that was already used: its answer again, or a conflict. */
@@ -116,6 +117,13 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
     help: "Age of the oldest webhook delivery not yet delivered nor given up (0 when none)",
     registers: [registry],
   });
+  const brokenLinks = new Counter({
+    name: "event_chain_broken_links_total",
+    help:
+      "Events served by the API (transaction, payment method and log reads) whose hash-chain link does not verify: " +
+      "edited, deleted or reordered in the store; each counted once per process. Any increase is a tampering alarm",
+    registers: [registry],
+  });
   // Since the last refresh that read every gauge, or since the metrics were made when none has.
   let refreshedAt = performance.now();
   const refreshAgeGauge: Gauge = new Gauge({
@@ -154,6 +162,7 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
       webhookAttempts.inc({ outcome });
       webhookDuration.observe(durationMs / 1000);
     },
+    countBrokenLink: () => brokenLinks.inc(),
     ...createPaymentMetrics(registry),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Checkpoint, EventStore, RecordedEvent } from "../eventstore/port.ts";
+import { type ChainCheck, chainCheckSchema, checkLogLinks } from "./link-checks.ts";
 
 /**
  * The global event log as auditors and exports read it: one shape and one cursor for the admin
@@ -21,6 +22,7 @@ export const auditEventSchema = z
     data: jsonObject,
     /** Who caused it and in which request (requestId, idempotencyKey, actor), and its hash chain link. */
     metadata: jsonObject,
+    chain: chainCheckSchema,
   })
   .meta({ id: "Event" });
 
@@ -34,7 +36,7 @@ export function occurredAtOf(event: RecordedEvent): string {
     : event.recordedAt.toISOString();
 }
 
-export const toAuditEvent = (event: RecordedEvent): AuditEvent => ({
+export const toAuditEvent = (event: RecordedEvent, chain: ChainCheck): AuditEvent => ({
   id: event.id,
   streamId: event.streamId,
   position: event.position.toString(),
@@ -44,6 +46,7 @@ export const toAuditEvent = (event: RecordedEvent): AuditEvent => ({
   recordedAt: event.recordedAt.toISOString(),
   data: event.data,
   metadata: event.metadata,
+  chain,
 });
 
 /** A cursor that no page of the log gave out. */
@@ -84,8 +87,9 @@ export async function readLogPage(store: EventStore, cursor: string | null, limi
     // Both adapters reject a checkpoint they cannot read with a RangeError.
     throw error instanceof RangeError && after !== null ? new InvalidCursorError() : error;
   });
+  const checks = await checkLogLinks(store, page.events);
   return {
-    events: page.events.map(toAuditEvent),
+    events: page.events.map((event, index) => toAuditEvent(event, checks[index]!)),
     nextCursor: page.checkpoint !== null && page.checkpoint !== after ? encodeLogCursor(page.checkpoint) : null,
   };
 }

@@ -12,6 +12,7 @@ import { printSettlements } from "./settlements.ts";
 import { replay } from "./replay.ts";
 import { rewrapKeys } from "./rewrap-keys.ts";
 import { verify } from "./verify.ts";
+import { verifyExportFile } from "./verify-export.ts";
 
 const CONNECTION_HELP = `
 Connects as the service does, from the same environment: DATABASE_URL (PostgreSQL), or else the
@@ -84,6 +85,22 @@ program
   .description("write the event log as NDJSON to stdout, one event per line in global order (as GET /v1/events)")
   .option("--after <cursor>", "resume after this cursor: a nextCursor of GET /v1/events, or the one an export printed")
   .action((options: { after?: string }) => run((ledger) => exportLog(ledger, options.after ?? null)));
+
+program
+  .command("verify-export")
+  .description(
+    "check every hash chain of an NDJSON export offline (no database, no service) and print per stream what it proved; " +
+      "exit 1 on a missing, reordered, edited or inserted event",
+  )
+  .argument("<file>", "an export: the output of `ledger export`, or the events of GET /v1/events pages one per line")
+  .option("--partial", "the export starts mid-log (made with --after): a stream may start past revision 0, linked to a hash given")
+  .option(
+    "--against <earlier-export>",
+    "an earlier export kept outside the database: each of its stream heads must still be in <file>, at its revision with its hash",
+  )
+  .action(async (file: string, options: { partial?: boolean; against?: string }) => {
+    process.exitCode = await verifyExportFile(file, { partial: options.partial === true, against: options.against });
+  });
 
 program
   .command("settlements")

@@ -1,4 +1,5 @@
 import { type ChainFinding, type ChainReport, verifyChains } from "../audit/verify-chains.ts";
+import type { JsonObject } from "../eventstore/port.ts";
 import type { Projection } from "../projections/projection.ts";
 import { type ReadModelVerdict, verifyReadModel } from "../projections/verify-read-model.ts";
 import type { Ledger } from "./connection.ts";
@@ -83,6 +84,9 @@ function describeFinding(finding: ChainFinding): string {
   }
 }
 
+/** A field's value as JSON, or "(absent)" when that side has no such field. */
+const shown = (value: unknown) => (value === undefined ? "(absent)" : JSON.stringify(value));
+
 function verdictLines(verdict: ReadModelVerdict, summary: string): string[] {
   const title = `read model ${verdict.projection}`;
   if (verdict.status === "unsettled") {
@@ -93,10 +97,19 @@ function verdictLines(verdict: ReadModelVerdict, summary: string): string[] {
   }
   if (verdict.differences.length === 0) return [`${title}: equal to a fresh replay (${summary})`];
   const lines = [`${title}: DIFFERENT from a fresh replay (${summary})`];
-  for (const { table, onlyLive, onlyReplay } of verdict.differences) {
-    lines.push(`  ${table}: ${count(onlyLive.count, "live row")} not in the replay, ${count(onlyReplay.count, "replayed row")} not live`);
-    lines.push(...onlyLive.sample.map((key) => `    live only:   ${JSON.stringify(key)}`));
-    lines.push(...onlyReplay.sample.map((key) => `    replay only: ${JSON.stringify(key)}`));
+  for (const { table, onlyLive, onlyReplay, changed } of verdict.differences) {
+    lines.push(
+      `  ${table}: ${count(onlyLive.count, "live row")} not in the replay, ${count(onlyReplay.count, "replayed row")} not live` +
+        ` (${changed.count} of them under the same key on both sides: changed)`,
+    );
+    const changedKeys = new Set(changed.sample.map(({ key }) => JSON.stringify(key)));
+    for (const { key, fields } of changed.sample) {
+      lines.push(`    changed:     ${JSON.stringify(key)}`);
+      lines.push(...fields.map(({ field, live, replayed }) => `      ${field}: live ${shown(live)}, replay ${shown(replayed)}`));
+    }
+    const unchanged = (keys: JsonObject[]) => keys.filter((key) => !changedKeys.has(JSON.stringify(key)));
+    lines.push(...unchanged(onlyLive.sample).map((key) => `    live only:   ${JSON.stringify(key)}`));
+    lines.push(...unchanged(onlyReplay.sample).map((key) => `    replay only: ${JSON.stringify(key)}`));
   }
   return lines;
 }

@@ -13,12 +13,28 @@ export interface RowsOnlyIn {
   sample: JsonObject[];
 }
 
+/** A field of a row that both sides have under one key, with different values; nested JSON named by its path (`view.amount`). */
+export interface FieldDifference {
+  field: string;
+  /** Undefined when that side has no such field. */
+  live: unknown;
+  replayed: unknown;
+}
+
+/** A row both sides have under one key, with different values. */
+export interface ChangedRow {
+  key: JsonObject;
+  fields: FieldDifference[];
+}
+
 export interface TableDifference {
   table: string;
   /** Live rows the replay does not have as they are: stale, edited or extra. */
   onlyLive: RowsOnlyIn;
   /** Replayed rows the live table does not have as they are: missing or edited there. */
   onlyReplay: RowsOnlyIn;
+  /** Of those, the rows both sides have under the same key: how many, and the first with the fields that differ. */
+  changed: { count: number; sample: ChangedRow[] };
 }
 
 export type ReadModelVerdict =
@@ -97,7 +113,9 @@ async function compareTables(
     const replayed = sql`(select ${columns} from ${schema.id}.${sql.id(table)})`;
     const onlyLive = await rowsOnlyIn(trx, live, replayed, keys, sampleSize);
     const onlyReplay = await rowsOnlyIn(trx, replayed, live, keys, sampleSize);
-    if (onlyLive.count > 0 || onlyReplay.count > 0) differences.push({ table, onlyLive, onlyReplay });
+    if (onlyLive.count > 0 || onlyReplay.count > 0) {
+      differences.push({ table, onlyLive, onlyReplay, changed: await changedRows(trx, live, replayed, keys, sampleSize) });
+    }
   }
   return differences;
 }
@@ -117,6 +135,43 @@ async function rowsOnlyIn(
     limit ${sampleSize}
   `.execute(trx);
   return { count: Number(rows[0]?.total ?? 0), sample: rows.map((row) => row.key) };
+}
+
+/** The rows that differ under a key both sides have, each with its differing fields. */
+async function changedRows(
+  trx: Transaction<Database>,
+  live: RawBuilder<unknown>,
+  replayed: RawBuilder<unknown>,
+  keys: string[],
+  sampleSize: number,
+): Promise<TableDifference["changed"]> {
+  const { rows } = await sql<{ total: string; key: JsonObject; live: JsonObject; replayed: JsonObject }>`
+    select (count(*) over ())::text as total,
+           jsonb_build_object(${sql.join(keys.map((key) => sql`${key}::text, l.${sql.id(key)}`))}) as key,
+           to_jsonb(l) as live, to_jsonb(r) as replayed
+    from (select * from ${live} as s except select * from ${replayed} as o) l
+    join (select * from ${replayed} as s except select * from ${live} as o) r
+      on ${sql.join(keys.map((key) => sql`l.${sql.id(key)} = r.${sql.id(key)}`), sql` and `)}
+    order by ${sql.join(keys.map((key) => sql`l.${sql.id(key)}`))}
+    limit ${sampleSize}
+  `.execute(trx);
+  return {
+    count: Number(rows[0]?.total ?? 0),
+    sample: rows.map((row) => ({ key: row.key, fields: fieldDifferences("", row.live, row.replayed) })),
+  };
+}
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The fields under `path` whose values differ, descending into objects on both sides. */
+function fieldDifferences(path: string, live: unknown, replayed: unknown): FieldDifference[] {
+  if (isJsonObject(live) && isJsonObject(replayed)) {
+    const names = [...new Set([...Object.keys(live), ...Object.keys(replayed)])].sort();
+    return names.flatMap((name) => fieldDifferences(path === "" ? name : `${path}.${name}`, live[name], replayed[name]));
+  }
+  // Both sides come from jsonb, whose objects keep one key order: equal values serialize alike.
+  return JSON.stringify(live) === JSON.stringify(replayed) ? [] : [{ field: path, live, replayed }];
 }
 
 /**

@@ -40,12 +40,17 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
     shop = path.join(work, "shop");
     const [client] = await pack(["--workspace", "packages/client"], work);
     const fetchFolder = installedFolder("openapi-fetch", root);
-    const dependencies = await pack(["--ignore-scripts", fetchFolder, installedFolder("openapi-typescript-helpers", fetchFolder)], work);
+    // canonicalize's exports leave out its package.json: its folder is found by name.
+    const canonicalizeFolder = path.join(root, "node_modules/canonicalize");
+    const dependencies = await pack(
+      ["--ignore-scripts", fetchFolder, installedFolder("openapi-typescript-helpers", fetchFolder), canonicalizeFolder],
+      work,
+    );
 
     await mkdir(shop);
     await writeFile(path.join(shop, "package.json"), JSON.stringify({ name: "shop", private: true, type: "module" }));
     await run("npm", ["install", "--offline", "--no-audit", "--no-fund", client!, ...dependencies], { cwd: shop, env: strangerEnvironment });
-    for (const example of ["sale.mjs", "capture.ts"]) await copyFile(path.join(examples, example), path.join(shop, example));
+    for (const example of ["sale.mjs", "capture.ts", "verify-export.mjs"]) await copyFile(path.join(examples, example), path.join(shop, example));
     // A merchant's strict settings; Node's types from this repository, the client's from the installed package.
     const compilerOptions = {
       target: "ES2022",
@@ -70,7 +75,17 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
     const files = (await readdir(installed, { recursive: true, withFileTypes: true }))
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative(installed, path.join(entry.parentPath, entry.name)));
-    expect(files.sort()).toEqual(["README.md", "dist/index.d.ts", "dist/index.js", "dist/schema.d.ts", "dist/schema.js", "openapi.json", "package.json"]);
+    expect(files.sort()).toEqual([
+      "README.md",
+      "dist/index.d.ts",
+      "dist/index.js",
+      "dist/schema.d.ts",
+      "dist/schema.js",
+      "dist/verify-export.d.ts",
+      "dist/verify-export.js",
+      "openapi.json",
+      "package.json",
+    ]);
   });
 
   for (const target of testDatabaseTargets()) {
@@ -114,6 +129,26 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
         const own = await api.request("GET", "/v1/transactions?userId=user_42&limit=100", { key: environment.LEDGER_API_KEY });
         expect(history).toEqual(own.body.data.map(({ id, type, status }: { id: string; type: string; status: string }) => ({ id, type, status })));
         expect(history.map(({ id }: { id: string }) => id)).toEqual(expect.arrayContaining([authorization.id, capture.id]));
+      });
+
+      it("verifies an export of the log offline, and fails on an edited event", async () => {
+        const { body } = await api.request("GET", "/v1/events?limit=100");
+        const lines: string[] = body.data.map((event: object) => JSON.stringify(event));
+        const edited = body.data.findIndex((event: { type: string }) => event.type === "TransactionInitiated.v1");
+        const tampered = lines.with(edited, JSON.stringify({ ...body.data[edited], data: { ...body.data[edited].data, amount: 1 } }));
+        await writeFile(path.join(shop, "intact.ndjson"), lines.join("\n"));
+        await writeFile(path.join(shop, "tampered.ndjson"), tampered.join("\n"));
+
+        const intact = JSON.parse((await run(process.execPath, ["verify-export.mjs", "intact.ndjson"], { cwd: shop })).stdout);
+        expect(intact).toMatchObject({ ok: true, events: lines.length, unreadable: 0 });
+        expect(intact.streams.every((stream: { problems: unknown[] }) => stream.problems.length === 0)).toBe(true);
+        const failed = await run(process.execPath, ["verify-export.mjs", "tampered.ndjson"], { cwd: shop }).catch((error: { code: number; stdout: string }) => error);
+        expect(failed).toMatchObject({ code: 1 });
+        const verdict = JSON.parse(failed.stdout);
+        expect(verdict.ok).toBe(false);
+        expect(verdict.streams.flatMap((stream: { problems: unknown[] }) => stream.problems)).toEqual([
+          { revision: body.data[edited].revision, code: "altered" },
+        ]);
       });
     });
   }

@@ -5,7 +5,7 @@ import type { Database } from "../../src/db/schema.ts";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { chainHash, readChainLink } from "../../src/eventstore/hash-chain.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
-import { verifyReadModel } from "../../src/projections/verify-read-model.ts";
+import { type FieldDifference, verifyReadModel } from "../../src/projections/verify-read-model.ts";
 import { projections } from "../../src/projections/all.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { type RecordedPayments, recordPayments } from "../support/payments.ts";
@@ -138,14 +138,18 @@ for (const target of testDatabaseTargets()) {
       }
     });
 
-    /** Verifies the transactions read model and expects exactly the capture's row to differ from the replay. */
-    async function expectOnlyTheCaptureToDiffer() {
+    /**
+     * Verifies the transactions read model and expects exactly the capture's row to differ from the
+     * replay, in exactly these fields.
+     */
+    async function expectOnlyTheCaptureToDiffer(fields: FieldDifference[]) {
       const projection = projections.find((candidate) => candidate.name === "transactions")!;
       const verdict = await verifyReadModel({ db, store: new PostgresEventStore(db), projection });
-      const changed = { count: 1, sample: [{ transaction_id: payments.capture }] };
+      const key = { transaction_id: payments.capture };
+      const changed = { count: 1, sample: [key] };
       expect(verdict).toMatchObject({
         status: "compared",
-        differences: [{ table: "transactions", onlyLive: changed, onlyReplay: changed }],
+        differences: [{ table: "transactions", onlyLive: changed, onlyReplay: changed, changed: { count: 1, sample: [{ key, fields }] } }],
       });
     }
 
@@ -174,7 +178,7 @@ for (const target of testDatabaseTargets()) {
         sql`update transactions set status = ${status} where transaction_id = ${payments.capture}`.execute(db);
       await setStatus("failed");
       try {
-        await expectOnlyTheCaptureToDiffer();
+        await expectOnlyTheCaptureToDiffer([{ field: "status", live: "failed", replayed: "approved" }]);
       } finally {
         await setStatus("approved");
       }
@@ -188,7 +192,7 @@ for (const target of testDatabaseTargets()) {
                                                      where transaction_id = ${payments.capture}`.execute(db);
       await addToView({ amount: original.rows[0]!.amount + 1 });
       try {
-        await expectOnlyTheCaptureToDiffer();
+        await expectOnlyTheCaptureToDiffer([{ field: "view.amount", live: original.rows[0]!.amount + 1, replayed: original.rows[0]!.amount }]);
       } finally {
         await addToView({ amount: original.rows[0]!.amount });
       }

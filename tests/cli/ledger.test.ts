@@ -115,7 +115,11 @@ describe.skipIf(skipReason)("the ledger CLI, as a process next to the running se
       expect(tampered.stdout.match(/TAMPERED/g)).toHaveLength(1);
       // The edited log no longer replays into the read model the service built from the original.
       expect(tampered.stdout).toContain("read model transactions: DIFFERENT from a fresh replay");
-      expect(tampered.stdout).toContain(`live only:   {"transaction_id":"${payments.capture}"}`);
+      // The capture's row is on both sides: named as changed, with each field that differs and both values.
+      expect(tampered.stdout).toContain(`changed:     {"transaction_id":"${payments.capture}"}\n`);
+      expect(tampered.stdout).toMatch(/^ {6}amount: live 600, replay 1$/m);
+      expect(tampered.stdout).toMatch(/^ {6}view\.amount: live 600, replay 1$/m);
+      expect(tampered.stdout).not.toContain(`live only:   {"transaction_id":"${payments.capture}"}`);
       expect(tampered.stdout).toContain("read model clients: equal to a fresh replay");
       expect(tampered.stdout.trimEnd().split("\n").at(-1)).toBe("verify: 2 problems found");
     } finally {

@@ -33,3 +33,14 @@ export interface LedgerClientOptions {
 export function createLedgerClient({ baseUrl, apiKey, fetch }: LedgerClientOptions): LedgerClient {
   return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` }, ...(fetch ? { fetch } : {}) });
 }
+
+export {
+  chainHashOf,
+  createExportVerifier,
+  type ExportProblem,
+  type ExportProblemCode,
+  type ExportVerification,
+  type StreamProof,
+  verifyExport,
+  type VerifyExportOptions,
+} from "./verify-export.js";

@@ -966,7 +966,7 @@ export interface paths {
         };
         /**
          * The event stream of a payment method, oldest first: its creation, every use and its deletion
-         * @description `PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]`.
+         * @description `PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]` (each event's `chain` is checked on the stored event, ciphertext included; `ledger export` carries it for offline checks).
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
@@ -1010,7 +1010,9 @@ export interface paths {
         };
         /**
          * The event stream a transaction lives in (its payment's), oldest first
-         * @description Each event carries who caused it, in which request, and its link in the stream's hash chain.
+         * @description Each event carries its hash-chain link (`chain`), checked against the event before it as it is read: a link that does not verify is answered with `chain.status` broken and what was expected and found.
+         *
+         *     Each event carries who caused it, in which request, and its link in the stream's hash chain.
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
@@ -1032,7 +1034,7 @@ export interface paths {
         };
         /**
          * The whole event log in global order, for exports and auditors
-         * @description Pass `nextCursor` as `after` (or `cursor`) to resume right after the last event of a page. `nextCursor` is null once nothing new was read: keep the last cursor and ask again later for newer events.
+         * @description Pass `nextCursor` as `after` (or `cursor`) to resume right after the last event of a page. `nextCursor` is null once nothing new was read: keep the last cursor and ask again later for newer events. Each event carries its hash-chain link (`chain`), checked against the event before it in its stream as it is read: a link that does not verify is answered with `chain.status` broken and what was expected and found.
          *
          *     **Who may call:** the admin key.
          */
@@ -1371,6 +1373,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The event's hash-chain link, checked by the service as it read it */
+        ChainCheck: {
+            /** @description The event's stored hash (`metadata.chain.hash`); null when it has none */
+            hash: string | null;
+            /** @description The hash the event names as its predecessor's (`metadata.chain.previous`); null at revision 0 */
+            previous: string | null;
+            /**
+             * @description verified: its content hashes to `hash` and `previous` is the stored hash of the event before it; broken: a link that does not verify, see `problems`; unchained: stored before hash chains existed, nothing to check
+             * @enum {string}
+             */
+            status: "verified" | "broken" | "unchained";
+            problems: {
+                /**
+                 * @description altered: its content does not hash to its stored hash (edited after it was recorded); link_mismatch: the predecessor's hash it names is not the stored hash of the event before it; predecessor_missing: the event before it (revision - 1) is not in the log (deleted or renumbered); link_removed: it carries no chain link though the event before it does; link_malformed: its chain link is not two hex SHA-256 hashes
+                 * @enum {string}
+                 */
+                code: "altered" | "link_mismatch" | "predecessor_missing" | "link_removed" | "link_malformed";
+                message: string;
+                /** @description The hash the log should hold here, when it can be computed */
+                expected: string | null;
+                /** @description The hash the log holds here (null: none) */
+                found: string | null;
+            }[];
+        };
         Event: {
             id: string;
             streamId: string;
@@ -1385,6 +1411,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            chain: components["schemas"]["ChainCheck"];
         };
         Client: {
             /** Format: uuid */
@@ -8459,6 +8486,8 @@ export interface operations {
                     "application/json": {
                         streamId: string;
                         events: components["schemas"]["Event"][];
+                        /** @description How many of the events served have a hash-chain link that does not verify (`chain.status` broken): 0 when intact */
+                        brokenLinks: number;
                     };
                 };
             };
@@ -8567,6 +8596,8 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Event"][];
                         nextCursor: string | null;
+                        /** @description How many of the events served have a hash-chain link that does not verify (`chain.status` broken): 0 when intact */
+                        brokenLinks: number;
                     };
                 };
             };

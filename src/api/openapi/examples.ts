@@ -234,6 +234,7 @@ export const recordedTransaction = (outcome: "declined" | "failed" | "pending") 
 };
 
 const chain = (hash: string, previous: string | null) => ({ hash, previous });
+const checked = (link: ReturnType<typeof chain>) => ({ ...link, status: "verified", problems: [] });
 
 export const saleEvents = [
   {
@@ -267,6 +268,7 @@ export const saleEvents = [
       idempotencyKey: "order-1001",
       chain: chain("22d3a6b6d7c3cd384cd6b4cd15d0ff45b9859898efde992020bbf6f08f85b11d", null),
     },
+    chain: checked(chain("22d3a6b6d7c3cd384cd6b4cd15d0ff45b9859898efde992020bbf6f08f85b11d", null)),
   },
   {
     id: "5e161ac8-ccff-46db-a898-90feaa9e5d28",
@@ -286,6 +288,12 @@ export const saleEvents = [
         "22d3a6b6d7c3cd384cd6b4cd15d0ff45b9859898efde992020bbf6f08f85b11d",
       ),
     },
+    chain: checked(
+      chain(
+        "2d72966e87c403e0f51d1fb7b1fd075f738e5020648655799c8b3fffe33bdaf5",
+        "22d3a6b6d7c3cd384cd6b4cd15d0ff45b9859898efde992020bbf6f08f85b11d",
+      ),
+    ),
   },
 ];
 

@@ -107,10 +107,10 @@ const transactionDocs: Record<string, OperationDoc> = {
   "GET /v1/transactions/{id}": { response: example.sale },
   "GET /v1/transactions": { response: example.page([example.refund, example.refundedSale]) },
   "GET /v1/transactions/{id}/events": {
-    response: { streamId: `payment-${example.ids.sale}`, events: example.saleEvents },
+    response: { streamId: `payment-${example.ids.sale}`, events: example.saleEvents, brokenLinks: 0 },
     description: "Each event carries who caused it, in which request, and its link in the stream's hash chain.",
   },
-  "GET /v1/events": { response: { data: example.saleEvents, nextCursor: "MTI6MQ" } },
+  "GET /v1/events": { response: { data: example.saleEvents, nextCursor: "MTI6MQ", brokenLinks: 0 } },
 };
 
 const clientDocs: Record<string, OperationDoc> = {
@@ -206,7 +206,8 @@ database or the event log. A payment that names it is 404 \`not_found\`; transac
       events: [],
     },
     description: "`PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which " +
-      "data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]`.",
+      "data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]` " +
+      "(each event's `chain` is checked on the stored event, ciphertext included; `ledger export` carries it for offline checks).",
   },
 };
 

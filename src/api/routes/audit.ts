@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { auditEventSchema, InvalidCursorError, occurredAtOf, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
+import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
+import { type AuditEvent, auditEventSchema, InvalidCursorError, occurredAtOf, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
+import { checkStreamLinks } from "../../audit/link-checks.ts";
 import { paymentStreamOf } from "../../audit/payment-stream.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import {
@@ -52,7 +54,16 @@ const logQuery = z
     message: "give either after or cursor, not two different ones",
   });
 
-export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, registries }) => {
+export interface AuditRouteDependencies extends RouteDependencies {
+  brokenLinks: BrokenLinkAlarm;
+}
+
+const brokenLinksField = z
+  .number()
+  .int()
+  .meta({ description: "How many of the events served have a hash-chain link that does not verify (`chain.status` broken): 0 when intact" });
+
+export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async (app, { db, store, registries, brokenLinks }) => {
   app.get(
     "/transactions/:id/events",
     {
@@ -61,8 +72,11 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
         tags: ["audit"],
         operationId: "listTransactionEvents",
         summary: "The event stream a transaction lives in (its payment's), oldest first",
+        description:
+          "Each event carries its hash-chain link (`chain`), checked against the event before it as it is read: " +
+          "a link that does not verify is answered with `chain.status` broken and what was expected and found.",
         params: z.strictObject({ id: z.uuid() }),
-        response: { 200: z.object({ streamId: z.string(), events: z.array(auditEventSchema) }) },
+        response: { 200: z.object({ streamId: z.string(), events: z.array(auditEventSchema), brokenLinks: brokenLinksField }) },
       },
     },
     async (request) => {
@@ -70,8 +84,11 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
       await awaitOwnPaymentWrites({ registries }, ownClient);
       const streamId = await paymentStreamOf(db, request.params.id, ownClient);
       if (!streamId) throw notFound("transaction");
-      const events = await store.readStream(streamId);
-      return { streamId, events: events.map(toAuditEvent) };
+      const stored = await store.readStream(streamId);
+      const checks = checkStreamLinks(stored);
+      const events = stored.map((event, index) => toAuditEvent(event, checks[index]!));
+      brokenLinks.raise(events);
+      return { streamId, events, brokenLinks: countBroken(events) };
     },
   );
 
@@ -85,16 +102,21 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
         summary: "The whole event log in global order, for exports and auditors",
         description:
           "Pass `nextCursor` as `after` (or `cursor`) to resume right after the last event of a page. " +
-          "`nextCursor` is null once nothing new was read: keep the last cursor and ask again later for newer events.",
+          "`nextCursor` is null once nothing new was read: keep the last cursor and ask again later for newer events. " +
+          "Each event carries its hash-chain link (`chain`), checked against the event before it in its stream as it is read: " +
+          "a link that does not verify is answered with `chain.status` broken and what was expected and found.",
         querystring: logQuery,
-        response: { 200: z.object({ data: z.array(auditEventSchema), nextCursor: z.string().nullable() }) },
+        response: {
+          200: z.object({ data: z.array(auditEventSchema), nextCursor: z.string().nullable(), brokenLinks: brokenLinksField }),
+        },
       },
     },
     async (request) => {
       const cursor = request.query.after ?? request.query.cursor ?? null;
       try {
         const page = await readLogPage(store, cursor, request.query.limit);
-        return { data: page.events, nextCursor: page.nextCursor };
+        brokenLinks.raise(page.events);
+        return { data: page.events, nextCursor: page.nextCursor, brokenLinks: countBroken(page.events) };
       } catch (error) {
         if (!(error instanceof InvalidCursorError)) throw error;
         throw invalidCursor(request.query.after === undefined ? "cursor" : "after");
@@ -102,3 +124,5 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app,
     },
   );
 };
+
+const countBroken = (events: readonly AuditEvent[]) => events.filter((event) => event.chain.status === "broken").length;

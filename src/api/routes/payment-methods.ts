@@ -1,7 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
 import { auditEventSchema, toAuditEvent } from "../../audit/event-log.ts";
+import { type ChainCheck, checkStreamLinks } from "../../audit/link-checks.ts";
 import { createPaymentMethod, deletePaymentMethod, type VaultContext } from "../../commands/payment-methods/payment-methods.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { cardBrands, storedCardSchema } from "../../domain/cards.ts";
@@ -14,6 +16,7 @@ import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 
 export interface PaymentMethodRouteDependencies extends RouteDependencies {
+  brokenLinks: BrokenLinkAlarm;
   secrets: SecretBox;
   fingerprint: (cardNumber: string) => string;
 }
@@ -49,9 +52,9 @@ const createBody = (now: () => Date) =>
 
 const idParams = z.strictObject({ id: z.uuid() });
 
-/** What an auditor sees of a payment method's events: all but the card's ciphertext. */
-function auditedEvent(event: RecordedEvent) {
-  const audited = toAuditEvent(event);
+/** What an auditor sees of a payment method's events: all but the card's ciphertext (its link checked on the stored event). */
+function auditedEvent(event: RecordedEvent, chain: ChainCheck) {
+  const audited = toAuditEvent(event, chain);
   const { encryptedCard, ...data } = audited.data;
   return encryptedCard === undefined ? audited : { ...audited, data: { ...data, encryptedCard: "[encrypted]" } };
 }
@@ -177,8 +180,11 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
     async (request) => {
       await visible(request, request.params.id, { deleted: true });
       const streamId = paymentMethodStreamId(request.params.id);
-      const events = await store.readStream(streamId);
-      return { streamId, events: events.map(auditedEvent) };
+      const stored = await store.readStream(streamId);
+      const checks = checkStreamLinks(stored);
+      const events = stored.map((event, index) => auditedEvent(event, checks[index]!));
+      deps.brokenLinks.raise(events);
+      return { streamId, events };
     },
   );
 };
