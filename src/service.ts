@@ -32,7 +32,7 @@ import { createWebhookSender } from "./webhooks/destination.ts";
 import { createHostResolver } from "./webhooks/host-resolver.ts";
 import { tracedEventStore } from "./telemetry/event-store.ts";
 import { tracedConnectors, tracedHttpClient } from "./telemetry/processors.ts";
-import { startTracing } from "./telemetry/tracing.ts";
+import { describeTracing, startTracing } from "./telemetry/tracing.ts";
 
 /**
  * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait
@@ -67,7 +67,7 @@ export async function startService(
   const database =
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
-  const tracing = await startTracing(config.telemetry);
+  const tracing = await startTracing(config.telemetry, logger);
   const { tracer } = tracing;
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const metrics = createMetrics({
@@ -219,6 +219,7 @@ export async function startService(
       simulatedProcessors,
       ...(simulator ? { simulator: simulator.url } : {}),
       ...describeAdminKey(adminKey),
+      tracing: describeTracing(config.telemetry),
     },
     "payment ledger listening",
   );

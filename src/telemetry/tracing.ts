@@ -1,4 +1,5 @@
 import { ProxyTracerProvider, type Tracer } from "@opentelemetry/api";
+import type { Logger } from "../logger.ts";
 import type { TelemetryConfig } from "./config.ts";
 
 export interface Tracing {
@@ -22,8 +23,15 @@ export const tracingOff: Tracing = {
  * The service's tracing as configured. The SDK is loaded only when tracing is on: off, nothing of
  * it is started, or even imported.
  */
-export async function startTracing(config: TelemetryConfig): Promise<Tracing> {
+export async function startTracing(config: TelemetryConfig, logger: Logger): Promise<Tracing> {
   if (!config.tracing) return tracingOff;
   const { startTracerProvider } = await import("./sdk.ts");
-  return startTracerProvider(config);
+  return startTracerProvider(config, logger);
+}
+
+/** For the start's log line: where spans go (the endpoint's origin: its path and user part stay out) and how they are sampled. */
+export function describeTracing(config: TelemetryConfig): string {
+  if (!config.tracing) return "off";
+  const ratio = config.sampler.endsWith("traceidratio") ? ` ${config.samplerRatio}` : "";
+  return `${new URL(config.tracesUrl).origin}, ${config.sampler}${ratio}`;
 }

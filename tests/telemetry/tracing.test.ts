@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openEventStore } from "../../src/eventstore/open.ts";
 import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
@@ -28,6 +29,7 @@ for (const target of testDatabaseTargets()) {
     let dropNextPostAnswer = false;
     const caller = { traceId: hex(16), spanId: hex(8) };
     const secrets: string[] = [];
+    let clientId: string;
     let sale: { id: string };
     let authorization: { id: string };
     let capture: { id: string };
@@ -69,6 +71,7 @@ for (const target of testDatabaseTargets()) {
         WEBHOOK_DISPATCH_INTERVAL_MS: "50",
       });
       const client = await api.createClient("Traced");
+      clientId = client.clientId;
       secrets.push(client.key, TEST_ADMIN_KEY, ...Object.values(testSecrets));
       const configured = await api.request("POST", "/v1/host-configurations/processor_a", {
         body: { ...validBodies.processor_a, clientId: client.clientId },
@@ -123,7 +126,7 @@ for (const target of testDatabaseTargets()) {
     it("makes a sale one trace under the caller's traceparent: claim, limit, decision, appends, processor call", () => {
       const request = serverSpanOf(sale.id, "/v1/transactions/sale");
       expect(request).toMatchObject({ traceId: caller.traceId, parentSpanId: caller.spanId, name: "POST /v1/transactions/sale" });
-      expect(request.attributes).toMatchObject({ "http.route": "/v1/transactions/sale", "http.response.status_code": 201 });
+      expect(request.attributes).toMatchObject({ "http.route": "/v1/transactions/sale", "http.response.status_code": 201, "ledger.client_id": clientId });
       expect(request.resource["service.name"]).toBe("ledger-under-test");
       const story = trace(caller.traceId);
       expect(named("idempotency claim", story)[0]?.attributes["ledger.idempotency"]).toBe("claimed");
@@ -194,6 +197,53 @@ for (const target of testDatabaseTargets()) {
       const attributes = spans.flatMap((span) => Object.entries(span.attributes));
       expect(attributes.filter(([key]) => /card|cvc|secret|password|credential|key$/i.test(key))).toEqual([]);
       expect(attributes.filter(([, value]) => [value].flat().map(String).includes(CVC))).toEqual([]);
+    });
+  });
+}
+
+for (const target of testDatabaseTargets()) {
+  describe(`tracing off (the default) on ${target}`, { timeout: 60_000 }, () => {
+    let api: TestService;
+    beforeAll(async () => {
+      api = await startTestService(target);
+    });
+    afterAll(async () => {
+      await api?.stop();
+    });
+
+    it("records no trace context and logs no trace ids, whatever the caller sends", async () => {
+      const client = await api.createClient("Untraced");
+      await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
+      const sold = await api.request("POST", "/v1/transactions/sale", {
+        key: client.key,
+        body: { processor: "processor_a", currency: "USD", userId: "user_1", amount: 500, card },
+        headers: { traceparent: `00-${hex(16)}-${hex(8)}-01` },
+      });
+      expect(sold.status, sold.text).toBe(201);
+      const events = await openEventStore(undefined, api.database.db).readStream(`payment-${sold.body.id}`);
+      expect(events.length).toBeGreaterThan(0);
+      for (const event of events) expect(event.metadata).not.toHaveProperty("traceparent");
+      expect(api.logs()).toContain("request completed");
+      expect(api.logs()).not.toContain("trace_id");
+    });
+  });
+}
+
+for (const target of testDatabaseTargets()) {
+  describe(`tracing to a collector that cannot be reached, on ${target}`, { timeout: 60_000 }, () => {
+    it("serves as before and logs that spans were dropped, once for the whole outage", async () => {
+      const gone = await startOtlpReceiver();
+      await gone.close();
+      const api = await startTestService(target, { OTEL_EXPORTER_OTLP_ENDPOINT: gone.url });
+      try {
+        for (let attempt = 0; attempt < 3; attempt += 1) expect((await api.request("GET", "/v1/clients")).status).toBe(200);
+      } finally {
+        await api.stop();
+      }
+      const lines = api.logs().split("\n").filter((line) => line.includes('"msg":"tracing: '));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, tracesUrl: `${gone.url}/v1/traces` });
+      expect(api.logs()).toContain(`"tracing":"${gone.url}, parentbased_always_on"`);
     });
   });
 }
