@@ -3,17 +3,22 @@ import { context, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentele
 import type { FastifyInstance } from "fastify";
 import { callerTraceContext } from "./spans.ts";
 
+/** Probes and scrapes, every few seconds from every monitor: a trace each would bury the payments. */
+const untraced = /^\/(health|metrics)(\/|\?|$)/;
+
 /**
  * One trace per request: a server span around everything the request does, a child of the
  * caller's `traceparent` when it sent one. It wraps the server's request listener rather than a
  * hook, so that every hook (the idempotency claim among them) and the handler run inside it.
  * Named by the route pattern, never the raw URL: ids and query strings may carry references.
+ * Health probes and metric scrapes are not traced.
  */
 export function registerRequestTracing(app: FastifyInstance, tracer: Tracer): void {
   const server = app.server;
   for (const listener of server.listeners("request") as RequestListener[]) {
     server.removeListener("request", listener);
     server.on("request", (request, response) => {
+      if (untraced.test(request.url ?? "")) return listener(request, response);
       const parent = callerTraceContext(request.headers);
       const span = tracer.startSpan(
         request.method ?? "HTTP",

@@ -108,6 +108,8 @@ for (const target of testDatabaseTargets()) {
       );
       await webhooks.waitFor((requests) => requests.some((request) => subjectOf(request) === sale.id && typeOf(request) === "transaction.approved"));
 
+      expect((await api.request("GET", "/health/ready")).status).toBe(200);
+      expect((await api.request("GET", "/metrics")).status).toBe(200);
       logs = api.logs();
       // Stopping exports what is still buffered.
       await api.stop();
@@ -141,6 +143,12 @@ for (const target of testDatabaseTargets()) {
       // Every span of the request descends from the request's.
       const ids = new Set(story.map((span) => span.spanId));
       for (const span of story) if (span !== request) expect(ids.has(span.parentSpanId ?? "")).toBe(true);
+    });
+
+    it("does not trace health probes and metric scrapes", () => {
+      const routes = spans.filter((span) => span.kind === SERVER).map((span) => String(span.attributes["http.route"]));
+      expect(routes).toContain("/v1/transactions/sale");
+      expect(routes.filter((route) => route.startsWith("/health") || route.startsWith("/metrics"))).toEqual([]);
     });
 
     it("sends the traceparent to the processor: the processor's HTTP span is its parent", () => {
