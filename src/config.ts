@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MasterKeyError, parseMasterKeys } from "./crypto/secrets.ts";
 import type { DatabaseTimeouts } from "./db/connection.ts";
+import { type TelemetryConfig, telemetryConfigOf, telemetryEnvironment } from "./telemetry/config.ts";
 
 const optionalString = z
   .string()
@@ -73,6 +74,7 @@ const environmentSchema = z.object({
   SETTLEMENT_SYNC_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ...telemetryEnvironment,
 });
 
 export interface Config {
@@ -146,6 +148,8 @@ export interface Config {
   /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
+  /** Tracing: off unless an OTLP endpoint is set. */
+  telemetry: TelemetryConfig;
 }
 
 /** What a payment may wait for besides its processor call: its database writes and the read model. */
@@ -235,6 +239,7 @@ export function loadConfig(environment: Environment, { callsProcessors = true }:
     settlementSyncWaitMs: env.SETTLEMENT_SYNC_WAIT_MS,
     metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
+    telemetry: telemetryConfigOf(env),
   };
 }
 

@@ -1,5 +1,6 @@
 import { pino, type Logger } from "pino";
 import pretty from "pino-pretty";
+import { traceLogFields } from "./telemetry/spans.ts";
 
 export type { Logger };
 
@@ -21,7 +22,8 @@ export const redactedPaths = [
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: redactedPaths, censor: "[redacted]" } }, destination);
+  // Each line written within a span names it (`trace_id`, `span_id`); none while tracing is off.
+  return pino({ level, redact: { paths: redactedPaths, censor: "[redacted]" }, mixin: traceLogFields }, destination);
 }
 
 /**

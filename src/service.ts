@@ -30,6 +30,9 @@ import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
 import { WebhookLogPurge } from "./jobs/webhook-log-purge.ts";
 import { createWebhookSender } from "./webhooks/destination.ts";
 import { createHostResolver } from "./webhooks/host-resolver.ts";
+import { tracedEventStore } from "./telemetry/event-store.ts";
+import { tracedConnectors, tracedHttpClient } from "./telemetry/processors.ts";
+import { describeTracing, startTracing } from "./telemetry/tracing.ts";
 
 /**
  * How long stop() waits, beyond the processor timeout, for a request it finds running: the wait
@@ -64,6 +67,8 @@ export async function startService(
   const database =
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
+  const tracing = await startTracing(config.telemetry, logger);
+  const { tracer } = tracing;
   const rawStore = openEventStore(config.eventStoreUrl, database.db);
   const metrics = createMetrics({
     measureLags: async () => {
@@ -75,8 +80,8 @@ export async function startService(
     countMismatchedSettlements: () => countMismatchedSettlements(database.db),
     measureWebhookQueue: () => measureWebhookQueue(database.db),
   });
-  const store = instrumentEventStore(rawStore, metrics);
-  const registries = createRegistries(store, database.db);
+  const store = instrumentEventStore(tracing.enabled ? tracedEventStore(rawStore, tracer) : rawStore, metrics);
+  const registries = createRegistries(store, database.db, tracer);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
   const fingerprintKey =
@@ -91,9 +96,11 @@ export async function startService(
   }
   const simulatedProcessors = simulator ? processors : [];
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
-  const connectors = createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
+  const connectors = tracing.enabled
+    ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall: metrics.observeProcessorCall }), tracer)
+    : createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
   const runners = projections.map(
-    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites: registries.readYourWrites }),
+    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites: registries.readYourWrites, tracer }),
   );
   for (const runner of runners) runner.start();
   const systemContext = {
@@ -172,6 +179,7 @@ export async function startService(
 
   const app = await buildApp({
     logger,
+    tracing,
     db: database.db,
     store,
     now,
@@ -211,6 +219,7 @@ export async function startService(
       simulatedProcessors,
       ...(simulator ? { simulator: simulator.url } : {}),
       ...describeAdminKey(adminKey),
+      tracing: describeTracing(config.telemetry),
     },
     "payment ledger listening",
   );
@@ -237,6 +246,7 @@ export async function startService(
       await simulator?.close();
       await store.close();
       await database.close();
+      await tracing.shutdown();
     },
   };
 }

@@ -29,9 +29,13 @@ import { type SettlementRouteDependencies, settlementRoutes } from "./routes/set
 import { type TransactionRouteDependencies, transactionRoutes } from "./routes/transactions.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import type { UrlPolicy } from "../webhooks/destination.ts";
+import { registerRequestTracing } from "../telemetry/requests.ts";
+import { type Tracing, tracingOff } from "../telemetry/tracing.ts";
 
 export interface AppDependencies extends TransactionRouteDependencies, SettlementRouteDependencies, HealthDependencies {
   logger: Logger;
+  /** When on, each request is a trace (or a span of its caller's). */
+  tracing?: Tracing;
   metrics: Metrics;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
@@ -69,6 +73,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     connectionTimeout: deps.connectionTimeoutMs,
     ...gracefulCloseOptions,
   }).withTypeProvider<ZodTypeProvider>();
+  if (deps.tracing?.enabled) registerRequestTracing(app, deps.tracing.tracer);
   // First, so that its preHandler runs before any other (the idempotency claim writes).
   registerGracefulClose(app, deps.closeGraceMs);
   app.setValidatorCompiler(validatorCompiler);
@@ -111,6 +116,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         requestHashKey: deps.requestHashKey,
         inProgressTimeoutMs: deps.idempotencyInProgressTimeoutMs,
         retentionMs: deps.idempotencyRetentionMs,
+        tracer: (deps.tracing ?? tracingOff).tracer,
       });
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);

@@ -10,6 +10,8 @@ import { newId } from "../ids.ts";
 import { principalOf } from "./auth.ts";
 import { type IdempotencyRecords, idempotencyRecords, isRetained } from "./idempotency-records.ts";
 import { ApiProblem } from "./problems.ts";
+import type { Tracer } from "@opentelemetry/api";
+import { inSpan } from "../telemetry/spans.ts";
 
 /** The transaction an Idempotency-Key belongs to, once its intent is (about to be) recorded. */
 export interface KeyBinding {
@@ -64,6 +66,8 @@ export interface IdempotencyOptions {
   inProgressTimeoutMs: number;
   /** How long a key is remembered after its first use; then the same key starts a new request. */
   retentionMs: number;
+  /** Each claim is a span: how long the key's row took, and what the claim found. */
+  tracer: Tracer;
 }
 
 const keyFormat = /^[\x20-\x7e]{1,255}$/;
@@ -84,7 +88,10 @@ const answersWithTransaction = new Set([201, 202, 402, 502, 504]);
  * key belongs to that transaction, and a retry answers with it as it stands. Records live in
  * PostgreSQL, so this holds across instances and restarts.
  */
-export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, inProgressTimeoutMs, retentionMs }: IdempotencyOptions): void {
+export function registerIdempotency(
+  app: FastifyInstance,
+  { db, requestHashKey, inProgressTimeoutMs, retentionMs, tracer }: IdempotencyOptions,
+): void {
   app.decorateRequest("idempotency", undefined);
   const records = idempotencyRecords(db);
   const unclaimed = (scope: string, key: string): IdempotencyClaim => ({
@@ -100,7 +107,7 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
   });
   const lockedUntil = sql<Date>`now() + ${inProgressTimeoutMs} * interval '1 millisecond'`;
 
-  app.addHook("preHandler", async (request, reply) => {
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers["idempotency-key"];
     if (request.method !== "POST" || key === undefined || !request.routeOptions.config.access) return;
     if (typeof key !== "string" || !keyFormat.test(key)) {
@@ -179,6 +186,20 @@ export function registerIdempotency(app: FastifyInstance, { db, requestHashKey, 
     }
     if (!(await takeOver({ status_code: null, completed_at: null }))) throw inProgress();
     request.idempotency = { ...unclaimed(scope, key), token, bound };
+  };
+  app.addHook("preHandler", async (request, reply) => {
+    if (request.headers["idempotency-key"] === undefined) return claimKey(request, reply);
+    return inSpan(tracer, "idempotency claim", {}, async (span) => {
+      try {
+        const replayed = await claimKey(request, reply);
+        const claim = request.idempotency;
+        span.setAttribute("ledger.idempotency", reply.sent ? "replayed" : claim?.token ? "claimed" : claim?.bound ? "bound" : "none");
+        return replayed;
+      } catch (error) {
+        if (error instanceof ApiProblem) span.setAttribute("ledger.idempotency", error.code);
+        throw error;
+      }
+    });
   });
 
   app.addHook("onSend", async (request, reply, payload) => {

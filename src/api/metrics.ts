@@ -240,7 +240,8 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics): Event
   };
 }
 
-function bindAll(store: EventStore): EventStore {
+/** The store's methods bound to it, for wrappers that replace a few. */
+export function bindAll(store: EventStore): EventStore {
   return {
     append: store.append.bind(store),
     readStream: store.readStream.bind(store),

@@ -1,7 +1,9 @@
+import type { Tracer } from "@opentelemetry/api";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { EventStore } from "../eventstore/port.ts";
 import { ReadYourWrites } from "../projections/read-your-writes.ts";
+import { tracingOff } from "../telemetry/tracing.ts";
 import { GroupCommits } from "./execute-batched.ts";
 import type { EventMetadata } from "./execute.ts";
 import { HostConfigurationCache } from "./payments/host-configuration.ts";
@@ -20,15 +22,18 @@ export interface Registries {
   hostConfigurations: HostConfigurationCache;
   /** Clients' limits and host configurations as payments read them, lookups grouped. */
   paymentSettings: PaymentSettingsLookup;
+  /** Where spans go: the no-op tracer while tracing is off. */
+  tracer: Tracer;
 }
 
 /** A service's registries, empty, over the event store its commands append to and the database they read. */
-export function createRegistries(store: EventStore, db: Kysely<Database>): Registries {
+export function createRegistries(store: EventStore, db: Kysely<Database>, tracer: Tracer = tracingOff.tracer): Registries {
   return {
-    groupCommits: new GroupCommits(store),
+    groupCommits: new GroupCommits(store, tracer),
     readYourWrites: new ReadYourWrites(),
     hostConfigurations: new HostConfigurationCache(),
     paymentSettings: new PaymentSettingsLookup(db),
+    tracer,
   };
 }
 

@@ -5,6 +5,8 @@ import { chainEvents } from "../eventstore/hash-chain.ts";
 import type { EventStore, JsonObject, NewEvent } from "../eventstore/port.ts";
 import { type EventMetadata, type Execution, type KnownStream, readStream } from "./execute.ts";
 import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
+import type { Tracer } from "@opentelemetry/api";
+import { inSpan } from "../telemetry/spans.ts";
 
 interface Queued<State, Command> {
   command: Command;
@@ -44,15 +46,37 @@ const REMEMBERED_STREAMS = 10_000;
  */
 export class GroupCommits {
   readonly #store: EventStore;
+  readonly #tracer: Tracer;
   readonly #streams = new Map<string, Batched<Queued<unknown, unknown>, unknown>>();
   /** Streams remembered while idle (`remember`), in the order they were last left. */
   readonly #remembered = new Map<string, KnownStream<unknown>>();
 
-  constructor(store: EventStore) {
+  constructor(store: EventStore, tracer: Tracer) {
     this.#store = store;
+    this.#tracer = tracer;
   }
 
-  execute<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+  /** The command decided and appended, in a span: its stream, and what was decided (the events, or the refusal). */
+  execute<State, Command extends { type: string }, Event extends { type: string; data: object }, Failure extends string>(
+    decider: Decider<State, Command, Event, Failure>,
+    streamId: string,
+    command: Command,
+    metadata: EventMetadata,
+    options: BatchedOptions<State> = {},
+  ): Promise<Execution<State, Event, Failure>> {
+    const attributes = { "ledger.command": command.type, "ledger.stream": streamId };
+    return inSpan(this.#tracer, `decide ${command.type}`, { attributes }, async (span) => {
+      const execution = await this.#execute(decider, streamId, command, metadata, options);
+      span.setAttributes(
+        execution.ok
+          ? { "ledger.decision": "accepted", "ledger.events": execution.events.map((event) => event.type) }
+          : { "ledger.decision": "refused", "ledger.refusal": execution.error },
+      );
+      return execution;
+    });
+  }
+
+  #execute<State, Command, Event extends { type: string; data: object }, Failure extends string>(
     decider: Decider<State, Command, Event, Failure>,
     streamId: string,
     command: Command,

@@ -11,6 +11,7 @@ import {
 import { type PaymentState, paymentStreamId } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
+import { inSpan } from "../telemetry/spans.ts";
 import type { CommandContext } from "./context.ts";
 
 /** Where a payment's root reserved its amount: kept in its intent's metadata, so a release finds it. */
@@ -33,11 +34,25 @@ export async function usageOn(context: CommandContext, clientId: string, currenc
     : limitUsageDecider.initialState();
 }
 
+type Reservation = { ok: true; reservation: LimitReservation } | { ok: false; breach: LimitBreach };
+
 /** Takes the amount from the day's limits, exactly, however many requests race; or says which limit it would break. */
-export async function reserveLimit(
+export function reserveLimit(
   context: CommandContext,
   request: { clientId: string; transactionId: string; amount: number; limit: CurrencyLimit },
-): Promise<{ ok: true; reservation: LimitReservation } | { ok: false; breach: LimitBreach }> {
+): Promise<Reservation> {
+  const attributes = { "ledger.currency": request.limit.currency, "ledger.amount": request.amount };
+  return inSpan(context.registries.tracer, "limit reservation", { attributes }, async (span) => {
+    const reserved = await reserve(context, request);
+    span.setAttribute("ledger.limit", reserved.ok ? "reserved" : `breached ${reserved.breach.limit}`);
+    return reserved;
+  });
+}
+
+async function reserve(
+  context: CommandContext,
+  request: { clientId: string; transactionId: string; amount: number; limit: CurrencyLimit },
+): Promise<Reservation> {
   const day = utcDay(context.now());
   const { currency } = request.limit;
   const reservationId = newId();

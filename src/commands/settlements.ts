@@ -32,6 +32,7 @@ import { rememberPaymentWrite } from "../projections/transactions/own-writes.ts"
 import { transactionsProjection } from "../projections/transactions/transactions-projection.ts";
 import { waitUntilApplied } from "../projections/lag.ts";
 import { OverloadedError } from "../overload.ts";
+import { inSpan, traceMetadata } from "../telemetry/spans.ts";
 
 export interface SettlementContext extends CommandContext {
   secrets: SecretBox;
@@ -291,7 +292,30 @@ export async function resumeSettlement(context: SettlementContext, settlementId:
   return finishSettlement(context, settlementId, options);
 }
 
-async function closeOpenBatch(
+/** The close at the processor, in a span: the batch, its size, and how it ended. */
+function closeOpenBatch(
+  context: SettlementContext,
+  open: Extract<SettlementState, { status: "open" }>,
+  candidates: readonly SettlementCandidate[],
+  known: KnownStream<SettlementState>,
+  staleAfterMs: number,
+): Promise<SettlementResult> {
+  const { batch } = open;
+  const attributes = {
+    "ledger.settlement_id": batch.settlementId,
+    "ledger.client_id": batch.clientId,
+    "ledger.host_configuration_id": batch.hostConfigurationId,
+    "ledger.processor": batch.processor,
+    "ledger.transactions": candidates.length,
+  };
+  return inSpan(context.registries.tracer, "settlement close", { attributes }, async (span) => {
+    const result = await closeAtProcessor(context, open, candidates, known, staleAfterMs);
+    span.setAttribute("ledger.settlement", result.kind === "batch" ? result.settlement.status : result.error);
+    return result;
+  });
+}
+
+async function closeAtProcessor(
   context: SettlementContext,
   { batch }: Extract<SettlementState, { status: "open" }>,
   candidates: readonly SettlementCandidate[],
@@ -333,7 +357,8 @@ async function closeOpenBatch(
       processorTotals: processorAnswer.totals,
       now: context.now().toISOString(),
     },
-    context.metadata,
+    // settlement.closed's deliveries link back to this close.
+    { ...context.metadata, ...traceMetadata() },
   );
   const result = await settled(context, closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false));
   if (closed.ok && result.kind === "batch") {

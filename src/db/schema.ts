@@ -177,6 +177,8 @@ export interface WebhookDeliveriesTable {
   ordinal: number;
   /** The body, as sent on every attempt. */
   payload: string;
+  /** The trace of the append that caused the message, when it was traced. */
+  traceparent: string | null;
   status: "pending" | "delivered" | "failed";
   attempts: Generated<number>;
   /** The attempt count when the current retry schedule began (a redelivery starts a new one). */

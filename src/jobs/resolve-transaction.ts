@@ -14,11 +14,14 @@ import {
   type PaymentState,
   paymentStreamId,
   resolverWork,
+  type ResolverWork,
   type ReversalResult,
   type TransactionState,
 } from "../domain/payments/index.ts";
 import { newId } from "../ids.ts";
 import type { InquiryOutcome, ProcessorConnector, ProcessorHostConfiguration } from "../processors/port.ts";
+import type { RecordedEvent } from "../eventstore/port.ts";
+import { inSpan, linksToRecorded, traceMetadata } from "../telemetry/spans.ts";
 
 export interface ResolverTiming {
   /** How long our own processor call may last. */
@@ -74,10 +77,29 @@ export async function resolveTransaction(
   paymentId: string,
   transactionId: string,
 ): Promise<PendingResolution | null> {
-  const { state: payment, events } = await loadPayment(context, paymentId);
+  const { state: payment, events, recorded } = await loadPayment(context, paymentId);
   const transaction = payment.transactions.get(transactionId);
   const work = transaction && resolverWork(transaction);
   if (!transaction || !work) return null;
+  // A trace of its own, linked to the requests that recorded the transaction.
+  const span = {
+    root: true,
+    links: linksToRecorded(recorded.filter((event) => event.data.transactionId === transactionId).map((event) => event.metadata)),
+    attributes: { "ledger.transaction_id": transactionId, "ledger.payment_id": paymentId, "ledger.work": work, "ledger.processor": transaction.processor },
+  };
+  return inSpan(context.registries.tracer, `resolve ${work}`, span, async (active) => {
+    const resolution = await resolve(context, timing, { paymentId, payment, events, transaction, work });
+    active.setAttribute("ledger.resolution", resolution ?? "none");
+    return resolution;
+  });
+}
+
+async function resolve(
+  context: PaymentContext,
+  timing: ResolverTiming,
+  { paymentId, payment, events, transaction, work }: { paymentId: string; payment: PaymentState; events: PaymentEvent[]; transaction: TransactionState; work: ResolverWork },
+): Promise<PendingResolution | null> {
+  const transactionId = transaction.id;
   const hostConfiguration = await loadHostConfiguration(context, transaction.hostConfigurationId);
   const job = { context, paymentId, transaction, hostConfiguration, connector: context.connectors[transaction.processor], timing };
   if (work === "reverse") return reverse(job);
@@ -208,6 +230,7 @@ async function record({ context, paymentId }: Job, command: PaymentCommand): Pro
   const recorded = await execute(context.store, paymentDecider, paymentStreamId(paymentId), command, {
     ...context.metadata,
     resolvedBy: "pending-resolver",
+    ...traceMetadata(),
   });
   if (!recorded.ok || recorded.events.length === 0) return undefined;
   if (endedNow(recorded.events, command.transactionId)) {
@@ -226,9 +249,13 @@ const endedNow = (events: readonly PaymentEvent[], transactionId: string) =>
       event.data.transactionId === transactionId,
   );
 
-async function loadPayment(context: PaymentContext, paymentId: string): Promise<{ state: PaymentState; events: PaymentEvent[] }> {
-  const events = (await context.store.readStream(paymentStreamId(paymentId))) as unknown as PaymentEvent[];
-  return { state: events.reduce(paymentDecider.evolve, paymentDecider.initialState()), events };
+async function loadPayment(
+  context: PaymentContext,
+  paymentId: string,
+): Promise<{ state: PaymentState; events: PaymentEvent[]; recorded: RecordedEvent[] }> {
+  const recorded = await context.store.readStream(paymentStreamId(paymentId));
+  const events = recorded as unknown as PaymentEvent[];
+  return { state: events.reduce(paymentDecider.evolve, paymentDecider.initialState()), events, recorded };
 }
 
 /**

@@ -12,6 +12,8 @@ import type { Logger } from "../logger.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
 import type { SendResult, WebhookSender } from "../webhooks/destination.ts";
 import { signatureHeaders } from "../webhooks/signature.ts";
+import { type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { inSpan, linkTo, withTraceHeaders } from "../telemetry/spans.ts";
 
 /** How an attempt ended, for the metrics: `retrying` failed with a retry scheduled. */
 export type WebhookAttemptOutcome = "delivered" | "retrying" | "failed";
@@ -50,6 +52,8 @@ type Candidate = {
   endpointUpdatedAt: Date;
   messageId: string;
   payload: string;
+  /** The trace of the append that caused the message, when it was traced. */
+  traceparent: string | null;
   attempts: number;
   roundStart: number;
   /** The delivery's redeliveries when it was read: one asked for during the attempt is not lost. */
@@ -170,7 +174,7 @@ export class WebhookDispatcher {
     const { rows } = await sql<Candidate>`
       select d.delivery_id as "deliveryId", d.endpoint_id as "endpointId", e.client_id as "clientId",
              e.updated_at as "endpointUpdatedAt",
-             d.message_id as "messageId", d.payload, d.attempts, d.round_start as "roundStart", d.redeliveries,
+             d.message_id as "messageId", d.payload, d.traceparent, d.attempts, d.round_start as "roundStart", d.redeliveries,
              e.url, e.secret, e.previous_secret as "previousSecret",
              e.previous_secret_expires_at as "previousSecretExpiresAt"
       from webhook_endpoints e
@@ -230,15 +234,39 @@ export class WebhookDispatcher {
    * Signs and sends, then records the outcome. An endpoint whose secret does not decrypt is sent
    * nothing and disabled: its messages stay owed, without an attempt counted against them.
    */
-  async #attempt(candidate: Candidate): Promise<void> {
+  #attempt(candidate: Candidate): Promise<void> {
+    // A trace of its own, linked to the one that recorded the event; its `traceparent` goes to the endpoint.
+    const span = {
+      root: true,
+      kind: SpanKind.PRODUCER,
+      links: linkTo(candidate.traceparent),
+      attributes: {
+        "ledger.delivery_id": candidate.deliveryId,
+        "ledger.message_id": candidate.messageId,
+        "ledger.endpoint_id": candidate.endpointId,
+        "ledger.client_id": candidate.clientId,
+        "ledger.attempt": candidate.attempts + 1,
+        // The host only: a URL's user part or query may hold the merchant's credentials.
+        "server.address": URL.parse(candidate.url)?.hostname ?? "",
+      },
+    };
+    return inSpan(this.#options.context.registries.tracer, "webhook delivery", span, (active) => this.#sendAndRecord(candidate, active));
+  }
+
+  async #sendAndRecord(candidate: Candidate, span: Span): Promise<void> {
     const { retryBaseMs, sender, observe } = this.#options;
     const keys = this.#signingKeys(candidate);
     if (keys === undefined) return this.#disable(candidate, "secret_undecryptable");
-    const headers = signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys);
+    const headers = withTraceHeaders(signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys));
     const result = await sender.send(candidate.url, candidate.payload, headers);
     const delivered = result.kind === "answered" && result.status >= 200 && result.status < 300;
     const attemptInRound = candidate.attempts + 1 - candidate.roundStart;
     const decision = retryDecision({ delivered, attemptInRound, baseMs: retryBaseMs });
+    span.setAttributes({
+      ...(result.kind === "answered" ? { "http.response.status_code": result.status } : { "error.type": result.error }),
+      "ledger.delivery": decision.status,
+    });
+    if (!delivered) span.setStatus({ code: SpanStatusCode.ERROR });
     const { failingTooLong } = await this.#record({ candidate, result, decision });
     observe(decision.status === "pending" ? "retrying" : decision.status, result.durationMs);
     this.#noteOutcome(candidate, delivered ? undefined : result);

@@ -7,6 +7,9 @@ import type { Logger } from "../logger.ts";
 import { acquireLease, advanceCheckpoint, readCheckpoint, releaseLease, renewLease } from "./checkpoints.ts";
 import { assertProjectionName, type Projection, readStreamsFor } from "./projection.ts";
 import type { ReadYourWrites } from "./read-your-writes.ts";
+import type { Tracer } from "@opentelemetry/api";
+import { inSpan, linksToRecorded } from "../telemetry/spans.ts";
+import { tracingOff } from "../telemetry/tracing.ts";
 
 export interface ProjectionRunnerOptions {
   db: Kysely<Database>;
@@ -22,6 +25,8 @@ export interface ProjectionRunnerOptions {
   batchSize?: number;
   /** Delay after a failed batch before retrying from the stored checkpoint. */
   retryDelayMs?: number;
+  /** A span per batch applied, linked to the traces that appended its events. */
+  tracer?: Tracer;
 }
 
 /**
@@ -41,7 +46,7 @@ export class ProjectionRunner {
     assertProjectionName(options.projection.name);
     this.projection = options.projection;
     this.owner = options.owner ?? randomUUID();
-    this.#options = { leaseMs: 10_000, batchSize: 500, retryDelayMs: 1_000, ...options };
+    this.#options = { leaseMs: 10_000, batchSize: 500, retryDelayMs: 1_000, tracer: tracingOff.tracer, ...options };
   }
 
   /** True while this runner holds the lease and applies events. */
@@ -109,7 +114,7 @@ export class ProjectionRunner {
         awaited: (signal) => readYourWrites.projectionAwaited(name, signal),
       });
       for await (const batch of batches) {
-        if (!(await this.#commit(checkpoint, batch))) {
+        if (!(await this.#tracedCommit(checkpoint, batch))) {
           logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
           return;
         }
@@ -120,6 +125,21 @@ export class ProjectionRunner {
       clearInterval(renewal);
       this.#stopping.signal.removeEventListener("abort", stop);
     }
+  }
+
+  /** Batches that apply nothing (a checkpoint moved past other events) make no span. */
+  #tracedCommit(previous: Checkpoint | null, batch: ReadAllResult): Promise<boolean> {
+    if (batch.events.length === 0) return this.#commit(previous, batch);
+    const options = {
+      root: true,
+      links: linksToRecorded(batch.events.map((event) => event.metadata)),
+      attributes: { "ledger.projection": this.projection.name, "ledger.events": batch.events.length },
+    };
+    return inSpan(this.#options.tracer, `project ${this.projection.name}`, options, async (span) => {
+      const applied = await this.#commit(previous, batch);
+      if (!applied) span.setAttribute("ledger.checkpoint_moved", true);
+      return applied;
+    });
   }
 
   async #commit(previous: Checkpoint | null, batch: ReadAllResult): Promise<boolean> {

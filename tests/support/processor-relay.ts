@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ProcessorRelay {
@@ -6,7 +6,7 @@ export interface ProcessorRelay {
   close(): Promise<void>;
 }
 
-type RelayedRequest = { method: string; path: string };
+type RelayedRequest = { method: string; path: string; headers: IncomingHttpHeaders };
 
 /**
  * A processor in front of another: every request is forwarded as it came and answered as the
@@ -24,13 +24,14 @@ export async function startProcessorRelay(
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
-      await beforeForward({ method: request.method ?? "GET", path: request.url ?? "/" });
+      const relayed = { method: request.method ?? "GET", path: request.url ?? "/", headers: request.headers };
+      await beforeForward(relayed);
       const headers = Object.fromEntries(
         Object.entries(request.headers).flatMap(([name, value]) => (typeof value === "string" && name !== "host" && name !== "content-length" ? [[name, value]] : [])),
       );
       const answer = await fetch(`${target}${request.url}`, { method: request.method, headers, body: body.length ? body : undefined });
       const text = await answer.text();
-      await beforeAnswer({ method: request.method ?? "GET", path: request.url ?? "/" });
+      await beforeAnswer(relayed);
       response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
     })().catch(() => response.destroy());
   });

@@ -20,6 +20,7 @@ import * as idempotencyRetention from "./0019-idempotency-retention.ts";
 import * as webhookUpkeep from "./0020-webhook-upkeep.ts";
 import * as transactionState from "./0021-transaction-state.ts";
 import * as paymentMethods from "./0022-payment-methods.ts";
+import * as webhookTraceContext from "./0023-webhook-trace-context.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "0020-webhook-upkeep": webhookUpkeep,
   "0021-transaction-state": transactionState,
   "0022-payment-methods": paymentMethods,
+  "0023-webhook-trace-context": webhookTraceContext,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

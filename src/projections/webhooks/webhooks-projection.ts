@@ -88,6 +88,7 @@ export const webhooksProjection: Projection = {
             position: event.position.toString(),
             ordinal,
             payload,
+            traceparent: typeof event.metadata.traceparent === "string" ? event.metadata.traceparent : null,
           });
         }
       });
@@ -124,6 +125,7 @@ type DeliveryRow = {
   position: string;
   ordinal: number;
   payload: string;
+  traceparent: string | null;
 };
 
 /** What deciding who gets a message needs of an endpoint. */
@@ -212,10 +214,10 @@ async function insertDeliveries(trx: Transaction<Database>, rows: DeliveryRow[])
   if (rows.length === 0) return;
   await sql`
     insert into webhook_deliveries (delivery_id, endpoint_id, client_id, message_id, event_type, subject_id, position,
-                                    ordinal, payload, status, next_attempt_at)
+                                    ordinal, payload, traceparent, status, next_attempt_at)
     select *, 'pending', now() from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       as row(delivery_id uuid, endpoint_id uuid, client_id uuid, message_id uuid, event_type text, subject_id uuid,
-             position bigint, ordinal int, payload text)
+             position bigint, ordinal int, payload text, traceparent text)
     where row.position > coalesce((select through_position from webhook_outbox_purged), -1)
     on conflict (delivery_id) do nothing
   `.execute(trx);
