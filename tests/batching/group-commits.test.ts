@@ -3,18 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GroupCommits } from "../../src/commands/execute-batched.ts";
 import { accept, type Decider, reject } from "../../src/domain/decider.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
+import { tracingOff } from "../../src/telemetry/tracing.ts";
 import type { ReadStreamOptions } from "../../src/eventstore/port.ts";
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../support/database.ts";
 
 /** A card that is used until it is withdrawn: every event carries the whole state. */
 type Event = { type: "Used"; data: { uses: number } } | { type: "Withdrawn"; data: { uses: number } };
-type Command = "use" | "withdraw";
+type Command = { type: "use" } | { type: "withdraw" };
 const cardDecider: Decider<{ uses: number; withdrawn: boolean }, Command, Event, "withdrawn"> = {
   initialState: () => ({ uses: 0, withdrawn: false }),
   evolve: (_state, event) => ({ uses: event.data.uses, withdrawn: event.type === "Withdrawn" }),
   decide: (command, state) => {
     if (state.withdrawn) return reject("withdrawn", "withdrawn");
-    return command === "use" ? accept({ type: "Used", data: { uses: state.uses + 1 } }) : accept({ type: "Withdrawn", data: { uses: state.uses } });
+    return command.type === "use" ? accept({ type: "Used", data: { uses: state.uses + 1 } }) : accept({ type: "Withdrawn", data: { uses: state.uses } });
   },
 };
 
@@ -38,10 +39,10 @@ for (const target of testDatabaseTargets()) {
     it("decides a remembered stream's next command without reading it, and reads it again once another writer moved it", async () => {
       const store = new CountingStore(database.db);
       const reads = () => store.reads;
-      const commits = new GroupCommits(store);
-      const other = new GroupCommits(new PostgresEventStore(database.db));
+      const commits = new GroupCommits(store, tracingOff.tracer);
+      const other = new GroupCommits(new PostgresEventStore(database.db), tracingOff.tracer);
       const stream = `card-${randomUUID()}`;
-      const use = (on: GroupCommits, remember: boolean) => on.execute(cardDecider, stream, "use", {}, { lastEventOnly: true, remember });
+      const use = (on: GroupCommits, remember: boolean) => on.execute(cardDecider, stream, { type: "use" }, {}, { lastEventOnly: true, remember });
 
       expect((await use(commits, true)).ok).toBe(true);
       expect((await use(commits, true)).ok).toBe(true);
@@ -55,7 +56,7 @@ for (const target of testDatabaseTargets()) {
       expect(reads()).toBe(2);
 
       // Withdrawn elsewhere: the remembered usable card is refused once the stream is read.
-      expect((await other.execute(cardDecider, stream, "withdraw", {}, { lastEventOnly: true })).ok).toBe(true);
+      expect((await other.execute(cardDecider, stream, { type: "withdraw" }, {}, { lastEventOnly: true })).ok).toBe(true);
       const refused = await use(commits, true);
       expect(refused.ok).toBe(false);
       expect((await new PostgresEventStore(database.db).readStream(stream)).map((event) => event.type)).toEqual([...Array(5).fill("Used"), "Withdrawn"]);
@@ -63,7 +64,7 @@ for (const target of testDatabaseTargets()) {
       // Without `remember`, every command that finds the stream idle reads it.
       const plain = `card-${randomUUID()}`;
       const before = reads();
-      for (let index = 0; index < 3; index += 1) await commits.execute(cardDecider, plain, "use", {}, { lastEventOnly: true });
+      for (let index = 0; index < 3; index += 1) await commits.execute(cardDecider, plain, { type: "use" }, {}, { lastEventOnly: true });
       expect(reads() - before).toBe(3);
     });
   });
