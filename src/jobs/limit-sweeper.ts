@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { CommandContext } from "../commands/context.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
-import { chainEvents } from "../eventstore/hash-chain.ts";
+import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { JsonObject, NewEvent, RecordedEvent } from "../eventstore/port.ts";
 import { type CurrencyLimit, givesLimitBack, utcDay } from "../domain/limits/limits.ts";
 import {
@@ -28,6 +28,9 @@ export interface LimitSweeperOptions {
 }
 
 const DAY_MS = 86_400_000;
+
+/** Releases per append: each event is a few hundred bytes, so a slice stays far below 1 MiB. */
+const RELEASES_PER_APPEND = 500;
 
 /**
  * Gives back the limit reservations that nothing will give back any more: those whose payment
@@ -106,16 +109,24 @@ export class LimitSweeper {
         releases.push({ type: event.type, data: event.data as unknown as JsonObject, metadata: { ...context.metadata, sweptBy: "limit-sweeper" } });
       }
     }
-    if (releases.length === 0) return 0;
-    try {
-      await context.store.append(streamId, chainEvents(streamId, last, releases), last.revision);
-    } catch (error) {
-      // Written meanwhile: the next pass judges the stream afresh.
-      if (error instanceof ConcurrencyError) return 0;
-      throw error;
+    // In slices, each at the revision the one before left: a day's releases may be thousands,
+    // more than one append holds (EventStoreDB: 1 MiB). A sweep that dies between slices leaves
+    // those not yet written open, and the next pass judges them afresh.
+    let tip: StreamTip = last;
+    for (let start = 0; start < releases.length; start += RELEASES_PER_APPEND) {
+      const slice = chainEvents(streamId, tip, releases.slice(start, start + RELEASES_PER_APPEND));
+      try {
+        const appended = await context.store.append(streamId, slice, tip.revision);
+        tip = { revision: appended.nextExpectedRevision, metadata: slice.at(-1)?.metadata ?? {} };
+      } catch (error) {
+        // Written meanwhile: the next pass judges the stream afresh.
+        if (error instanceof ConcurrencyError) break;
+        throw error;
+      }
     }
-    this.#options.logger.warn({ streamId, released: releases.length }, "gave back limit reservations nothing else would");
-    return releases.length;
+    const released = Number(tip.revision - last.revision);
+    if (released > 0) this.#options.logger.warn({ streamId, released }, "gave back limit reservations nothing else would");
+    return released;
   }
 
   /**
