@@ -1,5 +1,6 @@
 import { type Config, loadConfig } from "./config.ts";
 import { createLogger, logDestination } from "./logger.ts";
+import { checkEventStoreDbAnswers } from "./eventstore/eventstoredb/event-store.ts";
 import { startService } from "./service.ts";
 
 /** Exit status of a start refused for its configuration: a supervisor should not retry it as it stands. */
@@ -19,6 +20,7 @@ const config = configurationOrExit();
 const logger = createLogger(config.logLevel, logDestination(process.stdout));
 
 try {
+  if (config.eventStoreUrl) await checkEventStoreDbAnswers(config.eventStoreUrl);
   const service = await startService(config, logger);
   logger.info(`API: ${service.url}/v1 · docs: ${service.url}/docs · health: ${service.url}/health/ready`);
   if (service.generatedAdminKey) {

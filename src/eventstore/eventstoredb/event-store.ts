@@ -51,6 +51,9 @@ const PAGE_SIZE = 100;
  */
 const RETRY_FOR_MS = 5_000;
 
+/** How long a start waits for EventStoreDB's first answer: as long as a PostgreSQL connection's timeout. */
+const FIRST_ANSWER_WITHIN_MS = 5_000;
+
 export interface EventStoreDbOptions {
   retryForMs?: number;
 }
@@ -58,6 +61,45 @@ export interface EventStoreDbOptions {
 /** The EventStore port on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`. */
 export function createEventStoreDbEventStore(connectionString: string): EventStore {
   return eventStoreOnClient(EventStoreDBClient.connectionString(connectionString));
+}
+
+/**
+ * Resolves once the server answers a read, trying again while it refuses (a node still starting),
+ * or throws EventStoreUnavailableError after `withinMs`, naming where it looked (without the
+ * credentials). For the start: a wrong URL or a stopped server ends it at once, where the
+ * service would otherwise run and answer every request 503.
+ */
+export async function awaitFirstAnswer(client: EventStoreDBClient, connectionString: string, withinMs = FIRST_ANSWER_WITHIN_MS): Promise<void> {
+  const started = performance.now();
+  for (let attempt = 0; ; attempt += 1) {
+    const left = withinMs - (performance.now() - started);
+    try {
+      await collect(client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1, deadline: Math.max(1, Math.round(left)) }));
+      return;
+    } catch (error) {
+      const delay = backoffDelay(attempt, 100, 1_000);
+      if (isTransientError(error) && left > delay) {
+        await sleep(delay);
+        continue;
+      }
+      const where = connectionString.replace(/\/\/[^@/]*@/, "//");
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new EventStoreUnavailableError(
+        `EventStoreDB at ${where} did not answer within ${withinMs} ms (${reason.trim()}); check EVENTSTORE_URL and that the server runs`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/** `awaitFirstAnswer` on a client of its own, closed again. */
+export async function checkEventStoreDbAnswers(connectionString: string): Promise<void> {
+  const client = EventStoreDBClient.connectionString(connectionString);
+  try {
+    await awaitFirstAnswer(client, connectionString);
+  } finally {
+    await client.dispose();
+  }
 }
 
 /**
