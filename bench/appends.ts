@@ -5,10 +5,17 @@
  * store (`@event-driven-io/emmett-postgresql`, bench/emmett-appends.ts) in a fresh database of its
  * own on the same server with a pool of the same size, and a row "ours / Emmett" compares the two
  * (goal >= 3×). PGlite has no Emmett row: Emmett's store needs a PostgreSQL server.
+ * With `--eventstore URL` (issue 29) it measures instead EventStoreDB and PostgreSQL alternately
+ * in one run (EventStoreDB, PostgreSQL, PostgreSQL, EventStoreDB), each on a fresh target, and
+ * prints EventStoreDB's figures beside PostgreSQL's: only ratios of one run mean anything on a
+ * shared machine.
  * Usage: tsx bench/appends.ts [--target postgres|pglite|both] [--database-url URL] [--seconds 10] [--pool-size 32]
+ *                             [--eventstore esdb://127.0.0.1:2113?tls=false]
  */
+import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { DatabaseKind } from "../src/db/connection.ts";
+import { createEventStoreDbEventStore } from "../src/eventstore/eventstoredb/event-store.ts";
 import { PostgresEventStore } from "../src/eventstore/postgres/event-store.ts";
 import type { NewEvent } from "../src/eventstore/port.ts";
 import { openEmmettTarget } from "./emmett-appends.ts";
@@ -29,7 +36,7 @@ const WARM_UP_MS = 2_000;
 const GOAL_POSTGRES = 5_000;
 const GOAL_RATIO_TO_EMMETT = 3;
 
-const { values, targets, serverUrl } = benchArgs(["seconds", "pool-size"]);
+const { values, targets, serverUrl } = benchArgs(["seconds", "pool-size", "eventstore"]);
 const seconds = intOption(values.seconds, 10, "seconds");
 const poolSize = intOption(values["pool-size"], 32, "pool-size");
 
@@ -110,6 +117,56 @@ async function openOurs(kind: DatabaseKind): Promise<AppendTarget> {
   };
 }
 
+/**
+ * EventStoreDB at `url`: streams named for this target alone, so the events counted are its own
+ * (the server keeps what earlier runs wrote).
+ */
+function openEventStoreDb(url: string): AppendTarget {
+  const store = createEventStoreDbEventStore(url);
+  const prefix = `bench-${randomBytes(4).toString("hex")}`;
+  const lastRevisions = new Map<string, number>();
+  return {
+    label: "eventstoredb",
+    async append(streamId, event, revision) {
+      const stream = `${prefix}-${streamId}`;
+      await store.append(stream, [event], revision === 0 ? "no_stream" : BigInt(revision - 1));
+      lastRevisions.set(stream, revision);
+    },
+    async countEvents() {
+      let count = 0;
+      for (const stream of lastRevisions.keys()) {
+        const [last] = await store.readStream(stream, { direction: "backwards", maxCount: 1 });
+        count += last ? Number(last.revision) + 1 : 0;
+      }
+      return count;
+    },
+    close: () => store.close(),
+  };
+}
+
+/** EventStoreDB and PostgreSQL alternately, E P P E, and the ratios of their means. */
+async function compareWithEventStoreDb(url: string): Promise<ResultRow[]> {
+  const runs: { eventstoredb: Throughput[]; postgres: Throughput[] } = { eventstoredb: [], postgres: [] };
+  for (const kind of ["eventstoredb", "postgres", "postgres", "eventstoredb"] as const) {
+    const { throughput } = await measureIn(async () => (kind === "eventstoredb" ? openEventStoreDb(url) : await openOurs("postgres")));
+    runs[kind].push(throughput);
+  }
+  const mean = (measured: Throughput[], of: (run: Throughput) => number) => measured.reduce((sum, run) => sum + of(run), 0) / measured.length;
+  const rate = (run: Throughput) => run.perSecond;
+  const p99 = (run: Throughput) => percentile(run.latencies, 0.99);
+  return [
+    ...runs.eventstoredb.flatMap((run, index) => throughputRows(`eventstoredb (run ${index + 1})`, run, undefined)),
+    ...runs.postgres.flatMap((run, index) => throughputRows(`postgres, pool ${poolSize} (run ${index + 1})`, run, undefined)),
+    {
+      target: "eventstoredb / postgres (E P P E)",
+      metric: "appends/s ratio; p99 ratio",
+      value: `${formatNumber(mean(runs.eventstoredb, rate) / mean(runs.postgres, rate), 2)}; ${formatNumber(mean(runs.eventstoredb, p99) / mean(runs.postgres, p99), 2)}`,
+      goal: "-",
+      met: "-",
+    },
+  ];
+}
+
 function throughputRows(label: string, { perSecond, latencies }: Throughput, goal: number | undefined): ResultRow[] {
   return [
     {
@@ -148,5 +205,6 @@ async function run(kind: DatabaseKind): Promise<ResultRow[]> {
 }
 
 const results: ResultRow[] = [];
-for (const kind of targets) results.push(...(await run(kind)));
+if (typeof values.eventstore === "string") results.push(...(await compareWithEventStoreDb(values.eventstore)));
+else for (const kind of targets) results.push(...(await run(kind)));
 printResults(results);
