@@ -26,8 +26,14 @@
  * of the same card inline, on the same service and client, alternating A B B A (inline, stored,
  * stored, inline; each run a warm-up and the measured run): the vault's cost, whose goal is 10 %.
  *
+ * With `--eventstore URL` (issue 29), it compares instead sales with the events in EventStoreDB
+ * against sales with them in PostgreSQL: two services in this process, each on a fresh database
+ * of its own (read models in PostgreSQL on both) with a processor simulator of its own, measured
+ * alternately E P P E; goal >= 0.7 of PostgreSQL's sales/s, p99 within 1.5 times.
+ *
  * Usage: tsx bench/sales.ts [--database-url URL] [--seconds 10] [--connections 64]
  *                           [--idempotency-key none|unique] [--payment-method]
+ *                           [--eventstore esdb://127.0.0.1:2113?tls=false]
  */
 import { randomInt, randomUUID } from "node:crypto";
 import Fastify from "fastify";
@@ -62,7 +68,11 @@ const GOAL_FLOOR_RATIO = { none: 0.7, unique: 0.6 } as const;
 /** ... with p99 latency within this multiple of the floor's p99 (the two bare routes' p99 added up). */
 const GOAL_P99_MULTIPLE = 3;
 
-const { values, serverUrl } = serverArgs(["seconds", "connections", "idempotency-key"], ["payment-method"]);
+/** Issue 29: sales with the events in EventStoreDB against PostgreSQL's, measured in the same run. */
+const GOAL_EVENTSTOREDB_RATIO = 0.7;
+const GOAL_EVENTSTOREDB_P99_MULTIPLE = 1.5;
+
+const { values, serverUrl } = serverArgs(["seconds", "connections", "idempotency-key", "eventstore"], ["payment-method"]);
 const shape: RunShape = {
   seconds: intOption(values.seconds, 10, "seconds"),
   connections: intOption(values.connections, 64, "connections"),
@@ -234,7 +244,76 @@ async function comparePaymentMethods(serviceUrl: string, key: string): Promise<R
   ];
 }
 
+/** A service on a fresh database, events in EventStoreDB at `eventStoreUrl` or else in that database, and a paying client of it. */
+async function openSalesService(eventStoreUrl: string | undefined) {
+  const target = await openTarget("postgres", serverUrl, POOL_SIZE);
+  try {
+    const service = await startBenchService(target, eventStoreUrl ? { EVENTSTORE_URL: eventStoreUrl } : {});
+    const { key } = await createPayingClient(service.url, "Bench");
+    const load: Load = { url: `${service.url}/v1/transactions/sale`, headers: { authorization: `Bearer ${key}` }, bodies: saleBodies() };
+    return {
+      load,
+      async close() {
+        try {
+          await service.stop();
+        } finally {
+          await target.close();
+        }
+      },
+    };
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+}
+
+/** Sales with the events in EventStoreDB against sales with them in PostgreSQL, E P P E, on services side by side. */
+async function compareEventStores(eventStoreUrl: string): Promise<ResultRow[]> {
+  const eventstoredb = await openSalesService(eventStoreUrl);
+  try {
+    const postgres = await openSalesService(undefined);
+    try {
+      const services = { eventstoredb, postgres };
+      const runs = { eventstoredb: [] as Measured[], postgres: [] as Measured[] };
+      for (const kind of ["eventstoredb", "postgres", "postgres", "eventstoredb"] as const) {
+        runs[kind].push(await measure(`sales, events in ${kind}`, services[kind].load, shape));
+      }
+      const mean = (measured: Measured[], of: (run: Measured) => number) => measured.reduce((sum, run) => sum + of(run), 0) / measured.length;
+      const rate = (run: Measured) => run.perSecond;
+      const p99 = (run: Measured) => run.result.latency.p99;
+      const ratio = mean(runs.eventstoredb, rate) / mean(runs.postgres, rate);
+      const p99Multiple = mean(runs.eventstoredb, p99) / mean(runs.postgres, p99);
+      return [
+        ...runs.eventstoredb.flatMap((run, index) => rowsOf(`sales, events in EventStoreDB (run ${index + 1})`, "sales", run)),
+        ...runs.postgres.flatMap((run, index) => rowsOf(`sales, events in PostgreSQL (run ${index + 1})`, "sales", run)),
+        {
+          target: "EventStoreDB / PostgreSQL (E P P E)",
+          metric: "sales/s ratio of the means",
+          value: `${formatNumber(ratio, 2)} (${formatNumber(mean(runs.eventstoredb, rate))} vs ${formatNumber(mean(runs.postgres, rate))})`,
+          goal: `>= ${GOAL_EVENTSTOREDB_RATIO}`,
+          met: ratio >= GOAL_EVENTSTOREDB_RATIO ? "yes" : "no",
+        },
+        {
+          target: "EventStoreDB / PostgreSQL (E P P E)",
+          metric: "p99 ratio of the means",
+          value: `${formatNumber(p99Multiple, 2)} (${formatNumber(mean(runs.eventstoredb, p99))} vs ${formatNumber(mean(runs.postgres, p99))} ms)`,
+          goal: `<= ${GOAL_EVENTSTOREDB_P99_MULTIPLE}`,
+          met: p99Multiple <= GOAL_EVENTSTOREDB_P99_MULTIPLE ? "yes" : "no",
+        },
+      ];
+    } finally {
+      await postgres.close();
+    }
+  } finally {
+    await eventstoredb.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (typeof values.eventstore === "string") {
+    printResults(await compareEventStores(values.eventstore));
+    return;
+  }
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
   try {
     const databaseUrl = target.url;
