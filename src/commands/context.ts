@@ -5,6 +5,7 @@ import type { EventStore } from "../eventstore/port.ts";
 import { ReadYourWrites } from "../projections/read-your-writes.ts";
 import { tracingOff } from "../telemetry/tracing.ts";
 import { GroupCommits } from "./execute-batched.ts";
+import { PaymentMethodLookup } from "./payment-methods/stored-card.ts";
 import type { EventMetadata } from "./execute.ts";
 import { HostConfigurationCache } from "./payments/host-configuration.ts";
 import { PaymentSettingsLookup } from "./payments/payment-settings.ts";
@@ -22,6 +23,8 @@ export interface Registries {
   hostConfigurations: HostConfigurationCache;
   /** Clients' limits and host configurations as payments read them, lookups grouped. */
   paymentSettings: PaymentSettingsLookup;
+  /** Payment methods with their wrapped data keys as payments read them, lookups grouped. */
+  paymentMethods: PaymentMethodLookup;
   /** Where spans go: the no-op tracer while tracing is off. */
   tracer: Tracer;
 }
@@ -33,6 +36,7 @@ export function createRegistries(store: EventStore, db: Kysely<Database>, tracer
     readYourWrites: new ReadYourWrites(),
     hostConfigurations: new HostConfigurationCache(),
     paymentSettings: new PaymentSettingsLookup(db),
+    paymentMethods: new PaymentMethodLookup(db),
     tracer,
   };
 }

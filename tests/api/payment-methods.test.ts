@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { createLogger } from "../../src/logger.ts";
+import { PaymentMethodLookup } from "../../src/commands/payment-methods/stored-card.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { apiRequest, startTestService, TEST_ADMIN_KEY, testConfig, type Json, type TestService } from "../support/service.ts";
 import { everythingStored } from "../support/stored-text.ts";
@@ -244,6 +245,46 @@ for (const target of testDatabaseTargets()) {
       } finally {
         await receiver.close();
       }
+    });
+
+    it("answers each of racing payments with its own payment method: another client's, a deleted and an unknown one are 404 in the same burst", async () => {
+      const visa = await createMethod("4242424242424242");
+      const mastercard = await createMethod("5555555555554444");
+      const deleted = await createMethod("4242424242424242");
+      const theirs = await createMethod("5555555555554444", globex.key);
+      expect((await api.request("DELETE", `/v1/payment-methods/${deleted.id}`, { key: acme.key })).status).toBe(204);
+      const unknown = "0197a3c3-f1e2-7d3c-9b4a-5f6e7d8c9b0b";
+      // The first lookup goes alone; the five asked while it is in flight are read in one statement.
+      const lookup = new PaymentMethodLookup(api.database.db);
+      const looked = await Promise.all([visa, visa, { id: unknown }, theirs, deleted, mastercard].map((method) => lookup.of(method.id)));
+      expect(looked.map((method) => method && [method.clientId, method.summary.last4])).toEqual([
+        [acme.clientId, "4242"],
+        [acme.clientId, "4242"],
+        undefined,
+        [globex.clientId, "4444"],
+        undefined,
+        [acme.clientId, "4444"],
+      ]);
+      const burst = Array.from({ length: 40 }, (_, index) => [visa, mastercard, deleted, theirs, { id: unknown }][index % 5]!);
+      const answers = await Promise.all(burst.map((method) => pay("sale", { paymentMethodId: method.id })));
+      for (const [index, method] of burst.entries()) {
+        const answer = answers[index]!;
+        if (method === visa || method === mastercard) {
+          expect(answer.status, answer.text).toBe(201);
+          expect(answer.body).toMatchObject({ paymentMethodId: method.id, card: method.card });
+        } else {
+          expect(answer.status, answer.text).toBe(404);
+          expect(answer.body.code).toBe("not_found");
+        }
+      }
+      for (const method of [visa, mastercard]) {
+        const events = await api.request("GET", `/v1/payment-methods/${method.id}/events`, { key: acme.key });
+        const uses = events.body.events.filter((event: Json) => event.type === "PaymentMethodUsed.v1");
+        const paid = answers.filter((answer) => answer.body.paymentMethodId === method.id).map((answer) => answer.body.id);
+        expect(uses.map((use: Json) => use.data.transactionId).toSorted()).toEqual(paid.toSorted());
+      }
+      const theirEvents = await api.request("GET", `/v1/payment-methods/${theirs.id}/events`, { key: globex.key });
+      expect(theirEvents.body.events.map((event: Json) => event.type)).toEqual(["PaymentMethodCreated.v1"]);
     });
 
     it("never stores, logs or exports a stored card's number or its CVC", async () => {

@@ -1,3 +1,6 @@
+import type { Kysely } from "kysely";
+import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
+import type { Database } from "../../db/schema.ts";
 import type { SafeCard } from "../../domain/cards.ts";
 import { paymentMethodDecider, paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
 import type { CardDetails } from "../../processors/port.ts";
@@ -19,6 +22,65 @@ export interface StoredCard {
   reveal(): Promise<CommandResult<CardDetails, "not_found">>;
 }
 
+/** What a payment reads of a payment method that is not deleted: whose it is, its card's summary, its ciphertext and wrapped data key. */
+interface VaultedPaymentMethod {
+  clientId: string;
+  summary: SafeCard;
+  encryptedCard: string;
+  dataKeyId: string;
+  masterKeyId: string;
+  wrappedKey: string;
+}
+
+/**
+ * Payment methods with their wrapped data keys, as payments look them up: the lookups that arrive
+ * while one is in flight are made together, in one statement. A lookup is only ever answered by a
+ * statement that started after it was asked, so it sees every deletion answered before; nothing
+ * read is kept once its lookup is answered.
+ */
+export class PaymentMethodLookup {
+  readonly #lookup: (paymentMethodId: string) => Promise<VaultedPaymentMethod | undefined>;
+
+  constructor(db: Kysely<Database>) {
+    this.#lookup = batchWhileBusy(async (paymentMethodIds: string[]) => {
+      const rows = await db
+        .selectFrom("payment_methods")
+        .innerJoin("payment_method_keys", "payment_method_keys.payment_method_id", "payment_methods.payment_method_id")
+        .select([
+          "payment_methods.payment_method_id",
+          "payment_methods.client_id",
+          "payment_methods.view",
+          "payment_methods.encrypted_card",
+          "payment_method_keys.data_key_id",
+          "payment_method_keys.master_key_id",
+          "payment_method_keys.wrapped_key",
+        ])
+        .where("payment_methods.payment_method_id", "in", [...new Set(paymentMethodIds)])
+        .where("payment_methods.deleted_at", "is", null)
+        .where("payment_methods.encrypted_card", "is not", null)
+        .execute();
+      const found = new Map(
+        rows.map((row) => [
+          row.payment_method_id,
+          {
+            clientId: row.client_id,
+            summary: (row.view as PaymentMethodView).card,
+            encryptedCard: row.encrypted_card!,
+            dataKeyId: row.data_key_id,
+            masterKeyId: row.master_key_id,
+            wrappedKey: row.wrapped_key,
+          },
+        ]),
+      );
+      return paymentMethodIds.map((paymentMethodId) => found.get(paymentMethodId));
+    });
+  }
+
+  of(paymentMethodId: string): Promise<VaultedPaymentMethod | undefined> {
+    return this.#lookup(paymentMethodId);
+  }
+}
+
 /**
  * The card of a payment method, for one payment. Its use is recorded in the payment method's
  * stream before its key is unwrapped, so no decryption goes unaudited; a deleted method (its key
@@ -27,23 +89,9 @@ export interface StoredCard {
 export async function storedCardFor(context: VaultContext, request: StoredCardRequest): Promise<CommandResult<StoredCard, "not_found">> {
   const { paymentMethodId, clientId, transactionId } = request;
   const notFound = { ok: false, error: "not_found", detail: `No such payment method: ${paymentMethodId}.` } as const;
-  const row = await context.db
-    .selectFrom("payment_methods")
-    .innerJoin("payment_method_keys", "payment_method_keys.payment_method_id", "payment_methods.payment_method_id")
-    .select([
-      "payment_methods.client_id",
-      "payment_methods.view",
-      "payment_methods.encrypted_card",
-      "payment_method_keys.data_key_id",
-      "payment_method_keys.master_key_id",
-      "payment_method_keys.wrapped_key",
-    ])
-    .where("payment_methods.payment_method_id", "=", paymentMethodId)
-    .where("payment_methods.deleted_at", "is", null)
-    .executeTakeFirst();
-  if (!row || row.client_id !== clientId || row.encrypted_card === null) return notFound;
-  const { encrypted_card: encryptedCard, wrapped_key: wrappedKey } = row;
-  const summary = (row.view as PaymentMethodView).card;
+  const method = await context.registries.paymentMethods.of(paymentMethodId);
+  if (!method || method.clientId !== clientId) return notFound;
+  const { summary } = method;
 
   async function reveal(): Promise<CommandResult<CardDetails, "not_found">> {
     const used = await context.registries.groupCommits.execute(
@@ -54,8 +102,8 @@ export async function storedCardFor(context: VaultContext, request: StoredCardRe
         paymentMethodId,
         clientId,
         transactionId,
-        dataKeyId: row!.data_key_id,
-        masterKeyId: row!.master_key_id,
+        dataKeyId: method!.dataKeyId,
+        masterKeyId: method!.masterKeyId,
         now: context.now().toISOString(),
       },
       context.metadata,
@@ -63,7 +111,7 @@ export async function storedCardFor(context: VaultContext, request: StoredCardRe
       { lastEventOnly: true, remember: true },
     );
     if (!used.ok) return notFound;
-    const { number, holderName } = openCard(context.secrets, paymentMethodId, wrappedKey, encryptedCard);
+    const { number, holderName } = openCard(context.secrets, paymentMethodId, method!.wrappedKey, method!.encryptedCard);
     const card = { number, expMonth: summary.expMonth, expYear: summary.expYear, ...(holderName !== undefined && { holderName }) };
     return { ok: true, value: card };
   }
