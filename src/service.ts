@@ -31,6 +31,7 @@ import { WebhookLogPurge } from "./jobs/webhook-log-purge.ts";
 import { createWebhookSender } from "./webhooks/destination.ts";
 import { createHostResolver } from "./webhooks/host-resolver.ts";
 import { tracedEventStore } from "./telemetry/event-store.ts";
+import { sampledSpanIds } from "./telemetry/spans.ts";
 import { tracedConnectors, tracedHttpClient } from "./telemetry/processors.ts";
 import { describeTracing, startTracing } from "./telemetry/tracing.ts";
 
@@ -79,8 +80,10 @@ export async function startService(
     countPending: () => countPendingByAge(database.db, now()),
     countMismatchedSettlements: () => countMismatchedSettlements(database.db),
     measureWebhookQueue: () => measureWebhookQueue(database.db),
-  });
-  const store = instrumentEventStore(tracing.enabled ? tracedEventStore(rawStore, tracer) : rawStore, metrics);
+  }, { exemplarOf: tracing.enabled ? sampledSpanIds : undefined });
+  // Timed within the append's span, so that the append histogram's exemplar is that span.
+  const timedStore = instrumentEventStore(rawStore, metrics);
+  const store = tracing.enabled ? tracedEventStore(timedStore, tracer) : timedStore;
   const registries = createRegistries(store, database.db, tracer);
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));

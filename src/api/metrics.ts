@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type HistogramConfiguration, type LabelValues, Registry, type RegistryContentType } from "prom-client";
 import { type PaymentMetrics, pendingResolutions } from "../commands/payments/dependencies.ts";
 import { type Processor, processors } from "../domain/host-configurations/schemas.ts";
 import type { LimitName } from "../domain/limits/usage.ts";
@@ -15,16 +15,27 @@ import type { PendingAges } from "../projections/transactions/pending-ages.ts";
 import type { WebhookAttemptOutcome } from "../jobs/webhook-dispatcher.ts";
 import type { WebhookQueue } from "../projections/webhooks/queue.ts";
 
+/** The text formats of GET /metrics: Prometheus's, and OpenMetrics, the only one that carries exemplars. */
+export const metricsContentTypes = {
+  prometheus: Registry.PROMETHEUS_CONTENT_TYPE,
+  openmetrics: Registry.OPENMETRICS_CONTENT_TYPE,
+} as const;
+export type MetricsFormat = keyof typeof metricsContentTypes;
+
+/** The trace and span of the active sampled span, for an exemplar; undefined outside one. */
+export type ExemplarOf = () => { trace_id: string; span_id: string } | undefined;
+
 export interface Metrics extends PaymentMetrics {
-  registry: Registry;
+  /** Every metric in `format`: OpenMetrics shows the latency histograms' exemplars, Prometheus cannot. */
+  expose: (format: MetricsFormat) => Promise<string>;
   /**
    * Reads the gauges that need the database (projection lag, pending transactions, settlement
    * mismatches, the webhook queue) and keeps them for the scrapes that follow: a scrape itself
    * reads nothing but memory (`GaugeRefresh` calls this at a fixed interval).
    */
   refreshGauges: () => Promise<void>;
-  httpDuration: Histogram<"method" | "route" | "status">;
-  appendDuration: Histogram<"outcome">;
+  observeRequest: (labels: LabelValues<"method" | "route" | "status">, seconds: number) => void;
+  observeAppend: (outcome: "ok" | "conflict" | "error", seconds: number) => void;
   observeWebhookAttempt: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
   observeProcessorCall: (processor: Processor, outcome: CallOutcome, seconds: number) => void;
   countIdempotencyAnswer: (answer: IdempotencyAnswer) => void;
@@ -50,22 +61,32 @@ export interface MetricSources {
   measureWebhookQueue: () => Promise<WebhookQueue>;
 }
 
-export function createMetrics({ measureLags, countPending, countMismatchedSettlements, measureWebhookQueue }: MetricSources): Metrics {
-  const registry = new Registry();
+/**
+ * The service's metrics. With `exemplarOf` (tracing on), each bucket of a latency histogram keeps
+ * the last observation made within a sampled span and that span's ids; without, no exemplar work
+ * is done at all.
+ */
+export function createMetrics(
+  { measureLags, countPending, countMismatchedSettlements, measureWebhookQueue }: MetricSources,
+  { exemplarOf }: { exemplarOf?: ExemplarOf } = {},
+): Metrics {
+  // prom-client takes histograms with exemplars only into an OpenMetrics registry; each render
+  // sets the format it is asked for.
+  const registry = new Registry<RegistryContentType>();
+  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   collectDefaultMetrics({ register: registry });
-  const httpDuration = new Histogram({
+  const latency = <L extends string>(configuration: HistogramConfiguration<L>) => latencyObserver(registry, configuration, exemplarOf);
+  const observeRequest = latency({
     name: "http_request_duration_seconds",
     help: "HTTP request latency by route and status",
     labelNames: ["method", "route", "status"] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
   });
-  const appendDuration = new Histogram({
+  const observeAppend = latency({
     name: "event_store_append_duration_seconds",
     help: "Event store append latency; outcome is ok, conflict or error",
     labelNames: ["outcome"] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [registry],
   });
   const lagSecondsGauge = new Gauge({
     name: "projection_lag_seconds",
@@ -101,11 +122,10 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
-  const webhookDuration = new Histogram({
+  const observeWebhookDuration = latency({
     name: "webhook_attempt_duration_seconds",
     help: "Time from sending a webhook to its answer (or timeout)",
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
   });
   const queueDepthGauge = new Gauge({
     name: "webhook_queue_depth",
@@ -154,16 +174,57 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
     refreshedAt = performance.now();
   }
   return {
-    registry,
+    expose: serializedRenders(registry),
     refreshGauges,
-    httpDuration,
-    appendDuration,
+    observeRequest,
+    observeAppend: (outcome, seconds) => observeAppend({ outcome }, seconds),
     observeWebhookAttempt(outcome, durationMs) {
       webhookAttempts.inc({ outcome });
-      webhookDuration.observe(durationMs / 1000);
+      observeWebhookDuration({}, durationMs / 1000);
     },
     countBrokenLink: () => brokenLinks.inc(),
-    ...createPaymentMetrics(registry),
+    ...createPaymentMetrics(registry, latency),
+  };
+}
+
+/** A latency histogram in `registry`, and how to observe it: with the active sampled span as exemplar when `exemplarOf` is given. */
+function latencyObserver<L extends string>(
+  registry: Registry<RegistryContentType>,
+  configuration: HistogramConfiguration<L>,
+  exemplarOf: ExemplarOf | undefined,
+): (labels: LabelValues<L>, seconds: number) => void {
+  // Of any label names: prom-client's types would take the exemplar's for the histogram's own.
+  const histogram = new Histogram<string>({
+    ...configuration,
+    registers: [registry],
+    enableExemplars: exemplarOf !== undefined,
+  });
+  if (!exemplarOf) return (labels, seconds) => histogram.observe(labels, seconds);
+  return (labels, seconds) => histogram.observe({ labels, value: seconds, exemplarLabels: exemplarOf() ?? {} });
+}
+
+/**
+ * Renders the registry in the format asked for, one render at a time. prom-client 15 renames
+ * each counter in place to its OpenMetrics family name when it renders OpenMetrics
+ * (`transactions_total` becomes `transactions`, its samples `transactions_total`), which would
+ * take `_total` off every later Prometheus render: the names are put back after each render, and
+ * no other render starts in between.
+ */
+function serializedRenders(registry: Registry<RegistryContentType>): Metrics["expose"] {
+  let previous: Promise<unknown> = Promise.resolve();
+  async function render(format: MetricsFormat) {
+    const names = new Map(registry.getMetricsAsArray().map((metric) => [metric, metric.name]));
+    registry.setContentType(metricsContentTypes[format]);
+    try {
+      return await registry.metrics();
+    } finally {
+      for (const [metric, name] of names) metric.name = name;
+    }
+  }
+  return (format) => {
+    const rendered = previous.then(() => render(format));
+    previous = rendered.catch(() => undefined);
+    return rendered;
   };
 }
 
@@ -171,7 +232,10 @@ export function createMetrics({ measureLags, countPending, countMismatchedSettle
  * Counters of what payments came to and how long processors took. Every series of a fixed label
  * set starts at 0, so that a rate over it exists before its first increment.
  */
-function createPaymentMetrics(registry: Registry): Pick<Metrics, keyof PaymentMetrics | "observeProcessorCall" | "countIdempotencyAnswer"> {
+function createPaymentMetrics(
+  registry: Registry<RegistryContentType>,
+  latency: <L extends string>(configuration: HistogramConfiguration<L>) => (labels: LabelValues<L>, seconds: number) => void,
+): Pick<Metrics, keyof PaymentMetrics | "observeProcessorCall" | "countIdempotencyAnswer"> {
   const transactions = new Counter({
     name: "transactions_total",
     help: "Transactions by type, processor and first recorded outcome (pending: the processor did not answer in time)",
@@ -183,12 +247,11 @@ function createPaymentMetrics(registry: Registry): Pick<Metrics, keyof PaymentMe
       for (const outcome of transactionOutcomes) transactions.inc({ type, processor, outcome }, 0);
     }
   }
-  const processorDuration = new Histogram({
+  const observeProcessorDuration = latency({
     name: "processor_request_duration_seconds",
     help: "Latency of each call to a processor; outcome is answered, timeout or error (no answer for another reason)",
     labelNames: ["processor", "outcome"] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
   });
   const resolutions = new Counter({
     name: "pending_resolutions_total",
@@ -217,7 +280,7 @@ function createPaymentMetrics(registry: Registry): Pick<Metrics, keyof PaymentMe
     countTransaction: ({ type, processor, status }) => transactions.inc({ type, processor, outcome: status }),
     countLimitDecline: (limit) => limitDeclines.inc({ limit }),
     countPendingResolution: (outcome) => resolutions.inc({ outcome }),
-    observeProcessorCall: (processor, outcome, seconds) => processorDuration.observe({ processor, outcome }, seconds),
+    observeProcessorCall: (processor, outcome, seconds) => observeProcessorDuration({ processor, outcome }, seconds),
     countIdempotencyAnswer: (outcome) => idempotency.inc({ outcome }),
   };
 }
@@ -227,13 +290,14 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics): Event
   return {
     ...bindAll(store),
     async append(streamId, events, expected) {
-      const stop = metrics.appendDuration.startTimer();
+      const startedAt = performance.now();
+      const seconds = () => (performance.now() - startedAt) / 1000;
       try {
         const result = await store.append(streamId, events, expected);
-        stop({ outcome: "ok" });
+        metrics.observeAppend("ok", seconds());
         return result;
       } catch (error) {
-        stop({ outcome: error instanceof Error && error.name === "ConcurrencyError" ? "conflict" : "error" });
+        metrics.observeAppend(error instanceof Error && error.name === "ConcurrencyError" ? "conflict" : "error", seconds());
         throw error;
       }
     },
@@ -260,7 +324,7 @@ export function bindAll(store: EventStore): EventStore {
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook("onResponse", async (request, reply) => {
-    metrics.httpDuration.observe(
+    metrics.observeRequest(
       { method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
@@ -289,20 +353,41 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, tok
         operationId: "getMetrics",
         summary: "Prometheus metrics",
         description:
-          "The service's metrics in the Prometheus text format. Reading them costs the database nothing: the gauges that need it are " +
+          "The service's metrics in the Prometheus text format, or in OpenMetrics to `Accept: application/openmetrics-text` (Prometheus " +
+          "asks for it by default): with tracing on, the latency histograms' buckets carry exemplars, the trace and span of an observation. " +
+          "Reading them costs the database nothing: the gauges that need it are " +
           "read at a fixed interval (`database_gauges_age_seconds` says how long ago). When the service runs with `METRICS_TOKEN`, " +
           "the request must carry `Authorization: Bearer <METRICS_TOKEN>`; otherwise 401 `invalid_credentials`.",
         // Open, or behind the token: as the service is configured.
         security: [{}, { metricsToken: [] }],
-        produces: ["text/plain"],
-        response: { 200: z.string().describe("Prometheus text format 0.0.4") },
+        produces: ["text/plain", "application/openmetrics-text"],
+        response: { 200: z.string().describe("Prometheus text format 0.0.4, or OpenMetrics 1.0.0") },
       },
     },
     async (request, reply) => {
       if (expected && !timingSafeEqual(sha256(request.headers.authorization ?? ""), expected)) {
         throw new ApiProblem("invalid_credentials", "Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`.");
       }
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      const format = negotiatedFormat(request.headers.accept);
+      return reply.type(metricsContentTypes[format]).send(await metrics.expose(format));
     },
   );
+}
+
+/**
+ * OpenMetrics when the Accept header names `application/openmetrics-text` at least as high as
+ * anything else it accepts (Prometheus sends it first, at the highest q); the Prometheus text
+ * format to every other scraper, as before.
+ */
+export function negotiatedFormat(accept: string | undefined): MetricsFormat {
+  let openMetrics = 0;
+  let other = 0;
+  for (const range of (accept ?? "").split(",")) {
+    const [mediaType = "", ...parameters] = range.split(";").map((part) => part.trim().toLowerCase());
+    const q = Number(parameters.find((parameter) => parameter.startsWith("q="))?.slice(2) ?? 1);
+    if (!(q > 0)) continue;
+    if (mediaType === "application/openmetrics-text") openMetrics = Math.max(openMetrics, q);
+    else other = Math.max(other, q);
+  }
+  return openMetrics > 0 && openMetrics >= other ? "openmetrics" : "prometheus";
 }

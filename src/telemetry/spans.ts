@@ -6,6 +6,7 @@ import {
   type Link,
   ROOT_CONTEXT,
   type Span,
+  type SpanContext,
   type SpanOptions,
   SpanStatusCode,
   trace,
@@ -45,9 +46,23 @@ export function inSpan<T>(tracer: Tracer, name: string, options: SpanOptions, wo
  * kept leads nowhere). Nothing when tracing is off.
  */
 export function traceMetadata(): { traceparent?: string } {
+  const spanContext = sampledSpanContext();
+  return spanContext ? { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-01` } : {};
+}
+
+/**
+ * `trace_id` and `span_id` of the active span when it is sampled, for the exemplar of a latency
+ * observed within it: an exemplar of a trace nobody kept leads nowhere.
+ */
+export function sampledSpanIds(): { trace_id: string; span_id: string } | undefined {
+  const spanContext = sampledSpanContext();
+  return spanContext && { trace_id: spanContext.traceId, span_id: spanContext.spanId };
+}
+
+function sampledSpanContext(): SpanContext | undefined {
   const spanContext = trace.getSpan(context.active())?.spanContext();
-  if (!spanContext || !isSpanContextValid(spanContext) || (spanContext.traceFlags & TraceFlags.SAMPLED) === 0) return {};
-  return { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-01` };
+  if (!spanContext || !isSpanContextValid(spanContext) || (spanContext.traceFlags & TraceFlags.SAMPLED) === 0) return undefined;
+  return spanContext;
 }
 
 /** Links to the traces these event metadata recorded (`traceMetadata`), each once, at most 128. */

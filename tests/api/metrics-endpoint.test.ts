@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMetrics } from "../../src/api/metrics.ts";
+import { createMetrics, negotiatedFormat } from "../../src/api/metrics.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 import { parsePrometheusText } from "../ops/prometheus-text.ts";
@@ -37,13 +37,13 @@ describe("the database gauges of /metrics", () => {
         return { pending: 5, oldestSeconds: 12 };
       },
     });
-    for (let scrape = 0; scrape < 10; scrape += 1) await metrics.registry.metrics();
+    for (let scrape = 0; scrape < 10; scrape += 1) await metrics.expose("prometheus");
     expect(reads).toEqual({ lags: 0, pending: 0, mismatched: 0, queue: 0 });
 
     await metrics.refreshGauges();
     expect(reads).toEqual({ lags: 1, pending: 1, mismatched: 1, queue: 1 });
     const values = Object.fromEntries(
-      parsePrometheusText(await metrics.registry.metrics())
+      parsePrometheusText(await metrics.expose("prometheus"))
         .samples.filter(({ name }) => databaseGauges.includes(name))
         .map(({ name, labels, value }) => [`${name}${JSON.stringify(labels)}`, value]),
     );
@@ -61,6 +61,47 @@ describe("the database gauges of /metrics", () => {
       "database_gauges_age_seconds{}": expect.any(Number),
     });
     expect(values["database_gauges_age_seconds{}"]).toBeLessThan(5);
+  });
+});
+
+/** A scrape without its values: the `# HELP` and `# TYPE` lines and each sample's name and labels. */
+const shapeOf = (text: string) => text.split("\n").map((line) => (line.startsWith("#") ? line : line.replace(/ \S+$/, "")));
+
+const noDatabase = {
+  measureLags: async () => [],
+  countPending: async () => ({ byAge: { "<1m": 0, "1m-10m": 0, "10m-1h": 0, ">=1h": 0 }, oldestSeconds: 0 }),
+  countMismatchedSettlements: async () => 0,
+  measureWebhookQueue: async () => ({ pending: 0, oldestSeconds: 0 }),
+};
+
+describe("the formats of /metrics", () => {
+  it("is OpenMetrics only to a scraper that asks for it at least as much as for anything else", () => {
+    // Prometheus's default scrape protocols.
+    expect(negotiatedFormat("application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2")).toBe("openmetrics");
+    expect(negotiatedFormat("application/openmetrics-text")).toBe("openmetrics");
+    expect(negotiatedFormat("Application/OpenMetrics-Text; version=1.0.0")).toBe("openmetrics");
+    expect(negotiatedFormat(undefined)).toBe("prometheus");
+    expect(negotiatedFormat("*/*")).toBe("prometheus");
+    expect(negotiatedFormat("text/plain;version=0.0.4")).toBe("prometheus");
+    expect(negotiatedFormat("text/plain;q=0.9,application/openmetrics-text;q=0.5")).toBe("prometheus");
+    expect(negotiatedFormat("application/openmetrics-text;q=0")).toBe("prometheus");
+  });
+
+  it("renders the Prometheus text the same after an OpenMetrics render as before it (counters keep _total)", async () => {
+    const metrics = createMetrics(noDatabase);
+    metrics.countTransaction({ type: "sale", processor: "processor_a", status: "approved" });
+    const before = await metrics.expose("prometheus");
+    const openMetrics = await metrics.expose("openmetrics");
+    expect(openMetrics).toContain("# TYPE transactions counter");
+    expect(openMetrics).toMatch(/^transactions_total\{type="sale",processor="processor_a",outcome="approved"\} 1$/m);
+    expect(openMetrics.endsWith("# EOF\n")).toBe(true);
+    const after = await metrics.expose("prometheus");
+    expect(shapeOf(after)).toEqual(shapeOf(before));
+    expect(after).toMatch(/^transactions_total\{type="sale",processor="processor_a",outcome="approved"\} 1$/m);
+    // Renders asked for at once do not mix their formats.
+    const [prometheus, open] = await Promise.all([metrics.expose("prometheus"), metrics.expose("openmetrics")]);
+    expect(shapeOf(prometheus)).toEqual(shapeOf(before));
+    expect(open).toContain("# TYPE transactions counter");
   });
 });
 
@@ -89,9 +130,19 @@ for (const target of testDatabaseTargets()) {
       }
       const scraped = await api.request("GET", "/metrics", { key: METRICS_TOKEN });
       expect(scraped.status).toBe(200);
+      expect(scraped.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
       expect(scraped.text).toMatch(/^transactions_total\{/m);
       expect(scraped.text).toMatch(/^projection_lag_seconds\{projection="transactions"\} /m);
       expect(api.logs()).not.toContain(METRICS_TOKEN);
+    });
+
+    it("answers OpenMetrics to a scraper that asks for it; without tracing, its histograms carry no exemplar", async () => {
+      const scraped = await api.request("GET", "/metrics", { key: METRICS_TOKEN, headers: { accept: "application/openmetrics-text; version=1.0.0" } });
+      expect(scraped.status).toBe(200);
+      expect(scraped.headers.get("content-type")).toBe("application/openmetrics-text; version=1.0.0; charset=utf-8");
+      expect(scraped.text).toMatch(/^http_request_duration_seconds_bucket\{/m);
+      expect(scraped.text).not.toMatch(/ # \{/);
+      expect(scraped.text.endsWith("# EOF\n")).toBe(true);
     });
 
     it("leaves health and readiness open", async () => {

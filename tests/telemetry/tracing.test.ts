@@ -5,7 +5,7 @@ import { startSimulator, type Simulator } from "../../src/processors/simulator/s
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { type ProcessorRelay, startProcessorRelay } from "../support/processor-relay.ts";
-import { everyProcessorAt, startTestService, TEST_ADMIN_KEY, type TestService, testSecrets } from "../support/service.ts";
+import { type ApiResponse, everyProcessorAt, startTestService, TEST_ADMIN_KEY, type TestService, testSecrets } from "../support/service.ts";
 import { startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver.ts";
 
@@ -17,6 +17,11 @@ const CVC = "731";
 const card = { number: CARD_NUMBER, expMonth: 12, expYear: 2030, cvc: CVC };
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 const SERVER = 2;
+/** What Prometheus asks a target for by default: OpenMetrics first. */
+const PROMETHEUS_ACCEPT =
+  "application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2";
+/** A histogram bucket's line with its exemplar: `name{labels} count # {trace_id="…",span_id="…"} value timestamp`. */
+const exemplarLine = /^(\w+)_bucket\{(.*)\} \d+ # \{trace_id="([0-9a-f]{32})",span_id="([0-9a-f]{16})"\} \S+ \S+$/;
 
 for (const target of testDatabaseTargets()) {
   describe(`tracing on ${target}`, { timeout: 60_000 }, () => {
@@ -36,6 +41,8 @@ for (const target of testDatabaseTargets()) {
     let stopped = false;
     let logs: string;
     let spans: ReceivedSpan[];
+    let openMetrics: ApiResponse;
+    let prometheusText: ApiResponse;
 
     const trace = (traceId: string) => spans.filter((span) => span.traceId === traceId);
     const named = (name: string, within = spans) => within.filter((span) => span.name === name);
@@ -109,7 +116,8 @@ for (const target of testDatabaseTargets()) {
       await webhooks.waitFor((requests) => requests.some((request) => subjectOf(request) === sale.id && typeOf(request) === "transaction.approved"));
 
       expect((await api.request("GET", "/health/ready")).status).toBe(200);
-      expect((await api.request("GET", "/metrics")).status).toBe(200);
+      openMetrics = await api.request("GET", "/metrics", { headers: { accept: PROMETHEUS_ACCEPT } });
+      prometheusText = await api.request("GET", "/metrics");
       logs = api.logs();
       // Stopping exports what is still buffered.
       await api.stop();
@@ -186,6 +194,39 @@ for (const target of testDatabaseTargets()) {
       expect(delivery?.attributes).toMatchObject({ "ledger.delivery": "delivered", "http.response.status_code": 200, "server.address": "127.0.0.1" });
       expect(delivery!.links.map((link) => link.traceId)).toContain(caller.traceId);
       expect(delivered.headers.traceparent).toBe(`00-${delivery!.traceId}-${delivery!.spanId}-01`);
+    });
+
+    it("gives the latency histograms exemplars in OpenMetrics: the sale's bucket names the sale's request span", () => {
+      expect(openMetrics.status).toBe(200);
+      expect(openMetrics.headers.get("content-type")).toBe("application/openmetrics-text; version=1.0.0; charset=utf-8");
+      expect(openMetrics.text.endsWith("# EOF\n")).toBe(true);
+      const exemplars = openMetrics.text
+        .split("\n")
+        .map((line) => exemplarLine.exec(line))
+        .filter((match) => match !== null)
+        .map(([, name = "", labels = "", traceId = "", spanId = ""]) => ({ name, labels, traceId, spanId }));
+      const request = serverSpanOf(sale.id, "/v1/transactions/sale");
+      const ofSale = exemplars.filter(({ name, labels }) => name === "http_request_duration_seconds" && labels.includes('route="/v1/transactions/sale"'));
+      expect(ofSale).toEqual([expect.objectContaining({ traceId: caller.traceId, spanId: request.spanId })]);
+      // Every exemplar leads to a span that was exported, the span the latency was measured in.
+      const exported = new Map(spans.map((span) => [span.spanId, span]));
+      for (const { traceId, spanId } of exemplars) expect(exported.get(spanId)?.traceId).toBe(traceId);
+      const spanNamesOf = (metric: string) => exemplars.filter(({ name }) => name === metric).map(({ spanId }) => exported.get(spanId)?.name);
+      expect(new Set(spanNamesOf("event_store_append_duration_seconds"))).toEqual(new Set(["append"]));
+      // A bucket keeps its last exemplar: the sale's, the authorization's or the inquiry's call.
+      const processorCalls = spanNamesOf("processor_request_duration_seconds");
+      expect(processorCalls.length).toBeGreaterThan(0);
+      for (const name of processorCalls) expect(name).toMatch(/^processor (sale|authorization|capture|inquiry)$/);
+      expect(new Set(spanNamesOf("webhook_attempt_duration_seconds"))).toEqual(new Set(["webhook delivery"]));
+    });
+
+    it("answers other scrapers in the Prometheus text format, without exemplars, counters named as before", () => {
+      expect(prometheusText.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+      expect(prometheusText.text).not.toContain("# EOF");
+      expect(prometheusText.text).not.toMatch(/ # \{/);
+      // Scraped after the OpenMetrics answer, which names the family `transactions` and its samples `transactions_total`.
+      expect(prometheusText.text).toContain("# TYPE transactions_total counter");
+      expect(prometheusText.text).toMatch(/^transactions_total\{type="sale",processor="processor_a",outcome="approved"\} 1$/m);
     });
 
     it("writes trace_id and span_id on the log lines of a traced request", () => {

@@ -84,7 +84,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description The service's metrics in the Prometheus text format. Reading them costs the database nothing: the gauges that need it are read at a fixed interval (`database_gauges_age_seconds` says how long ago). When the service runs with `METRICS_TOKEN`, the request must carry `Authorization: Bearer <METRICS_TOKEN>`; otherwise 401 `invalid_credentials`.
+         * @description The service's metrics in the Prometheus text format, or in OpenMetrics to `Accept: application/openmetrics-text` (Prometheus asks for it by default): with tracing on, the latency histograms' buckets carry exemplars, the trace and span of an observation. Reading them costs the database nothing: the gauges that need it are read at a fixed interval (`database_gauges_age_seconds` says how long ago). When the service runs with `METRICS_TOKEN`, the request must carry `Authorization: Bearer <METRICS_TOKEN>`; otherwise 401 `invalid_credentials`.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1950,13 +1950,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Prometheus text format 0.0.4 */
+            /** @description Prometheus text format 0.0.4, or OpenMetrics 1.0.0 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/plain": string;
+                    "application/openmetrics-text": string;
                 };
             };
             /** @description `invalid_credentials`: the service runs with `METRICS_TOKEN` and the request did not send it */
