@@ -34,8 +34,8 @@ export function createLedgerClient({ baseUrl, apiKey, fetch }: LedgerClientOptio
   return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` }, ...(fetch ? { fetch } : {}) });
 }
 
+export { chainHash, type ChainedContent } from "./chain-hash.js";
 export {
-  chainHashOf,
   createExportVerifier,
   type ExportProblem,
   type ExportProblemCode,

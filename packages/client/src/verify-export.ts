@@ -1,7 +1,6 @@
 // Copied from the service's src/audit/verify-export.ts by `npm run client:generate`: do not edit.
 
-import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { chainHash } from "./chain-hash.js";
 
 /**
  * Verifies an NDJSON export of the event log (`ledger export`, or the pages of `GET /v1/events`)
@@ -16,8 +15,8 @@ import canonicalize from "canonicalize";
  * end of a stream, keep a chain consistent: given the heads of an earlier export kept elsewhere
  * (`recordedHeads`), each must still be in this one, at its revision with its hash.
  *
- * The served `chain` field of each event (the service's own verdict) is ignored. This file has no
- * import but Node and canonicalize: the client package ships it as it is.
+ * The served `chain` field of each event (the service's own verdict) is ignored. This file imports
+ * nothing but chain-hash.ts: the client package ships both as they are.
  */
 
 export type ExportProblemCode =
@@ -120,20 +119,6 @@ const sha256Hex = /^[0-9a-f]{64}$/;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The hash an event with this content and predecessor hash must carry. */
-export function chainHashOf(previous: string | null, event: Omit<ExportedEvent, "position">): string {
-  const { chain: _link, ...metadata } = event.metadata;
-  const canonical = canonicalize({
-    previous,
-    streamId: event.streamId,
-    revision: String(event.revision),
-    type: event.type,
-    data: event.data,
-    metadata,
-  });
-  return createHash("sha256").update(canonical ?? "", "utf8").digest("hex");
-}
-
 function parseEvent(line: string): ExportedEvent | string {
   let value: unknown;
   try {
@@ -216,7 +201,7 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
     } else if (link === "malformed") {
       report({ code: "link_malformed", message: "its chain link is not two hex SHA-256 hashes" });
     } else {
-      const computed = chainHashOf(link.previous, event);
+      const computed = chainHash(link.previous, event);
       if (computed !== link.hash) {
         report({ code: "altered", message: "its content does not hash to its stored hash: edited", expected: computed, found: link.hash });
       }
