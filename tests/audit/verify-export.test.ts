@@ -208,9 +208,10 @@ describe("the client package's export verifier", () => {
   const body = (copied: string) => copied.slice(copied.indexOf("\n\n") + 2);
   const read = (file: string) => readFile(new URL(`../../${file}`, import.meta.url), "utf8");
 
-  it("is the one ledger verify-export runs, with the chain-hash rule, as npm run client:generate copied them", async () => {
+  it("is the one ledger verify-export runs, with the chain-hash rule and the checkpoint verifier, as npm run client:generate copied them", async () => {
     expect(body(await read("packages/client/src/chain-hash.ts"))).toBe(await read("src/eventstore/chain-hash.ts"));
     const verifier = (await read("src/audit/verify-export.ts")).replace('from "../eventstore/chain-hash.ts"', 'from "./chain-hash.js"');
     expect(body(await read("packages/client/src/verify-export.ts"))).toBe(verifier);
+    expect(body(await read("packages/client/src/checkpoint-proof.ts"))).toBe(await read("src/audit/checkpoint-proof.ts"));
   });
 });

@@ -4,8 +4,8 @@ import { schemaTypes } from "./schema-types.ts";
 
 /**
  * Writes the service's OpenAPI document (built in-process), the client's types generated from it,
- * and the offline export verifier as `ledger verify-export` runs it, with the chain-hash rule it
- * imports (together they import only Node and canonicalize).
+ * and the offline verifiers `ledger verify-export` runs: of an export, with the chain-hash rule it
+ * imports, and of checkpoints (together they import only Node and canonicalize).
  */
 const copiedHeader = (from: string) => `// Copied from the service's ${from} by \`npm run client:generate\`: do not edit.\n\n`;
 
@@ -18,4 +18,5 @@ await writeFile(at("src/chain-hash.ts"), copiedHeader("src/eventstore/chain-hash
 // The package's build keeps import specifiers as written: `.js`, next to it.
 const verifier = (await source("src/audit/verify-export.ts")).replace('from "../eventstore/chain-hash.ts"', 'from "./chain-hash.js"');
 await writeFile(at("src/verify-export.ts"), copiedHeader("src/audit/verify-export.ts") + verifier);
-process.stdout.write("wrote packages/client/openapi.json, src/schema.ts, src/chain-hash.ts and src/verify-export.ts\n");
+await writeFile(at("src/checkpoint-proof.ts"), copiedHeader("src/audit/checkpoint-proof.ts") + (await source("src/audit/checkpoint-proof.ts")));
+process.stdout.write("wrote packages/client/openapi.json, src/schema.ts, src/chain-hash.ts, src/verify-export.ts and src/checkpoint-proof.ts\n");

@@ -36,6 +36,15 @@ export function createLedgerClient({ baseUrl, apiKey, fetch }: LedgerClientOptio
 
 export { chainHash, type ChainedContent } from "./chain-hash.js";
 export {
+  type ChainHead,
+  type CheckpointProblem,
+  type CheckpointRecord,
+  type CheckpointVerification,
+  merkleRoot,
+  parseCheckpointKeys,
+  verifyCheckpoints,
+} from "./checkpoint-proof.js";
+export {
   createExportVerifier,
   type ExportProblem,
   type ExportProblemCode,

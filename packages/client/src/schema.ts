@@ -1047,6 +1047,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/checkpoint-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every public key that signs or signed the service's chain checkpoints, oldest first
+         * @description Public, with no key: an auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         */
+        get: operations["listCheckpointKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/host-configurations/processor_a/{id}/settle": {
         parameters: {
             query?: never;
@@ -1373,6 +1393,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A public key that signs (or signed) checkpoints */
+        CheckpointKey: {
+            keyId: string;
+            /** @constant */
+            algorithm: "ed25519";
+            publicKey: string;
+            /** Format: date-time */
+            publishedAt: string;
+        };
         /** @description The event's hash-chain link, checked by the service as it read it */
         ChainCheck: {
             /** @description The event's stored hash (`metadata.chain.hash`); null when it has none */
@@ -8678,6 +8707,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listCheckpointKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: components["schemas"]["CheckpointKey"][];
                     };
                 };
             };
