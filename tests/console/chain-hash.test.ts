@@ -29,6 +29,7 @@ describe("the console's chain hash", () => {
       recordedAt: "2026-11-28T00:00:00.000Z",
       data: event.data,
       metadata: event.metadata ?? {},
+      chain: { status: "verified", problems: [] },
     }));
     const checks = await checkChain(events);
     const served = events.map((event) => (event.metadata.chain as { hash: string }).hash);
