@@ -1056,7 +1056,9 @@ export interface paths {
         };
         /**
          * Every public key that signs or signed the service's chain checkpoints, oldest first
-         * @description Public, with no key: an auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         * @description An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
         get: operations["listCheckpointKeys"];
         put?: never;
@@ -8721,14 +8723,82 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         keys: components["schemas"]["CheckpointKey"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
                     };
                 };
             };

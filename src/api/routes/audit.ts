@@ -128,15 +128,15 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async 
   app.get(
     "/audit/checkpoint-keys",
     {
+      config: { access: "any" },
       schema: {
         tags: ["audit"],
         operationId: "listCheckpointKeys",
         summary: "Every public key that signs or signed the service's chain checkpoints, oldest first",
         description:
-          "Public, with no key: an auditor keeps this list apart from the service and gives it to " +
+          "An auditor keeps this list apart from the service and gives it to " +
           "`ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the " +
           "checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).",
-        security: [],
         response: { 200: z.object({ keys: z.array(checkpointKeySchema) }) },
       },
     },
