@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type CheckpointConfig, checkpointConfigOf, checkpointEnvironment } from "./audit/checkpoint-config.ts";
 import { MasterKeyError, parseMasterKeys } from "./crypto/secrets.ts";
 import type { DatabaseTimeouts } from "./db/connection.ts";
 import { type TelemetryConfig, telemetryConfigOf, telemetryEnvironment } from "./telemetry/config.ts";
@@ -75,6 +76,7 @@ const environmentSchema = z.object({
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...telemetryEnvironment,
+  ...checkpointEnvironment,
 });
 
 export interface Config {
@@ -150,6 +152,8 @@ export interface Config {
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
   /** Tracing: off unless an OTLP endpoint is set. */
   telemetry: TelemetryConfig;
+  /** Anchoring the chain heads: off unless CHECKPOINT_INTERVAL_SECONDS is set. */
+  checkpoints: CheckpointConfig;
 }
 
 /** What a payment may wait for besides its processor call: its database writes and the read model. */
@@ -240,6 +244,7 @@ export function loadConfig(environment: Environment, { callsProcessors = true }:
     metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
     telemetry: telemetryConfigOf(env),
+    checkpoints: checkpointConfigOf(env),
   };
 }
 

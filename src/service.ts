@@ -6,6 +6,7 @@ import { describeAdminKey, resolveAdminKey } from "./auth/admin-key.ts";
 import { createRegistries } from "./commands/context.ts";
 import type { Config } from "./config.ts";
 import { PendingResolver } from "./jobs/pending-resolver.ts";
+import { startCheckpointRecorder } from "./jobs/checkpoint-recorder.ts";
 import { countPendingByAge } from "./projections/transactions/pending-ages.ts";
 import { createCardFingerprinter, generateFingerprintKey, requestHashKeyOf } from "./crypto/card-fingerprint.ts";
 import { generatedSecret } from "./crypto/generated-secret.ts";
@@ -179,6 +180,7 @@ export async function startService(
     retentionMs: config.webhooks.logRetentionMs,
   });
   webhookLogPurge.start();
+  const checkpointRecorder = await startCheckpointRecorder(config.checkpoints, { store, now, logger });
 
   const app = await buildApp({
     logger,
@@ -241,6 +243,7 @@ export async function startService(
       await idempotencyPurge.stop();
       await webhookDispatcher.stop();
       await webhookLogPurge.stop();
+      await checkpointRecorder?.stop();
       await webhookSender.close();
       await gaugeRefresh.stop();
       await registries.readYourWrites.awaitOwnWrites({});

@@ -2,8 +2,9 @@ import canonicalize from "canonicalize";
 import type { LoggedEvent } from "./types.ts";
 
 /**
- * The hash chain of a stream, checked in the browser as src/eventstore/hash-chain.ts makes it:
- * each event's `metadata.chain.hash` is the hex SHA-256 of the RFC 8785 canonical JSON of
+ * The hash chain of a stream, checked in the browser by the rule of src/eventstore/chain-hash.ts,
+ * with WebCrypto (the browser has no node:crypto; tests/console/chain-hash.test.ts holds both to
+ * the same hashes): each event's `metadata.chain.hash` is the hex SHA-256 of the RFC 8785 canonical JSON of
  * `{ previous, streamId, revision, type, data, metadata }` (revision as a decimal string,
  * metadata without `chain`), and `previous` is the hash of the event before it.
  */

@@ -37,6 +37,16 @@ export interface Transaction {
 
 export type JsonObject = { [key: string]: unknown };
 
+/** One way a served event's link does not verify, as the service found it reading it. */
+export interface LinkProblem {
+  code: string;
+  message: string;
+  /** The hash the log should hold here, when it can be computed. */
+  expected: string | null;
+  /** The hash the log holds here. */
+  found: string | null;
+}
+
 export interface LoggedEvent {
   id: string;
   streamId: string;
@@ -47,6 +57,8 @@ export interface LoggedEvent {
   recordedAt: string;
   data: JsonObject;
   metadata: JsonObject;
+  /** The service's check of the event's hash-chain link, made as it served it. */
+  chain: { status: "verified" | "broken" | "unchained"; problems: LinkProblem[] };
 }
 
 export interface EventStream {

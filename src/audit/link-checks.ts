@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { chainHash, readChainLink } from "../eventstore/hash-chain.ts";
+import { chainHash } from "../eventstore/chain-hash.ts";
+import { readChainLink } from "../eventstore/hash-chain.ts";
 import type { EventStore, RecordedEvent } from "../eventstore/port.ts";
 
 /**

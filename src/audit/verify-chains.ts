@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
-import { chainHash, readChainLink } from "../eventstore/hash-chain.ts";
+import { chainHash } from "../eventstore/chain-hash.ts";
+import { readChainLink } from "../eventstore/hash-chain.ts";
 import type { Checkpoint, EventStore, RecordedEvent } from "../eventstore/port.ts";
 import { findHeadMismatches } from "../eventstore/postgres/stream-heads.ts";
 

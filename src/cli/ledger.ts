@@ -4,6 +4,7 @@ import { InvalidCursorError } from "../audit/event-log.ts";
 import { type Config, loadConfig } from "../config.ts";
 import { projections } from "../projections/all.ts";
 import { rotateAdminKeyCommand } from "./admin-key.ts";
+import { exportCheckpoints } from "./checkpoints.ts";
 import { type Ledger, withLedger } from "./connection.ts";
 import { exportLog } from "./export.ts";
 import { usesColour, writeErr } from "./output.ts";
@@ -98,9 +99,28 @@ program
     "--against <earlier-export>",
     "an earlier export kept outside the database: each of its stream heads must still be in <file>, at its revision with its hash",
   )
-  .action(async (file: string, options: { partial?: boolean; against?: string }) => {
-    process.exitCode = await verifyExportFile(file, { partial: options.partial === true, against: options.against });
+  .option(
+    "--checkpoints <file>",
+    "checkpoints kept outside the database (`ledger checkpoints export`): each must verify with --key, and each head it covers must be in <file>, at its revision with its hash",
+  )
+  .option("--key <file>", "the checkpoints' public keys: GET /v1/audit/checkpoint-keys saved to a file, or one PEM public key")
+  .action(async (file: string, options: { partial?: boolean; against?: string; checkpoints?: string; key?: string }) => {
+    if ((options.checkpoints === undefined) !== (options.key === undefined)) {
+      throw new InvalidArgumentError("--checkpoints and --key go together");
+    }
+    const checkpoints = options.checkpoints === undefined ? undefined : { file: options.checkpoints, keyFile: options.key! };
+    process.exitCode = await verifyExportFile(file, { partial: options.partial === true, against: options.against, checkpoints });
   });
+
+program
+  .command("checkpoints")
+  .description("the signed checkpoints of the chain heads (CHECKPOINT_INTERVAL_SECONDS)")
+  .command("export")
+  .description("write the checkpoints, each with the heads it covers, as NDJSON to stdout: the file to keep outside the database")
+  .option("--since <timestamp>", "only those recorded at or after this ISO 8601 time", parsedBy(z.iso.datetime({ offset: true })))
+  .action((options: { since?: string }) =>
+    run((ledger) => exportCheckpoints(ledger, options.since === undefined ? undefined : new Date(options.since))),
+  );
 
 program
   .command("settlements")

@@ -1,15 +1,32 @@
 import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { type ExportProblem, type ExportVerification, type StreamProof, verifyExport } from "../audit/verify-export.ts";
+import { type CheckpointVerification, parseCheckpointKeys, verifyCheckpoints } from "../audit/checkpoint-proof.ts";
+import { type ExportProblem, type ExportVerification, type RecordedHead, type StreamProof, verifyExport } from "../audit/verify-export.ts";
 import { count, writeOut } from "./output.ts";
 
 /**
  * Checks every chain of an NDJSON export, offline, and prints per stream what it proved.
- * Returns 1 when any event is missing, reordered, edited or inserted, 0 otherwise.
+ * Returns 1 when any event is missing, reordered, edited or inserted, or a head recorded outside
+ * the database (an earlier export's, a checkpoint's) is not in it as recorded; 0 otherwise.
  */
-export async function verifyExportFile(file: string, options: { partial: boolean; against?: string }): Promise<number> {
+export async function verifyExportFile(
+  file: string,
+  options: { partial: boolean; against?: string; checkpoints?: { file: string; keyFile: string } },
+): Promise<number> {
   const lines: string[] = [];
-  let recordedHeads: StreamProof[] | undefined;
+  const recordedHeads: RecordedHead[] = [];
+  if (options.checkpoints !== undefined) {
+    const { file: checkpointsFile, keyFile } = options.checkpoints;
+    const keys = parseCheckpointKeys(await readFile(keyFile, "utf8"));
+    const checked = await verifyCheckpoints(linesOf(checkpointsFile), keys);
+    lines.push(...checkpointLines(checkpointsFile, checked), "");
+    if (!checked.ok) {
+      await writeOut(lines.join("\n") + "\nverify-export: the checkpoints do not verify: their heads prove nothing\n");
+      return 1;
+    }
+    recordedHeads.push(...checked.heads.map((head) => ({ streamId: head.streamId, lastRevision: head.revision, head: head.hash })));
+  }
   if (options.against !== undefined) {
     const earlier = await verifyExport(linesOf(options.against));
     lines.push(...reportLines(options.against, earlier), "");
@@ -17,7 +34,7 @@ export async function verifyExportFile(file: string, options: { partial: boolean
       await writeOut(lines.join("\n") + "\nverify-export: the earlier export does not verify: its heads prove nothing\n");
       return 1;
     }
-    recordedHeads = earlier.streams;
+    recordedHeads.push(...earlier.streams);
   }
   const result = await verifyExport(linesOf(file), { partial: options.partial, recordedHeads });
   lines.push(...reportLines(file, result));
@@ -40,6 +57,13 @@ function reportLines(file: string, result: ExportVerification): string[] {
       ? "verify-export: ok: every stream is one unbroken hash chain"
       : `verify-export: ${count(failed, "stream")} failed${result.problems.length > 0 ? `, ${count(result.problems.length, "unreadable line")}` : ""}`,
   );
+  return lines;
+}
+
+function checkpointLines(file: string, result: CheckpointVerification): string[] {
+  const lines = [`${file}: ${count(result.checkpoints, "checkpoint")} covering ${count(result.heads.length, "chain head")}`];
+  lines.push(...result.problems.map((problem) => `  FAILED line ${problem.line}${problem.sequence === null ? "" : `, checkpoint ${problem.sequence}`}: ${problem.code}: ${problem.message}`));
+  if (result.ok) lines.push("  ok: every checkpoint's signature and Merkle root verify");
   return lines;
 }
 

@@ -77,6 +77,10 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
       .map((entry) => path.relative(installed, path.join(entry.parentPath, entry.name)));
     expect(files.sort()).toEqual([
       "README.md",
+      "dist/chain-hash.d.ts",
+      "dist/chain-hash.js",
+      "dist/checkpoint-proof.d.ts",
+      "dist/checkpoint-proof.js",
       "dist/index.d.ts",
       "dist/index.js",
       "dist/schema.d.ts",

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chainHashOf, type ExportVerification, verifyExport } from "../../src/audit/verify-export.ts";
+import { type ExportVerification, verifyExport } from "../../src/audit/verify-export.ts";
+import { chainHash } from "../../src/eventstore/chain-hash.ts";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { type RecordedPayments, recordPayments } from "../support/payments.ts";
@@ -100,7 +101,7 @@ for (const target of testDatabaseTargets()) {
     it("fails on an inserted event, even one given a valid hash linked to the event before it", async () => {
       const before = JSON.parse(lines[at(2)]!);
       const forged = { ...before, id: "0190a8e2-7c3b-7def-8a12-00000000f0f0", revision: 3, data: { ...before.data, amount: 400 } };
-      forged.metadata = { ...forged.metadata, chain: { previous: before.metadata.chain.hash, hash: chainHashOf(before.metadata.chain.hash, forged) } };
+      forged.metadata = { ...forged.metadata, chain: { previous: before.metadata.chain.hash, hash: chainHash(before.metadata.chain.hash, forged) } };
       // Placed after revision 2 (at its position) and the real ones renumbered after it: each of those no longer
       // matches its hash, and the first no longer links to the event before it.
       const renumbered = lines.map((line) => {
@@ -130,7 +131,7 @@ for (const target of testDatabaseTargets()) {
         const event = JSON.parse(line);
         if (event.streamId !== stream) return line;
         const data = event.revision === 2 ? { ...event.data, amount: 1 } : event.data;
-        const hash: string = event.revision >= 2 ? chainHashOf(previous, { ...event, data }) : event.metadata.chain.hash;
+        const hash: string = event.revision >= 2 ? chainHash(previous, { ...event, data }) : event.metadata.chain.hash;
         const chain = { previous: event.revision === 0 ? null : previous, hash };
         previous = hash;
         return JSON.stringify({ ...event, data, metadata: { ...event.metadata, chain } });
@@ -204,9 +205,13 @@ for (const target of testDatabaseTargets()) {
 }
 
 describe("the client package's export verifier", () => {
-  it("is the one ledger verify-export runs, as npm run client:generate copied it", async () => {
-    const source = await readFile(new URL("../../src/audit/verify-export.ts", import.meta.url), "utf8");
-    const copied = await readFile(new URL("../../packages/client/src/verify-export.ts", import.meta.url), "utf8");
-    expect(copied.slice(copied.indexOf("\n\n") + 2)).toBe(source);
+  const body = (copied: string) => copied.slice(copied.indexOf("\n\n") + 2);
+  const read = (file: string) => readFile(new URL(`../../${file}`, import.meta.url), "utf8");
+
+  it("is the one ledger verify-export runs, with the chain-hash rule and the checkpoint verifier, as npm run client:generate copied them", async () => {
+    expect(body(await read("packages/client/src/chain-hash.ts"))).toBe(await read("src/eventstore/chain-hash.ts"));
+    const verifier = (await read("src/audit/verify-export.ts")).replace('from "../eventstore/chain-hash.ts"', 'from "./chain-hash.js"');
+    expect(body(await read("packages/client/src/verify-export.ts"))).toBe(verifier);
+    expect(body(await read("packages/client/src/checkpoint-proof.ts"))).toBe(await read("src/audit/checkpoint-proof.ts"));
   });
 });

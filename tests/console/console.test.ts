@@ -4,6 +4,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureConsoleBuilt } from "../../console/build.ts";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
+import { chainHash } from "../../src/eventstore/chain-hash.ts";
+import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { PENDING_RESOLVER_LEASE, type PassSummary } from "../../src/jobs/pending-resolver.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
@@ -499,6 +501,19 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       expect(await broken.getAttribute("data-verdict")).toBe("broken");
       expect(await broken.isVisible()).toBe(true);
       expect(await broken.textContent()).toContain("Chain breaks here: its content does not match its hash");
+      // What the service found as it served the event: the hash its content has now, and the one stored.
+      const [stored] = await new PostgresEventStore(api.database.db).readStream(paymentStreamId(fixture.tamperedSale), { from: 1n, maxCount: 1 });
+      const link = stored!.metadata.chain as { previous: string; hash: string };
+      const problem = broken.getByTestId("link-problem");
+      expect(await problem.textContent()).toContain(`expected ${chainHash(link.previous, stored!)}`);
+      expect(await problem.textContent()).toContain(`found ${link.hash}`);
+      expect(await problem.isVisible()).toBe(true);
+      // In red: the colour the styles give what is bad.
+      const colour = await page.evaluate<string>(`getComputedStyle(document.querySelector('ol.timeline > li[data-revision="1"] [data-testid="link-problem"]')).color`);
+      const red = await page.evaluate<string>(
+        `(() => { const probe = document.createElement("span"); probe.style.color = "var(--bad-text)"; document.body.append(probe); const colour = getComputedStyle(probe).color; probe.remove(); return colour; })()`,
+      );
+      expect(colour).toBe(red);
       const others = await page.locator('ol.timeline > li:not([data-revision="1"])').evaluateAll((items) =>
         items.map((item) => item.getAttribute("data-verdict")),
       );

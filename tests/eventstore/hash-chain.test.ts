@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CHAIN_KEY, chainEvents, chainHash, readChainLink } from "../../src/eventstore/hash-chain.ts";
+import { chainHash } from "../../src/eventstore/chain-hash.ts";
+import { CHAIN_KEY, chainEvents, readChainLink } from "../../src/eventstore/hash-chain.ts";
 import type { JsonObject, RecordedEvent } from "../../src/eventstore/port.ts";
 
 const content = {

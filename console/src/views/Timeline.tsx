@@ -131,8 +131,15 @@ function TransactionSummary({ transaction }: { transaction: Transaction }) {
   );
 }
 
+/**
+ * Broken when this browser's check or the service's, served with the event, finds it so: each
+ * checks on its own (the browser trusts no verdict of the server's, the server also sees the
+ * event before it when the page shows only part of a stream).
+ */
+const isBroken = (check: LinkCheck, event: LoggedEvent) => check.verdict === "broken" || event.chain.status === "broken";
+
 function ChainVerdict({ checks, events }: { checks: LinkCheck[]; events: LoggedEvent[] }) {
-  const broken = checks.flatMap((check, index) => (check.verdict === "broken" ? [{ check, event: events[index]! }] : []));
+  const broken = checks.flatMap((check, index) => (isBroken(check, events[index]!) ? [{ check, event: events[index]! }] : []));
   const verified = checks.filter((check) => check.verdict === "verified").length;
   const unchained = checks.length - verified - broken.length;
   if (broken.length > 0) {
@@ -199,8 +206,9 @@ function TimelineEvent({
   viewedId: string;
 }) {
   const concerns = typeof event.data.transactionId === "string" ? event.data.transactionId : null;
+  const verdict = isBroken(check, event) ? "broken" : check.verdict;
   return (
-    <li class={`event event-${check.verdict}`} data-verdict={check.verdict} data-revision={event.revision}>
+    <li class={`event event-${verdict}`} data-verdict={verdict} data-revision={event.revision}>
       <div class="event-head">
         <span class="revision">#{event.revision}</span>
         <strong>{event.type}</strong>
@@ -229,6 +237,15 @@ function TimelineEvent({
         )}
       </p>
       <p class="link-check">{linkText(check)}</p>
+      {event.chain.problems.length > 0 && (
+        <ul class="link-problems" aria-label="What the service found">
+          {event.chain.problems.map((problem) => (
+            <li key={problem.code} data-testid="link-problem">
+              {problem.message}: expected <code>{problem.expected ?? "none"}</code>, found <code>{problem.found ?? "none"}</code>
+            </li>
+          ))}
+        </ul>
+      )}
     </li>
   );
 }

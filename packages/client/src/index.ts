@@ -34,8 +34,17 @@ export function createLedgerClient({ baseUrl, apiKey, fetch }: LedgerClientOptio
   return createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` }, ...(fetch ? { fetch } : {}) });
 }
 
+export { chainHash, type ChainedContent } from "./chain-hash.js";
 export {
-  chainHashOf,
+  type ChainHead,
+  type CheckpointProblem,
+  type CheckpointRecord,
+  type CheckpointVerification,
+  merkleRoot,
+  parseCheckpointKeys,
+  verifyCheckpoints,
+} from "./checkpoint-proof.js";
+export {
   createExportVerifier,
   type ExportProblem,
   type ExportProblemCode,

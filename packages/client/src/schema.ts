@@ -1047,6 +1047,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/checkpoint-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every public key that signs or signed the service's chain checkpoints, oldest first
+         * @description An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: operations["listCheckpointKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/host-configurations/processor_a/{id}/settle": {
         parameters: {
             query?: never;
@@ -1373,6 +1395,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A public key that signs (or signed) checkpoints */
+        CheckpointKey: {
+            keyId: string;
+            /** @constant */
+            algorithm: "ed25519";
+            publicKey: string;
+            /** Format: date-time */
+            publishedAt: string;
+        };
         /** @description The event's hash-chain link, checked by the service as it read it */
         ChainCheck: {
             /** @description The event's stored hash (`metadata.chain.hash`); null when it has none */
@@ -8638,6 +8669,96 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listCheckpointKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: components["schemas"]["CheckpointKey"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
                     };
                 };
             };

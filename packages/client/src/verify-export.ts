@@ -1,7 +1,6 @@
 // Copied from the service's src/audit/verify-export.ts by `npm run client:generate`: do not edit.
 
-import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { chainHash } from "./chain-hash.js";
 
 /**
  * Verifies an NDJSON export of the event log (`ledger export`, or the pages of `GET /v1/events`)
@@ -13,11 +12,12 @@ import canonicalize from "canonicalize";
  *
  * What it proves: every stream in the export is one unbroken chain from its first event to its
  * head. A rewrite that recomputes every hash after the change, or events added to or cut from the
- * end of a stream, keep a chain consistent: given the heads of an earlier export kept elsewhere
- * (`recordedHeads`), each must still be in this one, at its revision with its hash.
+ * end of a stream, keep a chain consistent: given heads recorded outside the database
+ * (`recordedHeads`: an earlier export's, or the heads signed checkpoints cover), each must still be
+ * in this one, at its revision with its hash.
  *
- * The served `chain` field of each event (the service's own verdict) is ignored. This file has no
- * import but Node and canonicalize: the client package ships it as it is.
+ * The served `chain` field of each event (the service's own verdict) is ignored. This file imports
+ * nothing but chain-hash.ts: the client package ships both as they are.
  */
 
 export type ExportProblemCode =
@@ -77,7 +77,10 @@ export interface ExportVerification {
   problems: ExportProblem[];
 }
 
-/** A stream's head as an earlier verification proved it: its `streamId`, `lastRevision` and `head`. */
+/**
+ * A stream's head as recorded outside the database: its `streamId`, `lastRevision` and `head`, as an
+ * earlier verification proved it or as a checkpoint covers it. A stream may have several.
+ */
 export interface RecordedHead {
   streamId: string;
   lastRevision: number;
@@ -85,7 +88,7 @@ export interface RecordedHead {
 }
 
 export interface VerifyExportOptions {
-  /** Heads recorded earlier (the `streams` of an earlier export's verification, kept outside the database). */
+  /** Heads recorded earlier: the `streams` of an earlier export's verification, or the heads of verified checkpoints. */
   recordedHeads?: readonly RecordedHead[];
   /**
    * The export starts mid-log (`ledger export --after`): a stream may start past revision 0, and
@@ -120,20 +123,6 @@ const sha256Hex = /^[0-9a-f]{64}$/;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The hash an event with this content and predecessor hash must carry. */
-export function chainHashOf(previous: string | null, event: Omit<ExportedEvent, "position">): string {
-  const { chain: _link, ...metadata } = event.metadata;
-  const canonical = canonicalize({
-    previous,
-    streamId: event.streamId,
-    revision: String(event.revision),
-    type: event.type,
-    data: event.data,
-    metadata,
-  });
-  return createHash("sha256").update(canonical ?? "", "utf8").digest("hex");
-}
-
 function parseEvent(line: string): ExportedEvent | string {
   let value: unknown;
   try {
@@ -163,8 +152,13 @@ function chainLinkOf(metadata: Record<string, unknown>): ChainLink | "absent" | 
 export function createExportVerifier(options: VerifyExportOptions = {}) {
   const streams = new Map<string, StreamState>();
   const problems: ExportProblem[] = [];
-  const recorded = new Map((options.recordedHeads ?? []).map((head) => [head.streamId, head]));
-  const recordedSeen = new Set<string>();
+  // By stream, then by revision.
+  const recorded = new Map<string, Map<number, RecordedHead>>();
+  for (const head of options.recordedHeads ?? []) {
+    const revisions = recorded.get(head.streamId) ?? new Map<number, RecordedHead>();
+    recorded.set(head.streamId, revisions.set(head.lastRevision, head));
+  }
+  const recordedSeen = new Set<RecordedHead>();
   let line = 0;
   let events = 0;
   let lastPosition: bigint | null = null;
@@ -202,9 +196,9 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
     }
 
     const link = chainLinkOf(event.metadata);
-    const head = recorded.get(event.streamId);
-    if (head && head.lastRevision === event.revision) {
-      recordedSeen.add(event.streamId);
+    const head = recorded.get(event.streamId)?.get(event.revision);
+    if (head) {
+      recordedSeen.add(head);
       const found = typeof link === "object" ? link.hash : null;
       if (found !== head.head) {
         report({ code: "head_rewritten", message: `the head recorded at revision ${head.lastRevision} holds another hash here`, expected: head.head, found });
@@ -216,7 +210,7 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
     } else if (link === "malformed") {
       report({ code: "link_malformed", message: "its chain link is not two hex SHA-256 hashes" });
     } else {
-      const computed = chainHashOf(link.previous, event);
+      const computed = chainHash(link.previous, event);
       if (computed !== link.hash) {
         report({ code: "altered", message: "its content does not hash to its stored hash: edited", expected: computed, found: link.hash });
       }
@@ -248,8 +242,8 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
   }
 
   function finish(): ExportVerification {
-    for (const head of recorded.values()) {
-      if (recordedSeen.has(head.streamId)) continue;
+    for (const head of [...recorded.values()].flatMap((revisions) => [...revisions.values()])) {
+      if (recordedSeen.has(head)) continue;
       const state = streams.get(head.streamId);
       // A partial export may start after the recorded head: it has nothing to say about it.
       if (options.partial && (!state || state.proof.firstRevision > head.lastRevision)) continue;

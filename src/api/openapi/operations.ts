@@ -111,6 +111,18 @@ const transactionDocs: Record<string, OperationDoc> = {
     description: "Each event carries who caused it, in which request, and its link in the stream's hash chain.",
   },
   "GET /v1/events": { response: { data: example.saleEvents, nextCursor: "MTI6MQ", brokenLinks: 0 } },
+  "GET /v1/audit/checkpoint-keys": {
+    response: {
+      keys: [
+        {
+          keyId: "3f6c1a9e20b47d55",
+          algorithm: "ed25519",
+          publicKey: "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----\n",
+          publishedAt: "2026-11-27T09:00:00.000Z",
+        },
+      ],
+    },
+  },
 };
 
 const clientDocs: Record<string, OperationDoc> = {

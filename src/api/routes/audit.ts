@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
+import { checkpointKeySchema, readCheckpointKeys } from "../../audit/checkpoint-keys.ts";
 import { type AuditEvent, auditEventSchema, InvalidCursorError, occurredAtOf, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
 import { checkStreamLinks } from "../../audit/link-checks.ts";
 import { paymentStreamOf } from "../../audit/payment-stream.ts";
@@ -122,6 +123,24 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async 
         throw invalidCursor(request.query.after === undefined ? "cursor" : "after");
       }
     },
+  );
+
+  app.get(
+    "/audit/checkpoint-keys",
+    {
+      config: { access: "any" },
+      schema: {
+        tags: ["audit"],
+        operationId: "listCheckpointKeys",
+        summary: "Every public key that signs or signed the service's chain checkpoints, oldest first",
+        description:
+          "An auditor keeps this list apart from the service and gives it to " +
+          "`ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the " +
+          "checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).",
+        response: { 200: z.object({ keys: z.array(checkpointKeySchema) }) },
+      },
+    },
+    async () => ({ keys: await readCheckpointKeys(store) }),
   );
 };
 
