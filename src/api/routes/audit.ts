@@ -63,7 +63,7 @@ const brokenLinksField = z
   .int()
   .meta({ description: "How many of the events served have a hash-chain link that does not verify (`chain.status` broken): 0 when intact" });
 
-export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async (app, { db, store, registries, brokenLinks }) => {
+export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async (app, { db, store, readYourWrites, brokenLinks }) => {
   app.get(
     "/transactions/:id/events",
     {
@@ -81,7 +81,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async 
     },
     async (request) => {
       const ownClient = ownClientOf(principalOf(request));
-      await awaitOwnPaymentWrites({ registries }, ownClient);
+      await awaitOwnPaymentWrites({ readYourWrites }, ownClient);
       const streamId = await paymentStreamOf(db, request.params.id, ownClient);
       if (!streamId) throw notFound("transaction");
       const stored = await store.readStream(streamId);

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
-import type { PaymentContext, PaymentMetrics } from "../../commands/payments/dependencies.ts";
+import type { LocateTransaction, PaymentContext, PaymentMetrics } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
 import { type TransactionAsItStands, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
@@ -18,11 +18,12 @@ import { transactionAsOf } from "./audit.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
-import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
+import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { newId } from "../../ids.ts";
 import { answeringWithTransaction, bindIdempotencyKey, REPLAYED_HEADER } from "../idempotency.ts";
 
 export interface TransactionRouteDependencies extends RouteDependencies {
+  locateTransaction: LocateTransaction;
   secrets: SecretBox;
   connectors: Connectors;
   processorTimeoutMs: number;
@@ -121,12 +122,18 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     if (bound) {
       const existing = await transactionAsItStands(paymentContext, bound);
       answeringWithTransaction(request, existing?.transaction);
-      if (existing) return answer(reply.header(REPLAYED_HEADER, "true"), existing);
+      if (existing) return answer(reply.header(REPLAYED_HEADER, "true"), rememberedForReads(existing));
     }
     const made = await make(paymentContext, bound?.transactionId ?? request.idempotency?.newTransactionId ?? newId());
-    if (made.ok) answeringWithTransaction(request, made.transaction);
+    if (made.ok) answeringWithTransaction(request, rememberedForReads(made).transaction);
     return answer(reply, made);
   }
+  /** The client's next reads on this instance (GET by id, the history list) wait until the read model shows this answer. */
+  const rememberedForReads = (answered: TransactionAsItStands) => {
+    const { written } = answered;
+    if (written) rememberPaymentWrite(deps, written.clientId, written.paymentId, written.revision);
+    return answered;
+  };
   const clientIdOf = (request: FastifyRequest) => {
     const principal = principalOf(request);
     if (principal.role !== "client") throw new ApiProblem("forbidden", "Transactions are made with client keys.");
