@@ -15,7 +15,7 @@ import {
 import { ownClientOf, principalOf } from "../auth.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import type { RouteDependencies } from "./dependencies.ts";
-import { transactionSchema } from "./transactions.ts";
+import { transactionSchema } from "../transaction-schema.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 
 const transactionStatuses = ["pending", "approved", "declined", "failed"] as const;

@@ -22,7 +22,8 @@ import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeIdCursor, decodeTimeCursor, encodeIdCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { pascalCase } from "../openapi/pascal-case.ts";
-import { type TransactionRouteDependencies, transactionSchema } from "./transactions.ts";
+import { transactionSchema } from "../transaction-schema.ts";
+import type { TransactionRouteDependencies } from "./dependencies.ts";
 import { bindIdempotencyKey } from "../idempotency.ts";
 
 const totalsSchema = z.object({
