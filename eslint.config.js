@@ -15,6 +15,29 @@ export default tseslint.config(
     },
   },
   { files: ["bench/**", "tests/**", "scripts/**"], rules: { "no-console": "off" } },
+  // The layering (README "Architecture"): domain <- commands <- api; projections <- api. Commands
+  // decide from their streams and never import the read side; a lookup across streams reaches
+  // them as a port they own, implemented in src/projections and given at service start.
+  ...[
+    { layer: "domain", forbidden: ["commands", "projections", "api"] },
+    { layer: "commands", forbidden: ["projections", "api"] },
+    { layer: "projections", forbidden: ["commands", "api"] },
+  ].map(({ layer, forbidden }) => ({
+    files: [`src/${layer}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${forbidden.join("|")})(/|$)`,
+              message: `src/${layer} does not import src/{${forbidden.join(",")}} (README "Architecture": the layering).`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // No module-level mutable state (DESIGN.md): a module-level `let`, or an empty Map, Set,
     // WeakMap or WeakSet made to be filled, is state two services in one process would share.

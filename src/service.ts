@@ -18,6 +18,9 @@ import type { Logger } from "./logger.ts";
 import { measureLag } from "./projections/lag.ts";
 import { projections } from "./projections/all.ts";
 import { ProjectionRunner } from "./projections/runner.ts";
+import { ReadYourWrites } from "./projections/read-your-writes.ts";
+import { transactionLocator } from "./projections/transactions/locate-transaction.ts";
+import { settlementCandidatesOf } from "./projections/transactions/settlement-candidates.ts";
 import { createConnectors } from "./processors/connectors.ts";
 import { processors } from "./domain/host-configurations/schemas.ts";
 import { createHttpClient } from "./processors/http.ts";
@@ -86,6 +89,12 @@ export async function startService(
   const timedStore = instrumentEventStore(rawStore, metrics);
   const store = tracing.enabled ? tracedEventStore(timedStore, tracer) : timedStore;
   const registries = createRegistries(store, database.db, tracer);
+  const readYourWrites = new ReadYourWrites();
+  // The read side's lookups across streams, which commands take as ports.
+  const readSide = {
+    locateTransaction: transactionLocator({ db: database.db, readYourWrites }),
+    settlementCandidates: settlementCandidatesOf(database.db, store),
+  };
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
   const fingerprintKey =
@@ -104,7 +113,7 @@ export async function startService(
     ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall: metrics.observeProcessorCall }), tracer)
     : createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
   const runners = projections.map(
-    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites: registries.readYourWrites, tracer }),
+    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites, tracer }),
   );
   for (const runner of runners) runner.start();
   const systemContext = {
@@ -118,6 +127,7 @@ export async function startService(
     logger,
     metrics,
     registries,
+    ...readSide,
     metadata: { actor: { role: "system" } },
   };
   const resolver = new PendingResolver({
@@ -163,6 +173,7 @@ export async function startService(
   const webhookSender = createWebhookSender({ ...webhookUrlPolicy, timeoutMs: config.webhooks.timeoutMs });
   const webhookDispatcher = new WebhookDispatcher({
     context: systemContext,
+    readYourWrites,
     secrets,
     sender: webhookSender,
     logger,
@@ -189,6 +200,8 @@ export async function startService(
     store,
     now,
     registries,
+    readYourWrites,
+    ...readSide,
     metrics,
     metricsToken: config.metricsToken,
     secrets,
@@ -246,7 +259,7 @@ export async function startService(
       await checkpointRecorder?.stop();
       await webhookSender.close();
       await gaugeRefresh.stop();
-      await registries.readYourWrites.awaitOwnWrites({});
+      await readYourWrites.awaitOwnWrites({});
       await Promise.all(runners.map((runner) => runner.stop()));
       await processorHttp.close();
       await simulator?.close();

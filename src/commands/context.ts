@@ -2,7 +2,6 @@ import type { Tracer } from "@opentelemetry/api";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { EventStore } from "../eventstore/port.ts";
-import { ReadYourWrites } from "../projections/read-your-writes.ts";
 import { tracingOff } from "../telemetry/tracing.ts";
 import { GroupCommits } from "./execute-batched.ts";
 import { PaymentMethodLookup } from "./payment-methods/stored-card.ts";
@@ -17,8 +16,6 @@ import { PaymentSettingsLookup } from "./payments/payment-settings.ts";
 export interface Registries {
   /** The appends queued or in flight per stream, so racing commands of a stream land in one. */
   groupCommits: GroupCommits;
-  /** What this service's projection runners applied, and the writes it answered before they did. */
-  readYourWrites: ReadYourWrites;
   /** Host configurations loaded from this service's event store, credentials decrypted. */
   hostConfigurations: HostConfigurationCache;
   /** Clients' limits and host configurations as payments read them, lookups grouped. */
@@ -33,7 +30,6 @@ export interface Registries {
 export function createRegistries(store: EventStore, db: Kysely<Database>, tracer: Tracer = tracingOff.tracer): Registries {
   return {
     groupCommits: new GroupCommits(store, tracer),
-    readYourWrites: new ReadYourWrites(),
     hostConfigurations: new HostConfigurationCache(),
     paymentSettings: new PaymentSettingsLookup(db),
     paymentMethods: new PaymentMethodLookup(db),

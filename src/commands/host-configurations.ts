@@ -12,7 +12,6 @@ import {
 import type { Processor, ProcessorConfiguration } from "../domain/host-configurations/schemas.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
-import { hostConfigurationsProjection } from "../projections/host-configurations/host-configurations-projection.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
 
@@ -24,8 +23,18 @@ export interface HostConfigurationInput {
   credentials: JsonObject | undefined;
 }
 
-/** The configuration as its stream has it after the write: the answer, whether or not the read model has caught up. */
-type Written = { view: HostConfigurationView };
+/**
+ * The configuration as its stream has it after the write: the answer, whether or not the read
+ * model has caught up; `revision`: where its stream stood, when the command appended.
+ */
+type Written = { view: HostConfigurationView; revision?: bigint };
+
+/** A default recorded in the client's stream, up to `revision`. */
+export interface DefaultChosen {
+  clientId: string;
+  hostConfigurationId: string;
+  revision: bigint;
+}
 
 async function run(
   context: CommandContext,
@@ -37,20 +46,7 @@ async function run(
   if (!result.ok) return result;
   const view = toView(result.state);
   if (!view || !result.tip) throw new Error("a host configuration command left no configuration");
-  if (result.events.length > 0) {
-    const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
-    await context.registries.readYourWrites.waitForProjection(target, async () =>
-      Boolean(
-        await context.db
-          .selectFrom("host_configurations")
-          .select("version")
-          .where("host_configuration_id", "=", hostConfigurationId)
-          .where("version", ">=", view.version)
-          .executeTakeFirst(),
-      ),
-    );
-  }
-  return { ok: true, value: { view } };
+  return { ok: true, value: result.events.length > 0 ? { view, revision: result.tip.revision } : { view } };
 }
 
 /** What a configuration's credentials are bound to: moved to another configuration, they do not decrypt. */
@@ -61,12 +57,15 @@ const encrypted = (secrets: SecretBox, hostConfigurationId: string, credentials:
     ? asEncryptedSecret(secrets.encrypt(credentials, credentialsContext(hostConfigurationId)))
     : undefined;
 
-/** `isDefault`: whether the new configuration is its client's default for the processor, as the client's stream has it. */
+/**
+ * `isDefault`: whether the new configuration is its client's default for the processor, as the
+ * client's stream has it; `defaultChosen`: the default this call recorded, if it did.
+ */
 export async function createHostConfiguration(
   context: CommandContext,
   secrets: SecretBox,
   input: HostConfigurationInput,
-): Promise<CommandResult<Written & { isDefault: boolean }, HostConfigurationFailure>> {
+): Promise<CommandResult<Written & { isDefault: boolean; defaultChosen?: DefaultChosen }, HostConfigurationFailure>> {
   const hostConfigurationId = newId();
   const created = await run(context, hostConfigurationId, {
     type: "CreateHostConfiguration",
@@ -76,8 +75,8 @@ export async function createHostConfiguration(
     now: context.now().toISOString(),
   });
   if (!created.ok) return created;
-  const chosen = await chooseFirstDefault(context, input, hostConfigurationId);
-  return { ok: true, value: { ...created.value, isDefault: chosen === hostConfigurationId } };
+  const { current, chosen } = await chooseFirstDefault(context, input, hostConfigurationId);
+  return { ok: true, value: { ...created.value, isDefault: current === hostConfigurationId, ...(chosen && { defaultChosen: chosen }) } };
 }
 
 /**
@@ -86,17 +85,18 @@ export async function createHostConfiguration(
  * had none enabled; none, when it had several (that state predates defaults: an admin chooses).
  * "Before" is by id, which is time-ordered: of configurations created at once, the first sees
  * none before it, so one of them always proposes, and the client stream keeps the first choice.
- * Returns the client's default for the processor afterwards, if it has one.
+ * Returns the client's default for the processor afterwards, if it has one, and the choice this
+ * call recorded.
  */
 async function chooseFirstDefault(
   context: CommandContext,
   input: HostConfigurationInput,
   hostConfigurationId: string,
-): Promise<string | undefined> {
+): Promise<{ current?: string | undefined; chosen?: DefaultChosen | undefined }> {
   const { clientId } = input.configuration;
   const client = await readStream(context.store, clientDecider, clientStreamId(clientId), false);
   const current = client.state.defaultHostConfigurations.get(input.processor);
-  if (current !== undefined) return current;
+  if (current !== undefined) return { current };
   const enabledBefore = await context.db
     .selectFrom("host_configurations")
     .select("host_configuration_id")
@@ -112,20 +112,23 @@ async function chooseFirstDefault(
       : enabledBefore.length === 0 && input.configuration.enabled
         ? hostConfigurationId
         : undefined;
-  if (candidate === undefined) return undefined;
+  if (candidate === undefined) return {};
   const command = { type: "ChooseDefaultHostConfigurationIfNone", processor: input.processor, hostConfigurationId: candidate } as const;
-  const state = await recordDefault(context, clientId, { ...command, now: context.now().toISOString() }, client);
-  return state.defaultHostConfigurations.get(input.processor);
+  const { state, chosen } = await recordDefault(context, clientId, { ...command, now: context.now().toISOString() }, client);
+  return { current: state.defaultHostConfigurations.get(input.processor), chosen };
 }
 
 export type DefaultChoiceFailure = "not_found" | "processor_mismatch" | "disabled";
 
-/** Makes an enabled configuration its client's default for its processor; choosing the default again changes nothing. */
+/**
+ * Makes an enabled configuration its client's default for its processor; choosing the default
+ * again changes nothing (and answers no `DefaultChosen`).
+ */
 export async function chooseDefaultHostConfiguration(
   context: CommandContext,
   processor: Processor,
   hostConfigurationId: string,
-): Promise<CommandResult<null, DefaultChoiceFailure>> {
+): Promise<CommandResult<DefaultChosen | undefined, DefaultChoiceFailure>> {
   const streamId = hostConfigurationStreamId(hostConfigurationId);
   const { state } = await readStream(context.store, hostConfigurationDecider, streamId, false);
   if (state.status === "absent") return { ok: false, error: "not_found", detail: "No such host configuration." };
@@ -143,38 +146,24 @@ export async function chooseDefaultHostConfiguration(
     };
   }
   const now = context.now().toISOString();
-  await recordDefault(context, current.configuration.clientId, { type: "ChooseDefaultHostConfiguration", processor, hostConfigurationId, now });
-  return { ok: true, value: null };
+  const { chosen } = await recordDefault(context, current.configuration.clientId, { type: "ChooseDefaultHostConfiguration", processor, hostConfigurationId, now });
+  return { ok: true, value: chosen };
 }
 
 type DefaultChoice = Extract<ClientCommand, { type: "ChooseDefaultHostConfiguration" | "ChooseDefaultHostConfigurationIfNone" }>;
 
-/**
- * Records the choice in the client's stream and, when it recorded one, waits until the read model
- * shows it. Returns the client's state afterwards.
- */
+/** Records the choice in the client's stream: the client's state afterwards, and the choice when it recorded one. */
 async function recordDefault(
   context: CommandContext,
   clientId: string,
   command: DefaultChoice,
   known?: KnownStream<ClientState>,
-): Promise<ClientState> {
+): Promise<{ state: ClientState; chosen?: DefaultChosen }> {
   const streamId = clientStreamId(clientId);
   const result = await execute(context.store, clientDecider, streamId, command, context.metadata, { known });
   if (!result.ok) throw new Error(`choosing a default host configuration failed: ${result.detail}`);
-  if (result.events.length === 0 || !result.tip) return result.state;
-  const target = { projection: hostConfigurationsProjection.name, streamId, revision: result.tip.revision };
-  await context.registries.readYourWrites.waitForProjection(target, async () =>
-    Boolean(
-      await context.db
-        .selectFrom("host_configurations")
-        .select("host_configuration_id")
-        .where("host_configuration_id", "=", command.hostConfigurationId)
-        .where("is_default", "=", true)
-        .executeTakeFirst(),
-    ),
-  );
-  return result.state;
+  if (result.events.length === 0 || !result.tip) return { state: result.state };
+  return { state: result.state, chosen: { clientId, hostConfigurationId: command.hostConfigurationId, revision: result.tip.revision } };
 }
 
 export function updateHostConfiguration(

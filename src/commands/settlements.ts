@@ -24,13 +24,11 @@ import { type SettlementView, toSettlementView } from "../domain/settlements/vie
 import type { Connectors } from "../processors/port.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Logger } from "../logger.ts";
+import type { SettlementsTable } from "../db/schema.ts";
 import type { CommandContext } from "./context.ts";
+import type { PaymentWritten } from "./payments/run-transaction.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
 import { loadHostConfiguration } from "./payments/host-configuration.ts";
-import { rememberSettlementWrite } from "../projections/settlements/own-writes.ts";
-import { rememberPaymentWrite } from "../projections/transactions/own-writes.ts";
-import { transactionsProjection } from "../projections/transactions/transactions-projection.ts";
-import { waitUntilApplied } from "../projections/lag.ts";
 import { OverloadedError } from "../overload.ts";
 import { inSpan, traceMetadata } from "../telemetry/spans.ts";
 
@@ -38,6 +36,18 @@ export interface SettlementContext extends CommandContext {
   secrets: SecretBox;
   connectors: Connectors;
   logger: Pick<Logger, "warn" | "info" | "error">;
+  settlementCandidates: SettlementCandidates;
+}
+
+/**
+ * The approved sales, captures and refunds of a host configuration not yet settled, made up to a
+ * cutoff: a lookup across payments, answered by the read side (src/projections) and given at
+ * service start.
+ */
+export interface SettlementCandidates {
+  /** Until every event the log holds when called is in view; `false` when `timeoutMs` ran out first. */
+  catchUp(timeoutMs: number): Promise<boolean>;
+  of(batch: Pick<BatchToClose, "hostConfigurationId" | "cutoff">): Promise<SettlementCandidate[]>;
 }
 
 /** The batch to close: which host configuration, under which id, and up to when. */
@@ -51,12 +61,21 @@ export interface BatchToClose {
   cutoff: Date;
 }
 
+/** A batch's stream up to `revision`, where it stood as `status`: what its client's next reads wait for. */
+export interface BatchWritten {
+  clientId: string;
+  settlementId: string;
+  revision: bigint;
+  status: SettlementsTable["status"];
+}
+
 /**
  * What a close comes to: the batch as it stands (closing, closed or failed: `detail` says why it
- * failed or is still closing), or why no batch was opened.
+ * failed or is still closing) with where its stream stood and the payments this call marked
+ * settled, or why no batch was opened.
  */
 export type SettlementResult =
-  | { kind: "batch"; settlement: SettlementView; detail?: string }
+  | { kind: "batch"; settlement: SettlementView; detail?: string; written: BatchWritten; paymentsWritten: PaymentWritten[] }
   | { kind: "refused"; error: "nothing_to_settle" | "settlement_in_progress"; detail: string };
 
 /** How an opening went: this call opened the batch, the batch of this id exists (or is being opened), or none was opened. */
@@ -108,17 +127,17 @@ export async function closeSettlement(context: SettlementContext, batch: BatchTo
  */
 export async function openSettlement(context: SettlementContext, batch: BatchToClose, options: CloseOptions): Promise<OpenOutcome> {
   if ((await firstEventOf(context, batch.settlementId)) !== undefined) return { kind: "exists" };
-  // The candidates come from the transactions read model: whatever the log holds now (a sale
-  // approved, a void recorded) must be in it first, or the batch would leave it out, or take it.
-  if (!(await waitUntilApplied(context.db, context.store, transactionsProjection, READ_MODEL_WAIT_MS))) {
+  // The candidates come from the read side: whatever the log holds now (a sale approved, a void
+  // recorded) must be in it first, or the batch would leave it out, or take it.
+  if (!(await context.settlementCandidates.catchUp(READ_MODEL_WAIT_MS))) {
     throw new OverloadedError(`The transactions read model is more than ${READ_MODEL_WAIT_MS / 1000} s behind the log; the batch is not opened.`);
   }
   // Looked at before claiming too: a pass that finds nothing writes nothing.
-  if ((await candidatesOf(context, batch)).length === 0) return nothingToSettle;
+  if ((await context.settlementCandidates.of(batch)).length === 0) return nothingToSettle;
   const claimed = await claim(context, batch, options);
   if (claimed.kind !== "took") return claimed.kind === "shared" ? { kind: "exists" } : claimed;
   try {
-    const candidates = await candidatesOf(context, batch);
+    const candidates = await context.settlementCandidates.of(batch);
     if (candidates.length === 0) {
       await release(context, batch);
       return nothingToSettle;
@@ -166,18 +185,6 @@ async function abandonOpening(context: SettlementContext, batch: BatchToClose, c
     context.logger.error({ err: error, settlementId: batch.settlementId }, "a batch that failed to open could not be failed or released; the lifecycle job will");
   }
 }
-
-/** The approved sales, captures and refunds of the host configuration not yet settled, made up to the cutoff. */
-const candidatesOf = (context: SettlementContext, batch: BatchToClose): Promise<SettlementCandidate[]> =>
-  context.db
-    .selectFrom("transactions")
-    .select(["transaction_id as transactionId", "payment_id as paymentId"])
-    .where("host_configuration_id", "=", batch.hostConfigurationId)
-    .where("awaiting_settlement", "=", true)
-    .where("created_at", "<=", batch.cutoff)
-    .orderBy("created_at")
-    .orderBy("transaction_id")
-    .execute();
 
 async function firstEventOf(context: SettlementContext, settlementId: string): Promise<SettlementEvent | undefined> {
   const [first] = await context.store.readStream(settlementStreamId(settlementId), { maxCount: 1 });
@@ -267,9 +274,9 @@ export async function finishSettlement(context: SettlementContext, settlementId:
     case "closed":
     case "failed":
       await release(context, state.batch);
-      return answer(context, known);
+      return answer(known);
     case "opening": {
-      if (context.now().getTime() - Date.parse(state.openedAt) < staleAfterMs) return answer(context, known, "Its candidates are being recorded.");
+      if (context.now().getTime() - Date.parse(state.openedAt) < staleAfterMs) return answer(known, "Its candidates are being recorded.");
       const failed = await execute(context.store, settlementDecider, streamId, { type: "FailSettlement", message: "Its opener stopped before recording every candidate; nothing was sent to the processor.", now: context.now().toISOString() }, context.metadata, { known });
       return finishSettlement(context, settlementId, { staleAfterMs: failed.ok ? staleAfterMs : Infinity });
     }
@@ -332,7 +339,7 @@ async function closeAtProcessor(
     transactionIds: candidates.map((candidate) => candidate.transactionId),
   });
   if (processorAnswer.kind === "unknown") {
-    return answer(context, known, `${processorAnswer.message} The batch stays open and is closed as soon as the processor answers.`);
+    return answer(known, `${processorAnswer.message} The batch stays open and is closed as soon as the processor answers.`);
   }
   if (processorAnswer.kind === "refused") {
     const failed = await execute(context.store, settlementDecider, streamId, { type: "FailSettlement", message: processorAnswer.message, now: context.now().toISOString() }, context.metadata, { known });
@@ -345,7 +352,7 @@ async function closeAtProcessor(
     renewedAt = performance.now();
     await renew(context, batch);
   };
-  const { settled: marked, disputed } = await markSettled(context, batch, candidates, new Set(processorAnswer.transactionIds), keepClaim);
+  const { settled: marked, disputed, paymentsWritten } = await markSettled(context, batch, candidates, new Set(processorAnswer.transactionIds), keepClaim);
   const closed = await execute(
     context.store,
     settlementDecider,
@@ -360,7 +367,7 @@ async function closeAtProcessor(
     // settlement.closed's deliveries link back to this close.
     { ...context.metadata, ...traceMetadata() },
   );
-  const result = await settled(context, closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false));
+  const result = await settled(context, closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false), paymentsWritten);
   if (closed.ok && result.kind === "batch") {
     const { status, transactionCount, totals, processorTotals } = result.settlement;
     const fields = { settlementId, clientId: batch.clientId, hostConfigurationId: batch.hostConfigurationId, status, transactionCount, totals };
@@ -377,19 +384,27 @@ async function closeAtProcessor(
 }
 
 /** A batch that closed or failed (by this finisher or another): its claim released, the batch answered. */
-async function settled(context: SettlementContext, known: KnownStream<SettlementState>): Promise<SettlementResult> {
+async function settled(
+  context: SettlementContext,
+  known: KnownStream<SettlementState>,
+  paymentsWritten: PaymentWritten[] = [],
+): Promise<SettlementResult> {
   if (known.state.status === "closed" || known.state.status === "failed") await release(context, known.state.batch);
-  return answer(context, known);
+  return answer(known, undefined, paymentsWritten);
 }
 
-/** The batch as it stands; the reads of its client that follow on this instance wait until they show it. */
-function answer(context: SettlementContext, { state, tip }: KnownStream<SettlementState>, detail?: string): SettlementResult {
+/** The batch as it stands, and where its stream stood for it. */
+function answer(
+  { state, tip }: KnownStream<SettlementState>,
+  detail?: string,
+  paymentsWritten: PaymentWritten[] = [],
+): SettlementResult {
   if (state.status === "none" || !tip) throw new Error("A batch with no events has no answer");
-  const stored = state.status === "closed" ? state.closed.status : state.status === "failed" ? "failed" : "open";
-  rememberSettlementWrite(context, state.batch.clientId, state.batch.settlementId, tip.revision, stored);
+  const status: BatchWritten["status"] = state.status === "closed" ? state.closed.status : state.status === "failed" ? "failed" : "open";
+  const written = { clientId: state.batch.clientId, settlementId: state.batch.settlementId, revision: tip.revision, status };
   const settlement = toSettlementView(state);
   const why = detail ?? (state.status === "failed" ? state.message : undefined);
-  return why === undefined ? { kind: "batch", settlement } : { kind: "batch", settlement, detail: why };
+  return { kind: "batch", settlement, ...(why !== undefined && { detail: why }), written, paymentsWritten };
 }
 
 /** The batch as its first and last events leave it (a cheap read, for answering a batch that another call is closing). */
@@ -400,7 +415,7 @@ export async function settlementAsItStands(context: SettlementContext, settlemen
   if (!first || !last) return undefined;
   const ends = first.revision === last.revision ? [first] : [first, last];
   const state = (ends as unknown as SettlementEvent[]).reduce(settlementDecider.evolve, settlementDecider.initialState());
-  return answer(context, { state, tip: last });
+  return answer({ state, tip: last });
 }
 
 /**
@@ -419,29 +434,31 @@ async function markSettled(
   settledByProcessor: ReadonlySet<string>,
   /** Called after each chunk: a close of many thousands takes minutes. */
   keepClaim: () => Promise<void>,
-): Promise<{ settled: SettledTransaction[]; disputed: SettledTransaction[] }> {
+): Promise<{ settled: SettledTransaction[]; disputed: SettledTransaction[]; paymentsWritten: PaymentWritten[] }> {
   const settled: SettledTransaction[] = [];
   const disputed: SettledTransaction[] = [];
+  const paymentsWritten: PaymentWritten[] = [];
   for (let start = 0; start < candidates.length; start += MARKING_CHUNK) {
     const chunkStarted = performance.now();
     const chunk = candidates.slice(start, start + MARKING_CHUNK);
     const streams = await context.store.readStreams(chunk.map((candidate) => paymentStreamId(candidate.paymentId)));
     const judged = await Promise.all(
-      chunk.map(async (candidate) => {
+      chunk.map(async (candidate): Promise<Judged> => {
         const history = streams.get(paymentStreamId(candidate.paymentId)) ?? [];
-        if (settledByProcessor.has(candidate.transactionId)) return { settled: await markOne(context, batch, candidate, history) };
+        if (settledByProcessor.has(candidate.transactionId)) return markOne(context, batch, candidate, history);
         return { disputed: settledItemOf(candidate.transactionId, foldPayment(history), settleable) };
       }),
     );
     for (const outcome of judged) {
       if (outcome.settled) settled.push(outcome.settled);
       if (outcome.disputed) disputed.push(outcome.disputed);
+      if (outcome.written) paymentsWritten.push(outcome.written);
     }
     // Payments come first: the close takes at most its share of the process and the database.
     await sleep((performance.now() - chunkStarted) * (1 / MARKING_SHARE - 1));
     await keepClaim();
   }
-  return { settled, disputed };
+  return { settled, disputed, paymentsWritten };
 }
 
 const foldPayment = (history: readonly RecordedEvent[]): PaymentState =>
@@ -459,16 +476,16 @@ function settledItemOf(
 }
 
 /**
- * One candidate marked on the payment's stream as read (read again on a conflict); undefined when
- * the ledger refuses it. Remembered as the client's write, so this instance's next close of the
- * configuration (and the client's reads) wait until the read model no longer counts it as awaiting.
+ * One candidate marked on the payment's stream as read (read again on a conflict), and where that
+ * stream stood: the client's reads, and this instance's next close of the configuration, wait
+ * until the read model no longer counts it as awaiting. Nothing when the ledger refuses it.
  */
 async function markOne(
   context: SettlementContext,
   { settlementId, clientId }: Pick<BatchIdentity, "settlementId" | "clientId">,
   { transactionId, paymentId }: SettlementCandidate,
   history: readonly RecordedEvent[],
-): Promise<SettledTransaction | undefined> {
+): Promise<Judged> {
   const marked = await context.registries.groupCommits.execute(
     paymentDecider,
     paymentStreamId(paymentId),
@@ -476,12 +493,15 @@ async function markOne(
     context.metadata,
     { known: { state: foldPayment(history), tip: history.at(-1) } },
   );
-  if (!marked.ok) return undefined;
-  if (marked.tip) rememberPaymentWrite(context, clientId, paymentId, marked.tip.revision);
-  return settledItemOf(transactionId, marked.state, () => true);
+  if (!marked.ok) return {};
+  const settled = settledItemOf(transactionId, marked.state, () => true);
+  return marked.tip ? { settled, written: { clientId, paymentId, revision: marked.tip.revision } } : { settled };
 }
 
 type SettledTransaction = SettledItem & { transactionId: string };
+
+/** A candidate as the processor's answer leaves it: settled (with where its payment's stream stood after), disputed, or neither. */
+type Judged = { settled?: SettledTransaction | undefined; disputed?: SettledTransaction | undefined; written?: PaymentWritten };
 
 /** The open batches older than `olderThan`: their openers died or never heard the processor. */
 export async function openSettlementsBefore(context: CommandContext, olderThan: Date): Promise<string[]> {

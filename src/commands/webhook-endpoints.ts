@@ -11,7 +11,6 @@ import {
 } from "../domain/webhooks/endpoint.ts";
 import type { EventSubscription } from "../domain/webhooks/event-types.ts";
 import { newId } from "../ids.ts";
-import { webhooksProjection } from "../projections/webhooks/webhooks-projection.ts";
 import { generateWebhookSecret } from "../webhooks/signature.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { execute } from "./execute.ts";
@@ -27,10 +26,12 @@ export interface NewWebhookEndpoint {
   enabled: boolean;
 }
 
-/** The endpoint as its stream has it after the write: the answer, whether or not the read model has caught up. */
-type Written = { endpoint: WebhookEndpointSnapshot; changed: boolean };
+/**
+ * The endpoint as its stream has it after the write: the answer, whether or not the read model has
+ * caught up; `revision`: where its stream stood, when the command appended.
+ */
+type Written = { endpoint: WebhookEndpointSnapshot; changed: boolean; revision?: bigint };
 
-/** Runs the command and waits (a bounded while) until the endpoints read model shows its outcome. */
 async function run(
   context: CommandContext,
   endpointId: string,
@@ -40,20 +41,9 @@ async function run(
   const result = await execute(context.store, webhookEndpointDecider, streamId, command, context.metadata, { lastEventOnly: true });
   if (!result.ok) return result;
   if (result.state.status === "absent") throw new Error("a webhook endpoint command left no endpoint");
-  if (result.tip && result.events.length > 0) {
-    const revision = result.tip.revision;
-    await context.registries.readYourWrites.waitForProjection({ projection: webhooksProjection.name, streamId, revision }, async () =>
-      Boolean(
-        await context.db
-          .selectFrom("webhook_endpoints")
-          .select("endpoint_id")
-          .where("endpoint_id", "=", endpointId)
-          .where("revision", ">=", revision.toString())
-          .executeTakeFirst(),
-      ),
-    );
-  }
-  return { ok: true, value: { endpoint: result.state.endpoint, changed: result.events.length > 0 } };
+  const { endpoint } = result.state;
+  if (!result.tip || result.events.length === 0) return { ok: true, value: { endpoint, changed: false } };
+  return { ok: true, value: { endpoint, changed: true, revision: result.tip.revision } };
 }
 
 /** A new endpoint and its signing secret: the secret is returned this once and stored only encrypted. */

@@ -10,6 +10,8 @@ import { type RetryDecision, retryDecision } from "../domain/webhooks/retry-sche
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
+import type { ReadYourWrites } from "../projections/read-your-writes.ts";
+import { waitForWebhookEndpointWrite } from "../projections/webhooks/own-writes.ts";
 import type { SendResult, WebhookSender } from "../webhooks/destination.ts";
 import { signatureHeaders } from "../webhooks/signature.ts";
 import { type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
@@ -24,6 +26,8 @@ export interface WebhookDispatcherOptions {
    * failures and the spacing of failure warnings are counted on it.
    */
   context: CommandContext;
+  /** What the projection runners applied: an endpoint this dispatcher disabled is out of its next look. */
+  readYourWrites: ReadYourWrites;
   secrets: SecretBox;
   sender: WebhookSender;
   logger: Logger;
@@ -313,8 +317,9 @@ export class WebhookDispatcher {
     let disabling = this.#disabling.get(endpointId);
     if (!disabling) {
       disabling = disableWebhookEndpoint(context, endpointId, reason, candidate.endpointUpdatedAt)
-        .then((result) => {
-          if (!result.ok || !result.value.changed) return;
+        .then(async (result) => {
+          if (!result.ok || result.value.revision === undefined) return;
+          await waitForWebhookEndpointWrite({ db: context.db, readYourWrites: this.#options.readYourWrites }, { endpointId, revision: result.value.revision });
           logger.warn({ endpointId, clientId, disabledReason: reason }, DISABLED_WARNINGS[reason]);
         })
         .catch((error: unknown) => {

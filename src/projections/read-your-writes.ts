@@ -39,8 +39,8 @@ const REMEMBERED_OWN_WRITES = 100_000;
 /**
  * What this service's projection runners have told its requests: which writes they applied,
  * whether they lead their projection, and who waits for them. One per service (made in
- * `src/service.ts`, on the contexts as `registries.readYourWrites`): it speaks for the runners of
- * that service's database only. Bounded: at most REMEMBERED_STREAMS applied revisions and
+ * `src/service.ts`, given to its runners, routes and webhook dispatcher): it speaks for the
+ * runners of that service's database only. Bounded: at most REMEMBERED_STREAMS applied revisions and
  * REMEMBERED_OWN_WRITES own writes; waiters are requests in flight.
  */
 export class ReadYourWrites {
@@ -191,5 +191,5 @@ export class ReadYourWrites {
 /** What a read or write that follows its own writes carries: the database its check reads, and the service's registry. */
 export interface OwnWritesContext {
   db: Kysely<Database>;
-  registries: { readYourWrites: ReadYourWrites };
+  readYourWrites: ReadYourWrites;
 }

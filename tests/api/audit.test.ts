@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { transactionAsOf } from "../../src/api/routes/audit.ts";
+import { transactionAsOf } from "../../src/api/transaction-as-of.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";

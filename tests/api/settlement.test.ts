@@ -1,4 +1,5 @@
 import { createRegistries } from "../../src/commands/context.ts";
+import { settlementCandidatesOf } from "../../src/projections/transactions/settlement-candidates.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -394,6 +395,7 @@ for (const target of testDatabaseTargets()) {
         connectors: createConnectors({ baseUrls, http }),
         logger: createLogger("silent"),
         metadata: { actor: { role: "system" } },
+        settlementCandidates: settlementCandidatesOf(api.database.db, store),
         ...overrides,
       });
       const batch = (settlementId = newId()) => ({

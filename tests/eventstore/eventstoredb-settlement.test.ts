@@ -17,7 +17,9 @@ import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts
 import { newId } from "../../src/ids.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { ProcessorConnector } from "../../src/processors/port.ts";
+import { ReadYourWrites } from "../../src/projections/read-your-writes.ts";
 import { ProjectionRunner } from "../../src/projections/runner.ts";
+import { settlementCandidatesOf } from "../../src/projections/transactions/settlement-candidates.ts";
 import { settlementsProjection } from "../../src/projections/settlements/settlements-projection.ts";
 import { transactionsProjection } from "../../src/projections/transactions/transactions-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
@@ -66,7 +68,7 @@ for (const target of testDatabaseTargets()) {
         store = openStore(server, database);
         registries = createRegistries(store, database.db);
         const logger = createLogger("silent");
-        const { readYourWrites } = registries;
+        const readYourWrites = new ReadYourWrites();
         runners = [transactionsProjection, settlementsProjection].map(
           (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites }),
         );
@@ -99,6 +101,7 @@ for (const target of testDatabaseTargets()) {
           connectors: { processor_a: connector("processor_a"), processor_b: connector("processor_b"), processor_c: connector("processor_c"), processor_d: connector("processor_d") },
           logger: createLogger("silent"),
           metadata,
+          settlementCandidates: settlementCandidatesOf(database.db, store),
         };
       });
       afterEach(async () => {

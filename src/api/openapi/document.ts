@@ -11,6 +11,7 @@ import { createHttpClient } from "../../processors/http.ts";
 import { buildApp } from "../app.ts";
 import { createMetrics } from "../metrics.ts";
 import { createRegistries } from "../../commands/context.ts";
+import { ReadYourWrites } from "../../projections/read-your-writes.ts";
 
 /** What the document's app never calls: it only registers routes. */
 const unused = async (): Promise<never> => {
@@ -40,6 +41,9 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     db,
     store,
     registries: createRegistries(store, db),
+    readYourWrites: new ReadYourWrites(),
+    locateTransaction: unused,
+    settlementCandidates: { catchUp: unused, of: unused },
     now: () => new Date(),
     secrets: createSecretBox({ activeKeyId: "document", keys: { document: randomBytes(32) } }),
     connectors: createConnectors({ baseUrls: { processor_a: nowhere, processor_b: nowhere, processor_c: nowhere, processor_d: nowhere }, http }),

@@ -2,46 +2,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
 import { checkpointKeySchema, readCheckpointKeys } from "../../audit/checkpoint-keys.ts";
-import { type AuditEvent, auditEventSchema, InvalidCursorError, occurredAtOf, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
+import { type AuditEvent, auditEventSchema, InvalidCursorError, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
 import { checkStreamLinks } from "../../audit/link-checks.ts";
 import { paymentStreamOf } from "../../audit/payment-stream.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
-import {
-  evolve,
-  initialState,
-  type PaymentEvent,
-  paymentStreamId,
-  type TransactionView,
-  toTransactionView,
-} from "../../domain/payments/index.ts";
-import type { EventStore } from "../../eventstore/port.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
 import { invalidCursor } from "../pagination.ts";
 import { notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
-
-/**
- * A transaction as it was at `asOf`, folded from its payment stream alone (never the read
- * model); `null` when it did not exist yet. The fold stops at the first event that happened
- * after `asOf`, so the answer is always a state the stream really passed through. "Happened"
- * is the event's own `occurredAt` (the clock that gave the transaction its createdAt and
- * updatedAt, so `asOf=<updatedAt>` shows exactly that version), or when it is missing the
- * time the store recorded it.
- */
-export async function transactionAsOf(
-  store: EventStore,
-  paymentId: string,
-  transactionId: string,
-  asOf: Date,
-): Promise<TransactionView | null> {
-  const events = await store.readStream(paymentStreamId(paymentId));
-  let state = initialState();
-  for (const event of events) {
-    if (new Date(occurredAtOf(event)).getTime() > asOf.getTime()) break;
-    state = evolve(state, event as unknown as PaymentEvent);
-  }
-  return toTransactionView(state, transactionId);
-}
 
 const logQuery = z
   .strictObject({
@@ -64,7 +32,7 @@ const brokenLinksField = z
   .int()
   .meta({ description: "How many of the events served have a hash-chain link that does not verify (`chain.status` broken): 0 when intact" });
 
-export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async (app, { db, store, registries, brokenLinks }) => {
+export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async (app, { db, store, readYourWrites, brokenLinks }) => {
   app.get(
     "/transactions/:id/events",
     {
@@ -82,7 +50,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async 
     },
     async (request) => {
       const ownClient = ownClientOf(principalOf(request));
-      await awaitOwnPaymentWrites({ registries }, ownClient);
+      await awaitOwnPaymentWrites({ readYourWrites }, ownClient);
       const streamId = await paymentStreamOf(db, request.params.id, ownClient);
       if (!streamId) throw notFound("transaction");
       const stored = await store.readStream(streamId);

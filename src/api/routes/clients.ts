@@ -10,6 +10,7 @@ import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } fr
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
+import { applyClientWrite } from "../../projections/clients/own-writes.ts";
 
 const clientIdParams = z.strictObject({ clientId: z.uuid() });
 
@@ -107,6 +108,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     async (request, reply) => {
       const result = await registerClient(context(eventMetadataOf(request)), request.body.name);
       if (!result.ok) throw new ApiProblem("internal_error", result.detail);
+      await applyClientWrite({ db, store }, result.value.clientId, result.value.revision);
       return reply.code(201).send(await loadClient(result.value.clientId));
     },
   );
@@ -199,6 +201,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     async (request) => {
       const result = await setLimits(context(eventMetadataOf(request)), request.params.clientId, request.body.limits);
       if (!result.ok) throw notFound("client");
+      await applyClientWrite({ db, store }, request.params.clientId, result.value.revision);
       return loadClient(request.params.clientId);
     },
   );
@@ -219,6 +222,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     async (request, reply) => {
       const result = await issueApiKey(context(eventMetadataOf(request)), request.params.clientId);
       if (!result.ok) throw notFound("client");
+      await applyClientWrite({ db, store }, request.params.clientId, result.value.revision);
       return reply.code(201).send({ id: result.value.keyId, key: result.value.key, createdAt: result.value.createdAt });
     },
   );
@@ -238,6 +242,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     async (request, reply) => {
       const result = await revokeApiKey(context(eventMetadataOf(request)), request.params.clientId, request.params.keyId);
       if (!result.ok) throw notFound(result.detail === "No such client." ? "client" : "API key");
+      await applyClientWrite({ db, store }, request.params.clientId, result.value.revision);
       return reply.code(204).send(null);
     },
   );

@@ -15,7 +15,7 @@ import {
 import { ownClientOf, principalOf } from "../auth.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import type { RouteDependencies } from "./dependencies.ts";
-import { transactionSchema } from "./transactions.ts";
+import { transactionSchema } from "../transaction-schema.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 
 const transactionStatuses = ["pending", "approved", "declined", "failed"] as const;
@@ -104,7 +104,7 @@ export async function listHistory(db: Kysely<Database>, filter: HistoryFilter): 
   return `{"data":[${page.data.map((row) => row.view).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
-export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, registries }) => {
+export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, readYourWrites }) => {
   app.get(
     "/transactions",
     {
@@ -131,7 +131,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (ap
       }
       const { createdFrom, createdTo, ...filters } = query;
       const clientId = ownClientOf(principal) ?? query.clientId;
-      await awaitOwnPaymentWrites({ registries }, clientId);
+      await awaitOwnPaymentWrites({ readYourWrites }, clientId);
       const page = await listHistory(db, {
         ...filters,
         clientId,

@@ -25,6 +25,7 @@ import { pascalCase } from "../openapi/pascal-case.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
 import { assertClientExists } from "./client-exists.ts";
 import type { RouteDependencies } from "./dependencies.ts";
+import { waitForDefaultChoice, waitForHostConfigurationWrite } from "../../projections/host-configurations/own-writes.ts";
 
 export interface HostConfigurationRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
@@ -75,6 +76,10 @@ function registerProcessorRoutes(
   const schemas = hostConfigurationSchemas[processor];
   const tags = ["host configurations"];
   const context = (request: FastifyRequest): CommandContext => ({ db, store, now, registries, metadata: eventMetadataOf(request) });
+  /** A written configuration answers once the read model shows it (a bounded while). */
+  const shown = async ({ view, revision }: { view: HostConfigurationView; revision?: bigint }) => {
+    if (revision !== undefined) await waitForHostConfigurationWrite(deps, { hostConfigurationId: view.id, version: view.version, revision });
+  };
 
   /** The configuration as the caller may see it: another processor's or client's is 404. */
   async function visible(request: FastifyRequest, id: string): Promise<CurrentView> {
@@ -101,6 +106,8 @@ function registerProcessorRoutes(
       const input = { processor, configuration, credentials } as HostConfigurationInput;
       const result = await createHostConfiguration(context(request), secrets, input);
       if (!result.ok) throw failure(result.error, result.detail);
+      await shown(result.value);
+      if (result.value.defaultChosen) await waitForDefaultChoice(deps, result.value.defaultChosen);
       // As the streams have it (the configuration's and, for the default, the client's): the read
       // model may not have caught up.
       const { view, isDefault } = result.value;
@@ -129,6 +136,7 @@ function registerProcessorRoutes(
       const expected = parseIfMatch(request.headers["if-match"]);
       const result = await updateHostConfiguration(context(request), secrets, request.params.id, input, expected);
       if (!result.ok) throw failure(result.error, result.detail);
+      await shown(result.value);
       // As the configuration's stream has it: the read model may not have caught up. An update
       // leaves the client's default as it was.
       const { view } = result.value;
@@ -154,6 +162,7 @@ function registerProcessorRoutes(
     async (request, reply) => {
       const result = await chooseDefaultHostConfiguration(context(request), processor, request.params.id);
       if (!result.ok) throw defaultChoiceFailure(result.error, result.detail);
+      if (result.value) await waitForDefaultChoice(deps, result.value);
       const view = await visible(request, request.params.id);
       return reply.header("etag", etagOf(view.version)).send(view);
     },

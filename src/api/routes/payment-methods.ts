@@ -14,6 +14,7 @@ import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
+import { waitForPaymentMethodWrite } from "../../projections/payment-methods/own-writes.ts";
 
 export interface PaymentMethodRouteDependencies extends RouteDependencies {
   brokenLinks: BrokenLinkAlarm;
@@ -100,7 +101,9 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
       const { card, userId, metadata } = request.body;
       const created = await createPaymentMethod(context(request), { clientId: clientIdOf(request), userId, card, metadata: metadata ?? {} });
       if (!created.ok) throw new Error(created.detail);
-      return reply.code(201).send(created.value);
+      const { view, revision } = created.value;
+      await waitForPaymentMethodWrite(deps, { paymentMethodId: view.id, revision, deleted: false });
+      return reply.code(201).send(view);
     },
   );
 
@@ -161,6 +164,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
     async (request, reply) => {
       const deleted = await deletePaymentMethod(context(request), clientIdOf(request), request.params.id);
       if (!deleted.ok) throw notFound("payment method");
+      await waitForPaymentMethodWrite(deps, { paymentMethodId: request.params.id, revision: deleted.value.revision, deleted: true });
       return reply.code(204).send(null);
     },
   );

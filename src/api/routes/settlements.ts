@@ -3,19 +3,27 @@ import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
 import { sql } from "kysely";
-import { finishSettlement, openSettlement, type SettlementContext, settlementAsItStands, type SettlementResult } from "../../commands/settlements.ts";
+import {
+  finishSettlement,
+  openSettlement,
+  type SettlementCandidates,
+  type SettlementContext,
+  settlementAsItStands,
+  type SettlementResult,
+} from "../../commands/settlements.ts";
 import type { TransactionView } from "../../domain/payments/index.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
-import { awaitOwnSettlementWrites } from "../../projections/settlements/own-writes.ts";
-import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
+import { awaitOwnSettlementWrites, rememberSettlementWrite } from "../../projections/settlements/own-writes.ts";
+import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeIdCursor, decodeTimeCursor, encodeIdCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { pascalCase } from "../openapi/pascal-case.ts";
-import { type TransactionRouteDependencies, transactionSchema } from "./transactions.ts";
+import { transactionSchema } from "../transaction-schema.ts";
+import type { TransactionRouteDependencies } from "./dependencies.ts";
 import { bindIdempotencyKey } from "../idempotency.ts";
 
 const totalsSchema = z.object({
@@ -58,6 +66,7 @@ const settlementsQuery = listQuery.extend({
 const tags = ["settlements"];
 
 export interface SettlementRouteDependencies extends TransactionRouteDependencies {
+  settlementCandidates: SettlementCandidates;
   settlement: {
     /** How long a manual close waits for its batch to close before answering 202 (SETTLEMENT_SYNC_WAIT_MS). */
     syncWaitMs: number;
@@ -72,6 +81,14 @@ const BATCH_POLL_MS = 200;
 export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies> = async (app, deps) => {
   const { db } = deps;
   const options = { staleAfterMs: deps.settlement.resumeAfterMs };
+  /** The client's next reads on this instance wait until the read models show the batch as answered, and the payments it marked settled. */
+  const remembered = (result: SettlementResult): SettlementResult => {
+    if (result.kind === "refused") return result;
+    const { clientId, settlementId, revision, status } = result.written;
+    rememberSettlementWrite(deps, clientId, settlementId, revision, status);
+    for (const payment of result.paymentsWritten) rememberPaymentWrite(deps, payment.clientId, payment.paymentId, payment.revision);
+    return result;
+  };
 
   for (const processor of processors) {
     app.post(
@@ -117,7 +134,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
           // and this retry, holding no claim, could store no answer for a close it made itself.
           const asItStands = await settlementAsItStands(context, settlementId);
           if (!asItStands) throw new ApiProblem("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed; retry later.");
-          return answer(reply, asItStands);
+          return answer(reply, remembered(asItStands));
         }
         // What this instance just answered for the client is in the batch, not left for the next.
         await awaitOwnPaymentWrites(deps, configuration.client_id);
@@ -129,12 +146,12 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
         if (opened.kind === "refused") return answer(reply, opened);
         if (opened.kind === "opened") {
           // The close goes on after a 202; a failure is the lifecycle job's to finish.
-          const finishing = finishSettlement(context, settlementId, options);
+          const finishing = finishSettlement(context, settlementId, options).then(remembered);
           finishing.catch((error: unknown) => request.log.error({ err: error, settlementId }, "closing a settlement batch failed; the lifecycle job finishes it"));
           const finished = await within(finishing, waitUntil);
           if (finished) return answer(reply, finished);
         }
-        return answer(reply, await batchAsItStands(context, settlementId, waitUntil));
+        return answer(reply, remembered(await batchAsItStands(context, settlementId, waitUntil)));
       },
     );
   }

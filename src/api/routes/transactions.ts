@@ -2,93 +2,25 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
-import type { PaymentContext, PaymentMetrics } from "../../commands/payments/dependencies.ts";
+import type { PaymentContext } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
 import { type TransactionAsItStands, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
 import { type StoredCardRequest, storedCardFor } from "../../commands/payment-methods/stored-card.ts";
-import type { SecretBox } from "../../crypto/secrets.ts";
-import { cardBrands, cardSchema, cvcLength, isExpired, isValidCvc } from "../../domain/cards.ts";
+import { cardSchema, cvcLength, isExpired, isValidCvc } from "../../domain/cards.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
-import { declineCodes, failureReasons, transactionStates, type TransactionView } from "../../domain/payments/index.ts";
-import type { Connectors } from "../../processors/port.ts";
+import type { TransactionView } from "../../domain/payments/index.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
-import { transactionAsOf } from "./audit.ts";
+import { transactionAsOf } from "../transaction-as-of.ts";
+import { transactionSchema } from "../transaction-schema.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
-import type { RouteDependencies } from "./dependencies.ts";
-import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
+import type { TransactionRouteDependencies } from "./dependencies.ts";
+import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { newId } from "../../ids.ts";
 import { answeringWithTransaction, bindIdempotencyKey, REPLAYED_HEADER } from "../idempotency.ts";
 
-export interface TransactionRouteDependencies extends RouteDependencies {
-  secrets: SecretBox;
-  connectors: Connectors;
-  processorTimeoutMs: number;
-  fingerprint: (cardNumber: string) => string;
-  metrics: PaymentMetrics;
-}
-
-const processorResponseSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  authorizationCode: z.string().nullable(),
-  reference: z.string().nullable(),
-});
-
-export const transactionSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.enum(["authorization", "capture", "sale", "refund", "void"]),
-    status: z.enum(["pending", "approved", "declined", "failed"]),
-    clientId: z.uuid(),
-    userId: z.string(),
-    processor: z.enum(processors),
-    hostConfigurationId: z.uuid(),
-    amount: z.number().int(),
-    currency: z.string(),
-    parentTransactionId: z.uuid().nullable(),
-    card: z
-      .object({
-        brand: z.enum(cardBrands),
-        bin: z.string(),
-        last4: z.string(),
-        expMonth: z.number().int(),
-        expYear: z.number().int(),
-        fingerprint: z.string(),
-      })
-      .nullable(),
-    declineCode: z.enum(declineCodes).nullable(),
-    failureReason: z
-      .enum(failureReasons)
-      .nullable()
-      .describe(
-        "Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), " +
-          "reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it).",
-      ),
-    processorResponse: processorResponseSchema.nullable(),
-    capturedAmount: z.number().int(),
-    refundedAmount: z.number().int(),
-    voided: z.boolean(),
-    settledAt: z.string().nullable().describe("When its settlement batch took it to the processor; after that a sale or capture can no longer be voided."),
-    settlementId: z.string().nullable().describe("The settlement batch it went in (`GET /v1/settlements/{id}`)."),
-    expiredAt: z.string().nullable().describe("An authorization whose time to be captured ran out; what was left of it was voided."),
-    state: z
-      .enum(transactionStates)
-      .describe(
-        "Where the transaction stands now, after everything done to it since (`status` is the outcome of the operation itself and never changes once final). " +
-          "Authorization: pending, declined, failed, authorized, partially_captured (captures so far, the rest still held), " +
-          "captured (nothing left held: all captured, or the rest released), voided, expired. " +
-          "Sale and capture: pending, declined, failed, succeeded, partially_refunded, refunded, voided. Refund and void: pending, declined, failed, succeeded.",
-      ),
-    paymentMethodId: z.uuid().nullable().describe("The stored card it was made with (authorizations and sales); null for a card sent inline."),
-    reference: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "Transaction" });
 
 // Text PostgreSQL cannot store (NUL, unpaired surrogates) is refused at the edge for every route.
 const printable = (max: number) => z.string().min(1).max(max).regex(/^\P{Cc}*$/u, "must not contain control characters");
@@ -121,12 +53,18 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
     if (bound) {
       const existing = await transactionAsItStands(paymentContext, bound);
       answeringWithTransaction(request, existing?.transaction);
-      if (existing) return answer(reply.header(REPLAYED_HEADER, "true"), existing);
+      if (existing) return answer(reply.header(REPLAYED_HEADER, "true"), rememberedForReads(existing));
     }
     const made = await make(paymentContext, bound?.transactionId ?? request.idempotency?.newTransactionId ?? newId());
-    if (made.ok) answeringWithTransaction(request, made.transaction);
+    if (made.ok) answeringWithTransaction(request, rememberedForReads(made).transaction);
     return answer(reply, made);
   }
+  /** The client's next reads on this instance (GET by id, the history list) wait until the read model shows this answer. */
+  const rememberedForReads = (answered: TransactionAsItStands) => {
+    const { written } = answered;
+    if (written) rememberPaymentWrite(deps, written.clientId, written.paymentId, written.revision);
+    return answered;
+  };
   const clientIdOf = (request: FastifyRequest) => {
     const principal = principalOf(request);
     if (principal.role !== "client") throw new ApiProblem("forbidden", "Transactions are made with client keys.");

@@ -15,6 +15,7 @@ import { type WebhookDisabledReason, webhookDisabledReasons, type WebhookEndpoin
 import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
 import { queueTestMessage } from "../../webhooks/test-message.ts";
+import { waitForWebhookEndpointWrite } from "../../projections/webhooks/own-writes.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
@@ -125,6 +126,10 @@ const endpointColumns = [
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = async (app, deps) => {
   const { db, secrets, webhookUrlPolicy } = deps;
   const context = (request: FastifyRequest): CommandContext => ({ ...deps, metadata: eventMetadataOf(request) });
+  /** A written endpoint answers once the endpoints read model shows it (a bounded while). */
+  const shown = async ({ endpoint, revision }: { endpoint: WebhookEndpointSnapshot; revision?: bigint }) => {
+    if (revision !== undefined) await waitForWebhookEndpointWrite(deps, { endpointId: endpoint.endpointId, revision });
+  };
 
   /** The endpoint, when the caller may see it; 404 otherwise (another client's does not exist for it). */
   async function visible(request: FastifyRequest, endpointId: string) {
@@ -184,6 +189,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       }
       await assertAllowedUrl(url);
       const result = await createWebhookEndpoint(context(request), secrets, { clientId, url, events, description, enabled });
+      if (result.ok) await shown(result.value);
       if (!result.ok) throw new ApiProblem("internal_error", result.detail);
       return reply.code(201).send({ ...viewOfWritten(result.value.endpoint), secret: result.value.secret });
     },
@@ -247,6 +253,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       await visible(request, request.params.id);
       if (request.body.url !== undefined) await assertAllowedUrl(request.body.url);
       const result = await updateWebhookEndpoint(context(request), request.params.id, request.body);
+      if (result.ok) await shown(result.value);
       if (!result.ok) throw notFound("webhook endpoint");
       return viewOfWritten(result.value.endpoint);
     },
@@ -261,6 +268,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
     async (request, reply) => {
       await visible(request, request.params.id);
       const result = await deleteWebhookEndpoint(context(request), request.params.id);
+      if (result.ok) await shown(result.value);
       if (!result.ok) throw notFound("webhook endpoint");
       return reply.code(204).send(null);
     },
@@ -282,6 +290,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
     async (request) => {
       await visible(request, request.params.id);
       const result = await rotateWebhookSecret(context(request), secrets, request.params.id);
+      if (result.ok) await shown(result.value);
       if (!result.ok) throw notFound("webhook endpoint");
       return { ...viewOfWritten(result.value.endpoint), secret: result.value.secret };
     },

@@ -9,7 +9,6 @@ import {
   toPaymentMethodView,
 } from "../../domain/payment-methods/decider.ts";
 import { newId } from "../../ids.ts";
-import { paymentMethodsProjection } from "../../projections/payment-methods/payment-methods-projection.ts";
 import type { CommandContext, CommandResult } from "../context.ts";
 import { execute, readStream } from "../execute.ts";
 import { sealCard, shredCard } from "./vault.ts";
@@ -28,13 +27,13 @@ export interface NewPaymentMethod {
 
 /**
  * Stores the card: its data key first (a crash before the event leaves a key that decrypts
- * nothing anywhere), then the event with the ciphertext. Answers once the read model has it, so
- * a payment that names it right after finds it.
+ * nothing anywhere), then the event with the ciphertext. `revision`: where its stream stood, which
+ * the answer waits for, so a payment that names it right after finds it.
  */
 export async function createPaymentMethod(
   context: VaultContext,
   input: NewPaymentMethod,
-): Promise<CommandResult<PaymentMethodView, PaymentMethodFailure>> {
+): Promise<CommandResult<{ view: PaymentMethodView; revision: bigint }, PaymentMethodFailure>> {
   const paymentMethodId = newId();
   const now = context.now();
   const { number, expMonth, expYear, holderName } = input.card;
@@ -57,10 +56,7 @@ export async function createPaymentMethod(
     context.metadata,
   );
   if (!result.ok) return result;
-  await waitForReadModel(context, streamId, result.tip!.revision, async (db) =>
-    Boolean(await db.selectFrom("payment_methods").select("payment_method_id").where("payment_method_id", "=", paymentMethodId).executeTakeFirst()),
-  );
-  return { ok: true, value: toPaymentMethodView(result.events[0] as PaymentMethodCreated) };
+  return { ok: true, value: { view: toPaymentMethodView(result.events[0] as PaymentMethodCreated), revision: result.tip!.revision } };
 }
 
 /**
@@ -71,7 +67,7 @@ export async function deletePaymentMethod(
   context: CommandContext,
   clientId: string,
   paymentMethodId: string,
-): Promise<CommandResult<null, PaymentMethodFailure>> {
+): Promise<CommandResult<{ revision: bigint }, PaymentMethodFailure>> {
   const streamId = paymentMethodStreamId(paymentMethodId);
   const known = await visibleStream(context, streamId, clientId);
   if (!known) return { ok: false, error: "not_found", detail: "No such payment method." };
@@ -81,32 +77,11 @@ export async function deletePaymentMethod(
     lastEventOnly: true,
   });
   if (!result.ok) return result;
-  await waitForReadModel(context, streamId, result.tip!.revision, async (db) =>
-    Boolean(
-      await db
-        .selectFrom("payment_methods")
-        .select("payment_method_id")
-        .where("payment_method_id", "=", paymentMethodId)
-        .where("deleted_at", "is not", null)
-        .executeTakeFirst(),
-    ),
-  );
-  return { ok: true, value: null };
+  return { ok: true, value: { revision: result.tip!.revision } };
 }
 
 /** Whether the stream holds a live payment method of the client. */
 async function visibleStream(context: CommandContext, streamId: string, clientId: string): Promise<boolean> {
   const { state } = await readStream(context.store, paymentMethodDecider, streamId, true);
   return state.status === "active" && state.clientId === clientId;
-}
-
-async function waitForReadModel(
-  context: CommandContext,
-  streamId: string,
-  revision: bigint,
-  check: (db: CommandContext["db"]) => Promise<boolean>,
-): Promise<void> {
-  await context.registries.readYourWrites.waitForProjection({ projection: paymentMethodsProjection.name, streamId, revision }, () =>
-    check(context.db),
-  );
 }

@@ -1,4 +1,5 @@
 import type { SecretBox } from "../../crypto/secrets.ts";
+import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { LimitName } from "../../domain/limits/usage.ts";
 import type { TransactionView } from "../../domain/payments/index.ts";
 import type { Logger } from "../../logger.ts";
@@ -35,6 +36,20 @@ export interface PaymentMetrics {
   countPendingResolution(resolution: PendingResolution): void;
 }
 
+/** Where a client's transaction is: its payment, processor and host configuration. */
+export interface TransactionLocation {
+  paymentId: string;
+  processor: Processor;
+  hostConfigurationId: string;
+}
+
+/**
+ * Finds a client's transaction in whichever payment holds it, once the client's own answered
+ * writes are in view; undefined when it is not (yet) known. A lookup across streams: the read
+ * side implements it (src/projections), and the service gives it at start.
+ */
+export type LocateTransaction = (clientId: string, transactionId: string) => Promise<TransactionLocation | undefined>;
+
 export interface PaymentContext extends CommandContext {
   secrets: SecretBox;
   connectors: Connectors;
@@ -44,4 +59,5 @@ export interface PaymentContext extends CommandContext {
   logger: Pick<Logger, "error" | "warn" | "info">;
   metrics: PaymentMetrics;
   bindIdempotencyKey?: BindIdempotencyKey;
+  locateTransaction: LocateTransaction;
 }

@@ -1,5 +1,3 @@
-import type { Processor } from "../../domain/host-configurations/schemas.ts";
-import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { followUpRequest } from "./follow-up-request.ts";
@@ -44,22 +42,13 @@ export async function followUp(context: PaymentContext, clientId: string, input:
 }
 
 /**
- * The parent's payment, processor and host configuration. The read model knows every transaction
+ * The parent's payment, processor and host configuration. The read side knows every transaction
  * once projected; a root (a sale or an authorization) is also found in its own stream, so a
  * payment made on another instance a moment ago is followed up at once, not answered 404.
  */
 async function findParent(context: PaymentContext, clientId: string, parentTransactionId: string) {
-  await awaitOwnPaymentWrites(context, clientId);
-  const row = await context.db
-    .selectFrom("transactions")
-    .select(["payment_id", "processor", "view"])
-    .where("transaction_id", "=", parentTransactionId)
-    .where("client_id", "=", clientId)
-    .executeTakeFirst();
-  if (row) {
-    const { hostConfigurationId } = row.view as { hostConfigurationId: string };
-    return { paymentId: row.payment_id, processor: row.processor as Processor, hostConfigurationId };
-  }
+  const located = await context.locateTransaction(clientId, parentTransactionId);
+  if (located) return located;
   const { state } = await readStream(context.store, paymentDecider, paymentStreamId(parentTransactionId), false);
   const root = state.transactions.get(parentTransactionId);
   if (!root || root.clientId !== clientId) return undefined;

@@ -11,7 +11,6 @@ import {
 } from "../../domain/payments/index.ts";
 import type { ProcessorHostConfiguration, ProcessorRequest } from "../../processors/port.ts";
 import { followUpRequest } from "./follow-up-request.ts";
-import { rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
 import type { StreamTip } from "../../eventstore/hash-chain.ts";
 import { type EventMetadata, type Execution, type KnownStream, readStream } from "../execute.ts";
@@ -20,8 +19,19 @@ import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 
-/** A transaction as its payment's stream has it, with the limit it would have broken when it was declined for one. */
-export type TransactionAsItStands = { ok: true; transaction: TransactionView; limitBreach?: LimitBreach };
+/**
+ * A transaction as its payment's stream has it, with the limit it would have broken when it was
+ * declined for one; `written`: where that stream stood, for the client's next reads to wait for
+ * (none when the answer comes from a refusal, with no revision read).
+ */
+export type TransactionAsItStands = { ok: true; transaction: TransactionView; limitBreach?: LimitBreach; written?: PaymentWritten };
+
+/** A payment's stream up to `revision`, written for (or read by) a request of `clientId`. */
+export interface PaymentWritten {
+  clientId: string;
+  paymentId: string;
+  revision: bigint;
+}
 
 export type TransactionResult =
   | TransactionAsItStands
@@ -43,7 +53,7 @@ export async function runTransaction(
   { newPayment = false, intentMetadata = {} }: { newPayment?: boolean; intentMetadata?: EventMetadata } = {},
 ): Promise<TransactionResult> {
   const initiated = await recordIntent(context, paymentId, initiate, { newPayment, intentMetadata });
-  if (!initiated.ok) return answerRefusedIntent(context, paymentId, initiate, initiated);
+  if (!initiated.ok) return answerRefusedIntent(paymentId, initiate, initiated);
 
   return sendAndRecord(context, paymentId, initiate, requestFor(initiated.state), initiated);
 }
@@ -74,11 +84,11 @@ export async function sendAndRecord(
   const outcome = answer && outcomeOf(answer);
   const releaseTransactionId = newId();
   const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, releaseTransactionId, initiated) : initiated;
-  const result = asRecorded(context, paymentId, transaction, recorded.state, recorded.tip);
+  const result = asRecorded(paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);
   const release = await sendRelease(context, paymentId, releaseTransactionId, request.hostConfiguration, recorded);
   // The final capture answers as it stands after its release, so the client reads both at once.
-  return release ? asRecorded(context, paymentId, transaction, release.state, release.tip) : result;
+  return release ? asRecorded(paymentId, transaction, release.state, release.tip) : result;
 }
 
 /**
@@ -171,20 +181,19 @@ async function recordOutcome(
 
 /**
  * The transaction as `state` has it, with the limit a limit decline would have broken; given the
- * stream's `tip`, remembered so that the client's next reads show it.
+ * stream's `tip`, where the stream stood for it.
  */
 export function asRecorded(
-  context: PaymentContext,
   paymentId: string,
   initiate: Pick<InitiateTransaction, "clientId" | "transactionId">,
   state: PaymentState,
   tip: StreamTip | undefined,
 ): TransactionAsItStands {
-  if (tip) rememberPaymentWrite(context, initiate.clientId, paymentId, tip.revision);
   const transaction = toTransactionView(state, initiate.transactionId);
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
   const limitBreach = state.transactions.get(initiate.transactionId)?.limitBreach;
-  return limitBreach ? { ok: true, transaction, limitBreach } : { ok: true, transaction };
+  const written = tip && { clientId: initiate.clientId, paymentId, revision: tip.revision };
+  return { ok: true, transaction, ...(limitBreach && { limitBreach }), ...(written && { written }) };
 }
 
 /** The transaction of that id as its payment's stream has it now; none while its intent is not recorded. */
@@ -195,7 +204,7 @@ export async function transactionAsItStands(
   const { state, tip } = await readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
   const transaction = state.transactions.get(transactionId);
   if (!transaction) return undefined;
-  return asRecorded(context, paymentId, { clientId: transaction.clientId, transactionId }, state, tip);
+  return asRecorded(paymentId, { clientId: transaction.clientId, transactionId }, state, tip);
 }
 
 /**
@@ -204,14 +213,13 @@ export async function transactionAsItStands(
  * stands; otherwise the refusal.
  */
 export function answerRefusedIntent(
-  context: PaymentContext,
   paymentId: string,
   initiate: InitiateTransaction,
   refused: Extract<Awaited<ReturnType<typeof recordIntent>>, { ok: false }>,
 ): TransactionResult {
   const existing = refused.state.transactions.get(initiate.transactionId);
   if (refused.error !== "already_exists" || !existing || existing.clientId !== initiate.clientId) return refused;
-  return asRecorded(context, paymentId, initiate, refused.state, undefined);
+  return asRecorded(paymentId, initiate, refused.state, undefined);
 }
 
 /** A payment's stream before its first transaction: a new id, so there is nothing to read. */

@@ -90,7 +90,7 @@ async function declineForLimit(
   breach: LimitBreach,
 ) {
   const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
-  if (!initiated.ok) return answerRefusedIntent(context, initiate.transactionId, initiate, initiated);
+  if (!initiated.ok) return answerRefusedIntent(initiate.transactionId, initiate, initiated);
   const declined = await context.registries.groupCommits.execute(
     paymentDecider,
     paymentStreamId(initiate.transactionId),
@@ -104,7 +104,7 @@ async function declineForLimit(
     { known: initiated },
   );
   if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);
-  const result = asRecorded(context, initiate.transactionId, initiate, declined.state, declined.tip);
+  const result = asRecorded(initiate.transactionId, initiate, declined.state, declined.tip);
   context.metrics.countTransaction(result.transaction);
   context.metrics.countLimitDecline(breach.limit);
   return result;

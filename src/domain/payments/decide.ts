@@ -335,7 +335,7 @@ function lateApproval(transaction: TransactionState, command: RecordOutcome): Pa
   });
 }
 
-function recordOutcome(command: RecordOutcome, state: PaymentState): PaymentDecision {
+function decideOutcome(command: RecordOutcome, state: PaymentState): PaymentDecision {
   const transaction = state.transactions.get(command.transactionId);
   if (!transaction) return reject("not_found", "No such transaction.");
   const late = lateApproval(transaction, command);
@@ -473,7 +473,7 @@ export function decide(command: PaymentCommand, state: PaymentState): PaymentDec
     case "InitiateTransaction":
       return initiate(command, state);
     case "RecordOutcome":
-      return recordOutcome(command, state);
+      return decideOutcome(command, state);
     case "RequestReversal":
       return requestReversal(command, state);
     case "RecordReversal":

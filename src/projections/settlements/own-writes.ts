@@ -9,19 +9,19 @@ import { settlementsProjection } from "./settlements-projection.ts";
  * (closing, closed or failed), and the reads of its client that follow on this instance wait until the read model shows it.
  */
 export function rememberSettlementWrite(
-  { db, registries }: OwnWritesContext,
+  { db, readYourWrites }: OwnWritesContext,
   clientId: string,
   settlementId: string,
   revision: bigint,
   status: SettlementsTable["status"],
 ): void {
   const target = { projection: settlementsProjection.name, streamId: settlementStreamId(settlementId), revision };
-  registries.readYourWrites.rememberOwnWrite(target, clientId, () => settlementInReadModel(db, settlementId, status));
+  readYourWrites.rememberOwnWrite(target, clientId, () => settlementInReadModel(db, settlementId, status));
 }
 
 /** Before reading batches of a client (of every client, when undefined): its answered closes are in. */
-export function awaitOwnSettlementWrites({ registries }: Pick<OwnWritesContext, "registries">, clientId: string | undefined): Promise<void> {
-  return registries.readYourWrites.awaitOwnWrites({ projection: settlementsProjection.name, scope: clientId });
+export function awaitOwnSettlementWrites({ readYourWrites }: Pick<OwnWritesContext, "readYourWrites">, clientId: string | undefined): Promise<void> {
+  return readYourWrites.awaitOwnWrites({ projection: settlementsProjection.name, scope: clientId });
 }
 
 async function settlementInReadModel(db: Kysely<Database>, settlementId: string, status: SettlementsTable["status"]): Promise<boolean> {

@@ -8,13 +8,13 @@ import { transactionsProjection } from "./transactions-projection.ts";
  * Read-your-writes for payments: a transaction's POST answers once its events are appended, and
  * the reads of its client that follow on this instance wait until the read model shows it.
  */
-export function rememberPaymentWrite({ db, registries }: OwnWritesContext, clientId: string, paymentId: string, revision: bigint): void {
-  registries.readYourWrites.rememberOwnWrite(targetOf(paymentId, revision), clientId, () => paymentProjected(db, paymentId, revision));
+export function rememberPaymentWrite({ db, readYourWrites }: OwnWritesContext, clientId: string, paymentId: string, revision: bigint): void {
+  readYourWrites.rememberOwnWrite(targetOf(paymentId, revision), clientId, () => paymentProjected(db, paymentId, revision));
 }
 
 /** Before reading transactions of a client (of every client, when undefined): its answered writes are in. */
-export function awaitOwnPaymentWrites({ registries }: Pick<OwnWritesContext, "registries">, clientId: string | undefined): Promise<void> {
-  return registries.readYourWrites.awaitOwnWrites({ projection: transactionsProjection.name, scope: clientId });
+export function awaitOwnPaymentWrites({ readYourWrites }: Pick<OwnWritesContext, "readYourWrites">, clientId: string | undefined): Promise<void> {
+  return readYourWrites.awaitOwnWrites({ projection: transactionsProjection.name, scope: clientId });
 }
 
 const targetOf = (paymentId: string, revision: bigint) => ({
