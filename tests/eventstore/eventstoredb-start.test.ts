@@ -1,11 +1,10 @@
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EventStoreUnavailableError } from "../../src/eventstore/errors.ts";
 import { awaitFirstAnswer } from "../../src/eventstore/eventstoredb/event-store.ts";
+import { freePort } from "../processors/free-port.ts";
 import { runProcess } from "../support/process.ts";
 import { FakeServer, serverFaults } from "./fake-eventstoredb-client.ts";
 
@@ -30,22 +29,12 @@ describe("a start waiting for EventStoreDB's first answer (fake server)", () => 
   });
 });
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 describe("npm start with an EventStoreDB that does not answer", () => {
   it("exits 1 with one fatal line saying so, rather than serving every request 503", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "ledger-esdb-start-"));
     try {
-      const url = `esdb://127.0.0.1:${await closedPort()}?tls=false`;
+      const url = `esdb://127.0.0.1:${await freePort()}?tls=false`;
       const finished = await runProcess("src/main.ts", [], { PORT: "0", DATABASE_URL: "", DATA_DIR: dataDir, EVENTSTORE_URL: url }, { killAfterMs: 30_000 });
       expect(finished.code).toBe(1);
       const fatal = finished.stdout.split("\n").filter((line) => line.includes('"level":60'));

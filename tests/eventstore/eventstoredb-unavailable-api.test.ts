@@ -1,26 +1,15 @@
-import { once } from "node:events";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../processors/free-port.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
-/** A loopback port nothing listens on: every call there fails as a lost connection does (14 UNAVAILABLE). */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 for (const target of testDatabaseTargets()) {
   describe(`the API while EventStoreDB cannot be reached, read models on ${target}`, () => {
     let api: TestService;
 
     beforeAll(async () => {
-      api = await startTestService(target, { EVENTSTORE_URL: `esdb://127.0.0.1:${await closedPort()}?tls=false` });
+      api = await startTestService(target, { EVENTSTORE_URL: `esdb://127.0.0.1:${await freePort()}?tls=false` });
     });
     afterAll(async () => {
       await api.stop();
