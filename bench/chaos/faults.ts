@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { EventStoreNode } from "./eventstore-node.ts";
 import type { FaultProxy } from "./fault-proxy.ts";
 import type { ThrowawayPostgres } from "./postgres-server.ts";
 import type { ServiceInstance } from "./processes.ts";
@@ -13,7 +14,8 @@ export type Fault =
   | { kind: "processor latency"; latencyMs: number; forMs: number }
   | { kind: "processor resets mid-response"; forMs: number }
   | { kind: "processor 5xx"; status: number; forMs: number }
-  | { kind: "processor drops voids"; forMs: number };
+  | { kind: "processor drops voids"; forMs: number }
+  | { kind: "eventstore kill -9"; downMs: number };
 
 export interface ScheduledFault {
   /** Milliseconds after the load started; a fault waits for its lane's previous one to end. */
@@ -21,16 +23,25 @@ export interface ScheduledFault {
   fault: Fault;
 }
 
-/** What the faults act on. Without a database or processor proxy, those lanes stay quiet. */
+/** What the faults act on. Without a database, processor proxy or EventStoreDB node, those lanes stay quiet. */
 export interface FaultTargets {
   instances: readonly ServiceInstance[];
   postgres?: ThrowawayPostgres;
   databaseProxy?: FaultProxy;
   processorProxy?: FaultProxy;
+  eventStore?: EventStoreNode;
   processorTimeoutMs: number;
 }
 
 type Lane = (random: Random) => Fault;
+
+/** Milliseconds from the planned start of a lane's fault to the planned start of its next. */
+const pauseMs = { min: 2_000, max: 8_000 };
+/**
+ * The EventStoreDB node takes 7 to 25 s to serve again after a `kill -9` (its start and recovery on
+ * a loaded machine): its faults are planned further apart, so the load runs between them.
+ */
+const eventStorePauseMs = { min: 20_000, max: 30_000 };
 
 /**
  * A void as each processor's wire carries it: processor_a's path, processor_b's and processor_c's
@@ -39,7 +50,7 @@ type Lane = (random: Random) => Fault;
  */
 export const voidRequest = /^POST \/processor_a\/v1\/void |"REVERSAL"|"ccvoid"|^POST \/processor_d\/v2\/payments\/[^/ ]+\/reversals /m;
 
-function lanesFor(targets: FaultTargets): Lane[] {
+function lanesFor(targets: FaultTargets): { draw: Lane; pause: { min: number; max: number } }[] {
   const instanceLane: Lane = (random) => {
     const instance = random.int(0, targets.instances.length - 1);
     const downMs = random.int(500, 3_000);
@@ -59,22 +70,25 @@ function lanesFor(targets: FaultTargets): Lane[] {
       // Longer: only voids are touched, and they are few.
       { kind: "processor drops voids", forMs: random.int(3_000, 10_000) },
     ]);
+  const eventStoreLane: Lane = (random) => ({ kind: "eventstore kill -9", downMs: random.int(500, 5_000) });
+  // The EventStoreDB lane comes last: the other lanes draw the same faults with or without it.
   return [
-    instanceLane,
-    ...(targets.postgres && targets.databaseProxy ? [databaseLane] : []),
-    ...(targets.processorProxy ? [processorLane] : []),
+    { draw: instanceLane, pause: pauseMs },
+    ...(targets.postgres && targets.databaseProxy ? [{ draw: databaseLane, pause: pauseMs }] : []),
+    ...(targets.processorProxy ? [{ draw: processorLane, pause: pauseMs }] : []),
+    ...(targets.eventStore ? [{ draw: eventStoreLane, pause: eventStorePauseMs }] : []),
   ];
 }
 
 /**
- * The seeded schedule: each lane (instances, database, processor) draws faults one after another
+ * The seeded schedule: each lane (instances, database, processor, EventStoreDB) draws faults one after another
  * with pauses of 2 to 8 s, so faults of different lanes overlap and hit every component at once.
  */
 export function planFaults(random: Random, durationMs: number, targets: FaultTargets): ScheduledFault[][] {
-  return lanesFor(targets).map((draw, index) => {
+  return lanesFor(targets).map(({ draw, pause }, index) => {
     const lane = random.fork(`lane-${index}`);
     const planned: ScheduledFault[] = [];
-    for (let at = lane.int(1_000, 5_000); at < durationMs; at += lane.int(2_000, 8_000)) {
+    for (let at = lane.int(1_000, 5_000); at < durationMs; at += lane.int(pause.min, pause.max)) {
       planned.push({ at, fault: draw(lane) });
     }
     return planned;
@@ -94,6 +108,8 @@ export function describeFault(fault: Fault): string {
       return `${fault.kind} ${fault.latencyMs} ms for ${fault.forMs} ms`;
     case "processor 5xx":
       return `processor answers ${fault.status} for ${fault.forMs} ms`;
+    case "eventstore kill -9":
+      return `kill -9 of the EventStoreDB node, restarted after ${fault.downMs} ms`;
     default:
       return fault.kind;
   }
@@ -131,6 +147,12 @@ async function inject(fault: Fault, targets: FaultTargets): Promise<void> {
       return;
     case "processor drops voids":
       await holdFor(targets.processorProxy, { kind: "drop_requests", matching: voidRequest }, fault.forMs);
+      return;
+    case "eventstore kill -9":
+      if (!targets.eventStore) return;
+      await targets.eventStore.kill();
+      await sleep(fault.downMs);
+      await targets.eventStore.restart();
       return;
   }
 }

@@ -7,9 +7,12 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openDatabase } from "../../src/db/connection.ts";
 import { processors } from "../../src/domain/host-configurations/schemas.ts";
+import { createEventStoreDbEventStore } from "../../src/eventstore/eventstoredb/event-store.ts";
 import { openEventStore } from "../../src/eventstore/open.ts";
+import type { EventStore } from "../../src/eventstore/port.ts";
 import { openLedger } from "../../src/processors/simulator/ledger.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
+import { type EventStoreNode, eventStoreNode, requireEmpty } from "./eventstore-node.ts";
 import { startFaultProxy } from "./fault-proxy.ts";
 import { type FaultTargets, type InjectedFault, describeFault, planFaults, runFaults } from "./faults.ts";
 import { type Evidence, checkInvariants, readLedger, readOpenReservations } from "./invariants.ts";
@@ -35,9 +38,20 @@ const options = z
     "max-rss-mb": z.coerce.number().int().positive().optional(),
     "health-bound-ms": z.coerce.number().int().positive().default(2_000),
     keep: z.boolean().default(false),
+    /** The events go to this EventStoreDB (an empty database); the read models stay in the run's PostgreSQL. */
+    eventstore: z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional(),
+    /** The operator's shell commands that `kill -9` the EventStoreDB node and start it again. */
+    "eventstore-kill-command": z.string().min(1).optional(),
+    "eventstore-restart-command": z.string().min(1).optional(),
   })
   .strict()
   .refine((given) => given.seconds === undefined || given.minutes === undefined, "give --seconds or --minutes, not both")
+  .refine((given) => !(given.embedded && given.eventstore), "--eventstore runs on PostgreSQL, not with --embedded")
+  .refine(
+    (given) => (given["eventstore-kill-command"] === undefined) === (given["eventstore-restart-command"] === undefined),
+    "give both --eventstore-kill-command and --eventstore-restart-command, or neither",
+  )
+  .refine((given) => given.eventstore || given["eventstore-kill-command"] === undefined, "the EventStoreDB hooks need --eventstore")
   .parse(
     parseArgs({
       options: {
@@ -50,6 +64,9 @@ const options = z
         "max-rss-mb": { type: "string" },
         "health-bound-ms": { type: "string" },
         keep: { type: "boolean" },
+        eventstore: { type: "string" },
+        "eventstore-kill-command": { type: "string" },
+        "eventstore-restart-command": { type: "string" },
       },
     }).values,
   );
@@ -118,7 +135,13 @@ interface Harness {
   close(): Promise<void>;
 }
 
-async function distributedHarness(directory: string): Promise<Harness> {
+/** Where the events live when not in the run's PostgreSQL: the EventStoreDB given, and how to kill and restart its node. */
+interface EventStoreSetting {
+  url: string;
+  node?: EventStoreNode;
+}
+
+async function distributedHarness(directory: string, eventStore: EventStoreSetting | undefined): Promise<Harness> {
   const postgres = await startThrowawayPostgres();
   const databaseProxy = await startFaultProxy({ target: { host: "127.0.0.1", port: postgres.port } });
   const simulator = new ManagedProcess("simulator", {
@@ -145,6 +168,7 @@ async function distributedHarness(directory: string): Promise<Harness> {
           PROCESSOR_B_URL: processorUrl,
           PROCESSOR_C_URL: processorUrl,
           PROCESSOR_D_URL: processorUrl,
+          ...(eventStore ? { EVENTSTORE_URL: eventStore.url } : {}),
         },
       });
     }),
@@ -153,7 +177,7 @@ async function distributedHarness(directory: string): Promise<Harness> {
   for (const instance of instances) await instance.start();
   return {
     instances,
-    targets: { instances, postgres, databaseProxy, processorProxy, processorTimeoutMs },
+    targets: { instances, postgres, databaseProxy, processorProxy, eventStore: eventStore?.node, processorTimeoutMs },
     async evidence(clients, answers, webhooks) {
       const [first] = instances as [ServiceInstance];
       const { today, usage } = await readLimitUsage(first.url, secrets.ADMIN_API_KEY, clients);
@@ -161,15 +185,22 @@ async function distributedHarness(directory: string): Promise<Harness> {
         .object({ data: z.array(z.custom<SimulatedTransaction>()) })
         .parse(await (await fetch(`${simulatorUrl}/simulator/transactions`)).json()).data;
       const connection = await openDatabase({ databaseUrl: postgres.url, dataDir: "memory://" });
+      const store = openEventStore(eventStore?.url, connection.db);
       try {
         const ledger = await readLedger(connection.db);
-        const openReservations = await readOpenReservations(openEventStore(undefined, connection.db), clientIds(clients), today);
-        const verify = await ledgerVerify({ DATABASE_URL: postgres.url, DATA_DIR: join(directory, "verify"), ...secrets });
+        const openReservations = await readOpenReservations(store, clientIds(clients), today);
+        const verify = await ledgerVerify({
+          DATABASE_URL: postgres.url,
+          DATA_DIR: join(directory, "verify"),
+          ...(eventStore ? { EVENTSTORE_URL: eventStore.url } : {}),
+          ...secrets,
+        });
         return {
           evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today, webhooks: webhooks.received },
           verify,
         };
       } finally {
+        await store.close();
         await connection.close();
       }
     },
@@ -224,20 +255,22 @@ async function embeddedHarness(directory: string): Promise<Harness> {
 
 const clientIds = (clients: readonly WorkloadClient[]) => clients.map((client) => client.clientId);
 
+/** The events' store counts as the database: an instance is not ready without it. */
 const componentOf = (fault: InjectedFault["fault"]): string => {
   if (fault.kind === "kill -9" || fault.kind === "SIGTERM") return `instance-${fault.instance}`;
-  return fault.kind.startsWith("database") ? "database" : "processor";
+  return fault.kind.startsWith("database") || fault.kind.startsWith("eventstore") ? "database" : "processor";
 };
 
 /** Runs the load and the faults, checks the invariants and prints the report; whether it failed. */
 async function run(): Promise<boolean> {
-  const mode = options.embedded ? "embedded" : "distributed";
+  const mode = options.embedded ? "embedded" : options.eventstore ? "eventstoredb" : "distributed";
   const directory = await mkdtemp(join(tmpdir(), `ledger-chaos-${options.seed}-`));
   const random = createRandom(options.seed);
   log(`chaos: ${mode} run, seed ${options.seed}, ${durationMs / 1000} s of load, logs in ${directory}`);
-  log(`replay: npm run chaos -- --seed ${options.seed} --seconds ${durationMs / 1000}${options.embedded ? " --embedded" : ""}`);
+  log(`replay: npm run chaos -- --seed ${options.seed} --seconds ${durationMs / 1000}${options.embedded ? " --embedded" : ""}${eventStoreArguments()}`);
 
-  const harness = await (options.embedded ? embeddedHarness(directory) : distributedHarness(directory));
+  const eventStore = await openEventStoreSetting();
+  const harness = await (options.embedded ? embeddedHarness(directory) : distributedHarness(directory, eventStore?.setting));
   const webhooks = await startWebhookReceiver(random.fork("webhooks"));
   try {
     const baseUrls = harness.instances.map((instance) => instance.url);
@@ -331,7 +364,34 @@ async function run(): Promise<boolean> {
   } finally {
     await harness.close();
     await webhooks.close();
+    await eventStore?.store.close();
   }
+}
+
+/** The --eventstore options as a replay repeats them. */
+function eventStoreArguments(): string {
+  const quoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+  const given = [
+    ["--eventstore", options.eventstore],
+    ["--eventstore-kill-command", options["eventstore-kill-command"]],
+    ["--eventstore-restart-command", options["eventstore-restart-command"]],
+  ] as const;
+  return given.map(([name, value]) => (value === undefined ? "" : ` ${name} ${quoted(value)}`)).join("");
+}
+
+/**
+ * The EventStoreDB given, checked empty, with a client of the harness's own that sees when a
+ * restarted node serves reads again.
+ */
+async function openEventStoreSetting(): Promise<{ setting: EventStoreSetting; store: EventStore } | undefined> {
+  const url = options.eventstore;
+  if (url === undefined) return undefined;
+  const store = createEventStoreDbEventStore(url);
+  await requireEmpty(store, url);
+  const kill = options["eventstore-kill-command"];
+  const restart = options["eventstore-restart-command"];
+  const node = kill && restart ? eventStoreNode(url, store, { kill, restart }) : undefined;
+  return { setting: { url, node }, store };
 }
 
 /** Every client's endpoint, subscribed to everything before the load (and its faults) starts. */

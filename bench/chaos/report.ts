@@ -8,7 +8,7 @@ import type { WorkloadStats } from "./workload.ts";
 
 /** What one run produced, whatever its mode. */
 export interface RunResult {
-  mode: "distributed" | "embedded";
+  mode: "distributed" | "embedded" | "eventstoredb";
   seed: number;
   durationMs: number;
   stats: WorkloadStats;
