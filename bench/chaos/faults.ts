@@ -38,7 +38,7 @@ type Lane = (random: Random) => Fault;
 /** Milliseconds from the planned start of a lane's fault to the planned start of its next. */
 const pauseMs = { min: 2_000, max: 8_000 };
 /**
- * The EventStoreDB node takes 7 to 25 s to serve again after a `kill -9` (its start and recovery on
+ * The EventStoreDB node took 8 to 15 s to serve again after a `kill -9` (its start and recovery on
  * a loaded machine): its faults are planned further apart, so the load runs between them.
  */
 const eventStorePauseMs = { min: 20_000, max: 30_000 };
