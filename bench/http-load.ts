@@ -143,6 +143,7 @@ export interface BenchService extends Service {
 export async function startBenchService(
   target: BenchTarget,
   environment: Record<string, string> = {},
+  projections: "here" | "elsewhere" = "here",
 ): Promise<BenchService> {
   if (!target.url) throw new Error("the bench database has no URL");
   const simulator = await startSimulatorProcess();
@@ -162,7 +163,7 @@ export async function startBenchService(
       ...environment,
     });
     // The bench owns the database: the service must not close it.
-    const service = await startService(config, createLogger(config.logLevel), { ...target.connection, close: async () => {} });
+    const service = await startService(config, createLogger(config.logLevel), { ...target.connection, close: async () => {} }, { projections });
     return {
       ...service,
       simulatorUrl: simulator.url,

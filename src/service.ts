@@ -17,7 +17,7 @@ import { openEventStore } from "./eventstore/open.ts";
 import type { Logger } from "./logger.ts";
 import { measureLag } from "./projections/lag.ts";
 import { projections } from "./projections/all.ts";
-import { ProjectionRunner } from "./projections/runner.ts";
+import { startProjectionRunners } from "./projections/projector.ts";
 import { ReadYourWrites } from "./projections/read-your-writes.ts";
 import { transactionLocator } from "./projections/transactions/locate-transaction.ts";
 import { settlementCandidatesOf } from "./projections/transactions/settlement-candidates.ts";
@@ -66,8 +66,14 @@ export async function startService(
   /**
    * `now`: the clock every command and job reads; tests move it to settlement times and expiries.
    * `gaugeRefreshMs`: how often the database gauges of /metrics are read.
+   * `projections`: `"here"` runs the projection runners on this process's event loop; `"elsewhere"`
+   * leaves them to a projector (`startProjector`, in another process) on the same database.
    */
-  { now = () => new Date(), gaugeRefreshMs = GAUGE_REFRESH_MS }: { now?: () => Date; gaugeRefreshMs?: number } = {},
+  {
+    now = () => new Date(),
+    gaugeRefreshMs = GAUGE_REFRESH_MS,
+    projections: projectionsRun = "here",
+  }: { now?: () => Date; gaugeRefreshMs?: number; projections?: "here" | "elsewhere" } = {},
 ): Promise<Service> {
   const database =
     opened ??
@@ -112,10 +118,8 @@ export async function startService(
   const connectors = tracing.enabled
     ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall: metrics.observeProcessorCall }), tracer)
     : createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
-  const runners = projections.map(
-    (projection) => new ProjectionRunner({ db: database.db, store, projection, logger, readYourWrites, tracer }),
-  );
-  for (const runner of runners) runner.start();
+  const runners =
+    projectionsRun === "here" ? startProjectionRunners({ db: database.db, store, logger, readYourWrites, tracer }) : undefined;
   const systemContext = {
     db: database.db,
     store,
@@ -260,7 +264,7 @@ export async function startService(
       await webhookSender.close();
       await gaugeRefresh.stop();
       await readYourWrites.awaitOwnWrites({});
-      await Promise.all(runners.map((runner) => runner.stop()));
+      await runners?.stop();
       await processorHttp.close();
       await simulator?.close();
       await store.close();

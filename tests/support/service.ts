@@ -106,8 +106,9 @@ export async function startTestService(
   /**
    * `now`: the service's clock, for tests that move time (settlement, expiry). `gaugeRefreshMs`:
    * how often the database gauges of /metrics are read; 250 ms here, so a test sees them follow.
+   * `projections`: `"elsewhere"` leaves them to a projector the test starts.
    */
-  options: { now?: () => Date; gaugeRefreshMs?: number } = {},
+  options: { now?: () => Date; gaugeRefreshMs?: number; projections?: "here" | "elsewhere" } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(target);
   const { lines, sink } = capturedLogs();
