@@ -1056,9 +1056,9 @@ export interface paths {
         };
         /**
          * Every public key that signs or signed the service's chain checkpoints, oldest first
-         * @description An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         * @description Public, so that an auditor holding no API key can fetch it (only public keys: never a secret). An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
          *
-         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         *     **Who may call:** anyone, without an API key (a key sent is not looked at).
          */
         get: operations["listCheckpointKeys"];
         put?: never;
@@ -8816,19 +8816,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "validation_error";
-                    };
-                };
-            };
-            /** @description `invalid_credentials`: invalid credentials */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_credentials";
                     };
                 };
             };
