@@ -121,7 +121,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       });
       await v1.register(clientRoutes, deps);
       await v1.register(hostConfigurationRoutes, deps);
-      await v1.register(transactionRoutes, deps);
+      await v1.register(transactionRoutes, { ...deps, brokenLinks });
       await v1.register(paymentMethodRoutes, { ...deps, brokenLinks });
       await v1.register(historyRoutes, deps);
       await v1.register(auditRoutes, { ...deps, brokenLinks });

@@ -33,7 +33,8 @@ const checkpointDataSchema = z.object({
 });
 export type CheckpointData = CheckpointRecord & { through: Checkpoint };
 
-const checkpointOf = (event: RecordedEvent): CheckpointData => checkpointDataSchema.parse(event.data);
+/** A recorded checkpoint event's data, checked. */
+export const checkpointOf = (event: RecordedEvent): CheckpointData => checkpointDataSchema.parse(event.data);
 
 export interface RecordCheckpointsOptions {
   store: EventStore;

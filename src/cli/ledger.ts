@@ -104,10 +104,9 @@ program
     "checkpoints kept outside the database (`ledger checkpoints export`): each must verify with --key, and each head it covers must be in <file>, at its revision with its hash",
   )
   .option("--key <file>", "the checkpoints' public keys: GET /v1/audit/checkpoint-keys saved to a file, or one PEM public key")
-  .action(async (file: string, options: { partial?: boolean; against?: string; checkpoints?: string; key?: string }) => {
-    if ((options.checkpoints === undefined) !== (options.key === undefined)) {
-      throw new InvalidArgumentError("--checkpoints and --key go together");
-    }
+  .action(async (file: string, options: { partial?: boolean; against?: string; checkpoints?: string; key?: string }, command: Command) => {
+    // Commander prints only the usage errors it raises itself: this one would exit 2 unexplained.
+    if ((options.checkpoints === undefined) !== (options.key === undefined)) command.error("error: --checkpoints and --key go together");
     const checkpoints = options.checkpoints === undefined ? undefined : { file: options.checkpoints, keyFile: options.key! };
     process.exitCode = await verifyExportFile(file, { partial: options.partial === true, against: options.against, checkpoints });
   });

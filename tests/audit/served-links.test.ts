@@ -110,6 +110,57 @@ for (const target of testDatabaseTargets()) {
       expect((await transactionEvents()).brokenLinks).toBe(0);
     });
 
+    it("flags a transaction read asOf a moment when its stream holds an event edited in SQL, counts it and logs it once", async () => {
+      const declined = paymentStreamId(payments.declinedSale);
+      const asOf = async () => {
+        const response = await api.request("GET", `/v1/transactions/${payments.declinedSale}?asOf=${new Date().toISOString()}`);
+        expect(response.status).toBe(200);
+        return response.body;
+      };
+      expect(await asOf()).toMatchObject({ amount: 300, brokenLinks: 0, brokenEvents: [] });
+      const before = await brokenLinkCount();
+      const [stored] = await new PostgresEventStore(db).readStream(declined, { from: 0n, maxCount: 1 });
+      const link = readChainLink(stored!.metadata);
+      if (typeof link !== "object") throw new Error("the declined sale has no chain link");
+      await whileTampered(
+        `update events set data = jsonb_set(data, '{amount}', '1') where stream_id = '${declined}' and revision = 0`,
+        `update events set data = jsonb_set(data, '{amount}', '300') where stream_id = '${declined}' and revision = 0`,
+        async () => {
+          for (const read of [await asOf(), await asOf()]) {
+            expect(read).toMatchObject({ id: payments.declinedSale, amount: 1, brokenLinks: 1 });
+            expect(read.brokenEvents).toEqual([
+              {
+                id: stored!.id,
+                streamId: declined,
+                revision: 0,
+                type: stored!.type,
+                chain: {
+                  hash: link.hash,
+                  previous: null,
+                  status: "broken",
+                  problems: [
+                    {
+                      code: "altered",
+                      message: expect.any(String),
+                      expected: chainHash(null, { ...stored!, data: { ...stored!.data, amount: 1 } }),
+                      found: link.hash,
+                    },
+                  ],
+                },
+              },
+            ]);
+          }
+          expect(await brokenLinkCount()).toBe(before + 1);
+          const alarms = api
+            .logs()
+            .split("\n")
+            .filter((line) => line.includes(ALARM) && line.includes(declined));
+          expect(alarms).toHaveLength(1);
+        },
+      );
+      expect(await asOf()).toMatchObject({ amount: 300, brokenLinks: 0 });
+    });
+
     it("flags the event after one deleted from the log, and the event after one replaced with a hash of its own", async () => {
       const before = await brokenLinkCount();
       await whileTampered(

@@ -523,6 +523,30 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
     });
   });
 
+  it("never shows a link as verified when the service flags it, even though this browser's check holds", async () => {
+    await withTab(async (page) => {
+      // The service checks the stored record and sees what the page may not (the event before,
+      // outside the page): its verdict stands beside the browser's. Here it alone finds revision 1 broken.
+      const problem = { code: "link_mismatch", message: "it does not name the stored hash of revision 0", expected: "a".repeat(64), found: "b".repeat(64) };
+      await page.route(`**/v1/transactions/${fixture.authorization}/events`, async (route) => {
+        const served = await route.fetch();
+        const body = (await served.json()) as { events: Json[]; brokenLinks: number };
+        body.events[1].chain = { ...body.events[1].chain, status: "broken", problems: [problem] };
+        await route.fulfill({ response: served, json: { ...body, brokenLinks: 1 } });
+      });
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.goto(`/console/#/transactions/${fixture.authorization}`);
+      await page.getByTestId("chain-verdict").waitFor();
+      expect(await page.getByTestId("chain-verdict").textContent()).toContain("Hash chain broken at revision 1");
+      const flagged = page.locator('ol.timeline > li[data-revision="1"]');
+      expect(await flagged.getAttribute("data-verdict")).toBe("broken");
+      expect(await flagged.getByTestId("link-problem").textContent()).toContain(`expected ${problem.expected}, found ${problem.found}`);
+      const linkLine = (await flagged.locator(".link-check").textContent()) ?? "";
+      expect(linkLine).not.toContain("verified");
+      expect(linkLine).toContain("✗ The service found this link broken");
+    });
+  });
+
   it("marks an event whose chain link was removed after chained events as breaking the chain", async () => {
     const stream = (await api.request("GET", `/v1/transactions/${fixture.unlinkedSale}/events`)).body;
     const last = String(stream.events.at(-1).revision);

@@ -236,7 +236,7 @@ function TimelineEvent({
           "This transaction did not exist yet."
         )}
       </p>
-      <p class="link-check">{linkText(check)}</p>
+      <p class="link-check">{linkText(check, event)}</p>
       {event.chain.problems.length > 0 && (
         <ul class="link-problems" aria-label="What the service found">
           {event.chain.problems.map((problem) => (
@@ -250,7 +250,11 @@ function TimelineEvent({
   );
 }
 
-function linkText(check: LinkCheck): string {
+function linkText(check: LinkCheck, event: LoggedEvent): string {
+  // The service read the stored record (and the event before it): its finding outranks this browser's.
+  if (check.verdict !== "broken" && event.chain.status === "broken") {
+    return "✗ The service found this link broken, though this browser's check of the event as served holds:";
+  }
   switch (check.verdict) {
     case "verified":
       return `✓ Link verified: ${check.hash.slice(0, 16)}…`;

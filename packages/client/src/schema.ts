@@ -1056,9 +1056,9 @@ export interface paths {
         };
         /**
          * Every public key that signs or signed the service's chain checkpoints, oldest first
-         * @description An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         * @description Public, so that an auditor holding no API key can fetch it (only public keys: never a secret). An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
          *
-         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         *     **Who may call:** anyone, without an API key (a key sent is not looked at).
          */
         get: operations["listCheckpointKeys"];
         put?: never;
@@ -1746,6 +1746,76 @@ export interface components {
             }[];
             /** @description The transactions it takes while closing; those it settled once closed. Paged at `/v1/settlements/{id}/transactions`. */
             transactionCount: number;
+        };
+        /** @description An event of the stream whose hash-chain link does not verify, as `/events` serves its `chain` */
+        BrokenEvent: {
+            id: string;
+            streamId: string;
+            revision: number;
+            type: string;
+            chain: components["schemas"]["ChainCheck"];
+        };
+        TransactionRead: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "authorization" | "capture" | "sale" | "refund" | "void";
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined" | "failed";
+            /** Format: uuid */
+            clientId: string;
+            userId: string;
+            /** @enum {string} */
+            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            /** Format: uuid */
+            hostConfigurationId: string;
+            amount: number;
+            currency: string;
+            parentTransactionId: string | null;
+            card: {
+                /** @enum {string} */
+                brand: "visa" | "mastercard" | "amex" | "discover" | "unknown";
+                bin: string;
+                last4: string;
+                expMonth: number;
+                expYear: number;
+                fingerprint: string;
+            } | null;
+            declineCode: ("card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded") | null;
+            /** @description Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it). */
+            failureReason: ("processor_error" | "processor_authentication_failed" | "reversed" | "not_found") | null;
+            processorResponse: {
+                code: string;
+                message: string;
+                authorizationCode: string | null;
+                reference: string | null;
+            } | null;
+            capturedAmount: number;
+            refundedAmount: number;
+            voided: boolean;
+            /** @description When its settlement batch took it to the processor; after that a sale or capture can no longer be voided. */
+            settledAt: string | null;
+            /** @description The settlement batch it went in (`GET /v1/settlements/{id}`). */
+            settlementId: string | null;
+            /** @description An authorization whose time to be captured ran out; what was left of it was voided. */
+            expiredAt: string | null;
+            /**
+             * @description Where the transaction stands now, after everything done to it since (`status` is the outcome of the operation itself and never changes once final). Authorization: pending, declined, failed, authorized, partially_captured (captures so far, the rest still held), captured (nothing left held: all captured, or the rest released), voided, expired. Sale and capture: pending, declined, failed, succeeded, partially_refunded, refunded, voided. Refund and void: pending, declined, failed, succeeded.
+             * @enum {string}
+             */
+            state: "pending" | "declined" | "failed" | "authorized" | "partially_captured" | "captured" | "expired" | "succeeded" | "partially_refunded" | "refunded" | "voided";
+            /** @description The stored card it was made with (authorizations and sales); null for a card sent inline. */
+            paymentMethodId: string | null;
+            reference: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            createdAt: string;
+            updatedAt: string;
+            /** @description With `asOf` only: how many events of the transaction's stream have a hash-chain link that does not verify (0 when intact). The state was folded from the events as they are stored: when not 0, do not rely on it before `ledger verify` explains the break. */
+            brokenLinks?: number;
+            /** @description With `asOf` only: the events counted in `brokenLinks` */
+            brokenEvents?: components["schemas"]["BrokenEvent"][];
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -7709,7 +7779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Transaction"];
+                    "application/json": components["schemas"]["TransactionRead"];
                 };
             };
             /** @description `validation_error`: validation failed */
@@ -8746,19 +8816,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "validation_error";
-                    };
-                };
-            };
-            /** @description `invalid_credentials`: invalid credentials */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_credentials";
                     };
                 };
             };

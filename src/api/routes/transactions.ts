@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
+import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
 import type { PaymentContext } from "../../commands/payments/dependencies.ts";
 import { followUp } from "../../commands/payments/follow-up.ts";
 import { type TransactionAsItStands, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
@@ -12,7 +13,7 @@ import { processors } from "../../domain/host-configurations/schemas.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
 import type { TransactionView } from "../../domain/payments/index.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
-import { transactionAsOf } from "../transaction-as-of.ts";
+import { transactionAsOf, transactionReadSchema } from "../transaction-as-of.ts";
 import { transactionSchema } from "../transaction-schema.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
@@ -35,7 +36,10 @@ type Result = TransactionAsItStands | { ok: false; error: ProblemCode | "already
 /** A transaction made by a command under a new id, or the one the request's Idempotency-Key is bound to. */
 type MakeTransaction = (context: PaymentContext, transactionId: string) => Promise<Result>;
 
-export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependencies> = async (app, deps) => {
+/** GET with asOf folds events: a broken link among them is logged and counted as the events routes do. */
+type TransactionRoutesOptions = TransactionRouteDependencies & { brokenLinks: BrokenLinkAlarm };
+
+export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (app, deps) => {
   const tags = ["transactions"];
   const context = (request: FastifyRequest): PaymentContext => ({
     ...deps,
@@ -204,7 +208,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
         querystring: z.strictObject({
           asOf: timestamp.optional().describe("An ISO timestamp, or a UTC date alone: the state at the end of that day."),
         }),
-        response: { 200: transactionSchema },
+        response: { 200: transactionReadSchema },
       },
     },
     async (request) => {
@@ -220,8 +224,9 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRouteDependenci
       const { asOf } = request.query;
       if (asOf === undefined) return row.view as TransactionView;
       const past = await transactionAsOf(deps.store, row.payment_id, request.params.id, upperBoundOf(asOf));
-      if (!past) throw notFound("transaction at that moment");
-      return past;
+      deps.brokenLinks.raise(past.brokenEvents);
+      if (!past.transaction) throw notFound("transaction at that moment");
+      return { ...past.transaction, brokenLinks: past.brokenEvents.length, brokenEvents: past.brokenEvents };
     },
   );
 };
