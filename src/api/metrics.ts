@@ -287,20 +287,22 @@ function createPaymentMetrics(
 
 /** The same event store, with every append timed. */
 export function instrumentEventStore(store: EventStore, metrics: Metrics): EventStore {
+  async function timed<Result>(append: () => Promise<Result>): Promise<Result> {
+    const startedAt = performance.now();
+    const seconds = () => (performance.now() - startedAt) / 1000;
+    try {
+      const result = await append();
+      metrics.observeAppend("ok", seconds());
+      return result;
+    } catch (error) {
+      metrics.observeAppend(error instanceof Error && error.name === "ConcurrencyError" ? "conflict" : "error", seconds());
+      throw error;
+    }
+  }
   return {
     ...bindAll(store),
-    async append(streamId, events, expected) {
-      const startedAt = performance.now();
-      const seconds = () => (performance.now() - startedAt) / 1000;
-      try {
-        const result = await store.append(streamId, events, expected);
-        metrics.observeAppend("ok", seconds());
-        return result;
-      } catch (error) {
-        metrics.observeAppend(error instanceof Error && error.name === "ConcurrencyError" ? "conflict" : "error", seconds());
-        throw error;
-      }
-    },
+    append: (streamId, events, expected) => timed(() => store.append(streamId, events, expected)),
+    appendLinked: (appends) => timed(() => store.appendLinked(appends)),
   };
 }
 
@@ -308,6 +310,7 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics): Event
 export function bindAll(store: EventStore): EventStore {
   return {
     append: store.append.bind(store),
+    appendLinked: store.appendLinked.bind(store),
     readStream: store.readStream.bind(store),
     readStreams: store.readStreams.bind(store),
     readAll: store.readAll.bind(store),

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
-import type { EventStore, JsonObject, NewEvent } from "../eventstore/port.ts";
+import type { EventStore, JsonObject, NewEvent, StreamAppend } from "../eventstore/port.ts";
 import { type EventMetadata, type Execution, type KnownStream, readStream } from "./execute.ts";
 import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
 import type { Tracer } from "@opentelemetry/api";
@@ -12,6 +12,7 @@ interface Queued<State, Command> {
   command: Command;
   metadata: EventMetadata;
   known: KnownStream<State> | undefined;
+  alongside: StreamAppend | undefined;
 }
 
 export interface BatchedOptions<State> {
@@ -25,6 +26,13 @@ export interface BatchedOptions<State> {
    * uses). Another writer's append meanwhile is caught by the expected revision, as always.
    */
   remember?: boolean;
+  /**
+   * A new stream's first append (`decideNewStream`), written in the same write as this command's
+   * events when they are accepted (`EventStore.appendLinked`: all or none on PostgreSQL, after
+   * them on EventStoreDB), and not at all when it is refused. When its stream turns out to exist,
+   * the execution throws that ConcurrencyError (as do the others of its batch).
+   */
+  alongside?: StreamAppend;
 }
 
 /** Idle streams remembered at most; the least recently written goes first. */
@@ -81,7 +89,7 @@ export class GroupCommits {
     streamId: string,
     command: Command,
     metadata: EventMetadata,
-    { lastEventOnly = false, known, remember = false }: BatchedOptions<State> = {},
+    { lastEventOnly = false, known, remember = false, alongside }: BatchedOptions<State> = {},
   ): Promise<Execution<State, Event, Failure>> {
     const streams = this.#streams;
     type Commit = Batched<Queued<State, Command>, Execution<State, Event, Failure>>;
@@ -113,7 +121,7 @@ export class GroupCommits {
       // A stream's commands all belong to one decider: each gets that decider's execution back.
       streams.set(streamId, commit as Batched<Queued<unknown, unknown>, unknown>);
     }
-    return commit({ command, metadata, known });
+    return commit({ command, metadata, known, alongside });
   }
 }
 
@@ -143,12 +151,14 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
     let state = before.state;
     const decided: (Execution<State, Event, Failure> | { accepted: Event[]; state: State; lastEvent: number })[] = [];
     const events: NewEvent[] = [];
-    for (const { command, metadata } of batch) {
+    const alongside: StreamAppend[] = [];
+    for (const { command, metadata, alongside: linked } of batch) {
       const decision = decider.decide(command, state);
       if (!decision.ok) {
         decided.push({ ...decision, state });
         continue;
       }
+      if (linked) alongside.push(linked);
       state = decision.events.reduce(decider.evolve, state);
       for (const event of decision.events) events.push({ type: event.type, data: event.data as JsonObject, metadata });
       decided.push({ accepted: decision.events, state, lastEvent: events.length - 1 });
@@ -170,13 +180,39 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
     }
     if (events.length === 0) return { results, stream: before };
     try {
-      const appended = await store.append(streamId, chained, last ? last.revision : "no_stream");
+      const expected = last ? last.revision : "no_stream";
+      const appended =
+        alongside.length === 0
+          ? await store.append(streamId, chained, expected)
+          : (await store.appendLinked([{ streamId, events: chained, expected }, ...alongside]))[0]!;
       return { results, stream: { state, tip: { revision: appended.nextExpectedRevision, metadata: chained.at(-1)!.metadata ?? {} } } };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
+      if (!(error instanceof ConcurrencyError) || error.streamId !== streamId) throw error;
       trusted = undefined;
       // Another process wrote the stream, so it made progress: let it finish, then decide again.
       await sleep(Math.random() * Math.min(attempt, 10) * 2);
     }
   }
+}
+
+/** A new stream's first command, decided on its empty state, and the append that records it when accepted: for `alongside`. */
+export function decideNewStream<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+  decider: Decider<State, Command, Event, Failure>,
+  streamId: string,
+  command: Command,
+  metadata: EventMetadata,
+): { execution: Execution<State, Event, Failure>; append?: StreamAppend } {
+  const empty = decider.initialState();
+  const decision = decider.decide(command, empty);
+  if (!decision.ok) return { execution: { ...decision, state: empty } };
+  const chained = chainEvents(
+    streamId,
+    undefined,
+    decision.events.map((event) => ({ type: event.type, data: event.data as JsonObject, metadata })),
+  );
+  const tip = { revision: BigInt(chained.length - 1), metadata: chained.at(-1)!.metadata ?? {} };
+  return {
+    execution: { ok: true, events: decision.events, state: decision.events.reduce(decider.evolve, empty), tip },
+    append: { streamId, events: chained, expected: "no_stream" },
+  };
 }

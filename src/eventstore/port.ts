@@ -49,6 +49,13 @@ export interface RecordedEvent {
  */
 export type ExpectedRevision = "no_stream" | "stream_exists" | "any" | bigint;
 
+/** One stream's part of `appendLinked`. */
+export interface StreamAppend {
+  streamId: string;
+  events: readonly NewEvent[];
+  expected: ExpectedRevision;
+}
+
 export interface AppendResult {
   /** Revision of the last appended event. */
   nextExpectedRevision: bigint;
@@ -119,6 +126,14 @@ export interface EventStore {
    * (see "Event ids" above); one left out is made fresh.
    */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several streams as one write where the store can: on PostgreSQL in one
+   * transaction, all or none (a conflict on any stream throws its ConcurrencyError and writes
+   * nothing). EventStoreDB has no multi-stream append: there they are appended one after another
+   * in the order given, each durable before the next is sent, so an earlier one may land without
+   * a later one, never the reverse. The results are in the order given.
+   */
+  appendLinked(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** A stream that does not exist reads as empty. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Several whole streams in one read where the store can; each that does not exist reads as empty. */

@@ -132,6 +132,15 @@ for (const target of testDatabaseTargets()) {
         masterKeyId: "test",
         occurredAt: expect.any(String),
       });
+      // The use and the payment's intent are one write: one transaction.
+      const writes = await api.database.db
+        .selectFrom("events")
+        .select(["type", "transaction_id"])
+        .where("stream_id", "in", [`payment-method-${method.id}`, `payment-${id}`])
+        .where("type", "in", ["PaymentMethodUsed.v1", paymentEvents.body.events[0].type])
+        .execute();
+      expect(writes).toHaveLength(2);
+      expect(writes[0]!.transaction_id).toBe(writes[1]!.transaction_id);
     });
 
     it("follows up a stored card's payment as any other: capture, refund, void", async () => {

@@ -440,6 +440,7 @@ for (const target of testDatabaseTargets()) {
             events.some((event) => event.type.startsWith("SettlementOpened"))
               ? Promise.reject(new Error("Maximum Append Size of 1048576 Exceeded."))
               : healthy.append(streamId, events, expected),
+          appendLinked: (appends) => healthy.appendLinked(appends),
           readStream: (streamId, options) => healthy.readStream(streamId, options),
           readStreams: (streamIds) => healthy.readStreams(streamIds),
           readAll: (options) => healthy.readAll(options),

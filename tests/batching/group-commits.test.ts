@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GroupCommits } from "../../src/commands/execute-batched.ts";
+import { decideNewStream, GroupCommits } from "../../src/commands/execute-batched.ts";
+import { ConcurrencyError } from "../../src/eventstore/errors.ts";
 import { accept, type Decider, reject } from "../../src/domain/decider.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { tracingOff } from "../../src/telemetry/tracing.ts";
-import type { ReadStreamOptions } from "../../src/eventstore/port.ts";
+import type { ReadStreamOptions, StreamAppend } from "../../src/eventstore/port.ts";
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../support/database.ts";
 
 /** A card that is used until it is withdrawn: every event carries the whole state. */
@@ -66,6 +67,44 @@ for (const target of testDatabaseTargets()) {
       const before = reads();
       for (let index = 0; index < 3; index += 1) await commits.execute(cardDecider, plain, { type: "use" }, {}, { lastEventOnly: true });
       expect(reads() - before).toBe(3);
+    });
+
+    it("appends a new stream alongside a command in one transaction, grouped with the others in flight, all or none", async () => {
+      const store = new PostgresEventStore(database.db);
+      const commits = new GroupCommits(store, tracingOff.tracer);
+      const stream = `card-${randomUUID()}`;
+      const payment = (streamId: string) => decideNewStream(cardDecider, streamId, { type: "use" }, {}).append!;
+      const useWith = (alongside: StreamAppend) =>
+        commits.execute(cardDecider, stream, { type: "use" }, {}, { lastEventOnly: true, remember: true, alongside });
+      const transactionOf = async (streamId: string) => {
+        const rows = await database.db.selectFrom("events").select("transaction_id").where("stream_id", "=", streamId).execute();
+        return rows.map((row) => row.transaction_id);
+      };
+
+      const payments = Array.from({ length: 20 }, () => `payment-${randomUUID()}`);
+      const used = await Promise.all(payments.map((streamId) => useWith(payment(streamId))));
+      expect(used.every((execution) => execution.ok)).toBe(true);
+      const cardTransactions = new Set(await transactionOf(stream));
+      for (const streamId of payments) {
+        const [transaction] = await transactionOf(streamId);
+        expect(cardTransactions.has(transaction!)).toBe(true);
+      }
+
+      // The payment's stream exists already: neither the use nor the payment is written, alone or in a group.
+      const existing = payments[0]!;
+      await expect(useWith(payment(existing))).rejects.toBeInstanceOf(ConcurrencyError);
+      const racing = await Promise.allSettled([useWith(payment(`payment-${randomUUID()}`)), useWith(payment(existing))]);
+      expect(racing.some((result) => result.status === "rejected")).toBe(true);
+      const uses = await store.readStream(stream);
+      expect(uses).toHaveLength(20 + racing.filter((result) => result.status === "fulfilled").length);
+      expect(await transactionOf(existing)).toHaveLength(1);
+
+      // The command refused: its new stream is not written.
+      expect((await commits.execute(cardDecider, stream, { type: "withdraw" }, {}, { lastEventOnly: true })).ok).toBe(true);
+      const orphan = `payment-${randomUUID()}`;
+      const refused = await useWith(payment(orphan));
+      expect(refused.ok).toBe(false);
+      expect(await transactionOf(orphan)).toHaveLength(0);
     });
   });
 }

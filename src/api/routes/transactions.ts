@@ -108,12 +108,12 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         const clientId = clientIdOf(request);
         return respond(request, reply, async (paymentContext, transactionId) => {
           const paying = card
-            ? { ok: true as const, value: { card, paymentMethodId: null } }
-            : await storedCardOf(paymentContext, { paymentMethodId: paymentMethodId!, clientId, transactionId }, cvc);
+            ? { ok: true as const, value: { card } }
+            : await storedCardOf(paymentContext, { paymentMethodId: paymentMethodId!, clientId, transactionId, cvc });
           if (!paying.ok) return paying;
           return startPayment(paymentContext, {
             ...rest,
-            ...paying.value,
+            paying: paying.value,
             transactionId,
             type,
             clientId,
@@ -233,12 +233,14 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
 
 /**
  * The stored card for a payment, with the CVC sent beside it, checked as `card.cvc` would be.
- * An expired stored card is refused as an inline one is, before anything is recorded.
+ * An expired stored card is refused as an inline one is, before anything is recorded. Its use is
+ * recorded with the payment's intent, which decrypts it (`startPayment`).
  */
-async function storedCardOf(context: PaymentContext, request: StoredCardRequest, cvc: string | undefined) {
+async function storedCardOf(context: PaymentContext, request: StoredCardRequest) {
+  const { cvc } = request;
   const found = await storedCardFor(context, request);
   if (!found.ok) return found;
-  const { summary, reveal } = found.value;
+  const { summary } = found.value;
   if (cvc !== undefined && !isValidCvc(cvc, summary.brand)) {
     const message = `must be ${cvcLength(summary.brand)} digits`;
     throw new ApiProblem("validation_error", `cvc ${message}.`, { errors: [{ path: "cvc", message }] });
@@ -247,9 +249,7 @@ async function storedCardOf(context: PaymentContext, request: StoredCardRequest,
     const message = "the stored card has expired";
     throw new ApiProblem("validation_error", "The payment method's card has expired.", { errors: [{ path: "paymentMethodId", message }] });
   }
-  const revealed = await reveal();
-  if (!revealed.ok) return revealed;
-  return { ok: true as const, value: { card: { ...revealed.value, ...(cvc !== undefined && { cvc }) }, paymentMethodId: request.paymentMethodId } };
+  return { ok: true as const, value: { storedCard: found.value } };
 }
 
 /** What the processor said, as `: Insufficient funds (51)`; nothing when it said nothing. */

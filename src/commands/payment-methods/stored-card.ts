@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema.ts";
 import type { SafeCard } from "../../domain/cards.ts";
 import { paymentMethodDecider, paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
 import type { CardDetails } from "../../processors/port.ts";
+import type { StreamAppend } from "../../eventstore/port.ts";
 import type { CommandResult } from "../context.ts";
 import type { VaultContext } from "./payment-methods.ts";
 import { openCard } from "./vault.ts";
@@ -13,13 +14,19 @@ export interface StoredCardRequest {
   clientId: string;
   /** The transaction the card is decrypted for. */
   transactionId: string;
+  /** The CVC sent beside the payment method (never stored), added to the decrypted card. */
+  cvc?: string | undefined;
 }
 
 /** A payment method found for a payment: its card's summary, and the card itself once the use is recorded. */
 export interface StoredCard {
+  paymentMethodId: string;
   summary: SafeCard;
-  /** Records the use, then decrypts the card; `not_found` if it was deleted meanwhile. */
-  reveal(): Promise<CommandResult<CardDetails, "not_found">>;
+  /**
+   * Records the use, in the same write as the payment's first append, then decrypts the card;
+   * `not_found` (and the payment not recorded) if it was deleted meanwhile.
+   */
+  recordUse(payment: StreamAppend): Promise<CommandResult<CardDetails, "not_found">>;
 }
 
 /** What a payment reads of a payment method that is not deleted: whose it is, its card's summary, its ciphertext and wrapped data key. */
@@ -85,15 +92,21 @@ export class PaymentMethodLookup {
  * The card of a payment method, for one payment. Its use is recorded in the payment method's
  * stream before its key is unwrapped, so no decryption goes unaudited; a deleted method (its key
  * erased), or another client's, is `not_found`.
+ *
+ * The use and the payment's first append are one write, the use first: on PostgreSQL one
+ * transaction, on EventStoreDB (no multi-stream append) the use durable before the payment is
+ * sent. So a payment never exists without its use; a use without its payment (the payment's
+ * append failed after it) is harmless, and visible in the payment method's stream. The card is
+ * decrypted only once both have landed, before any processor call.
  */
 export async function storedCardFor(context: VaultContext, request: StoredCardRequest): Promise<CommandResult<StoredCard, "not_found">> {
-  const { paymentMethodId, clientId, transactionId } = request;
+  const { paymentMethodId, clientId, transactionId, cvc } = request;
   const notFound = { ok: false, error: "not_found", detail: `No such payment method: ${paymentMethodId}.` } as const;
   const method = await context.registries.paymentMethods.of(paymentMethodId);
   if (!method || method.clientId !== clientId) return notFound;
   const { summary } = method;
 
-  async function reveal(): Promise<CommandResult<CardDetails, "not_found">> {
+  async function recordUse(payment: StreamAppend): Promise<CommandResult<CardDetails, "not_found">> {
     const used = await context.registries.groupCommits.execute(
       paymentMethodDecider,
       paymentMethodStreamId(paymentMethodId),
@@ -108,12 +121,18 @@ export async function storedCardFor(context: VaultContext, request: StoredCardRe
       },
       context.metadata,
       // A card is used again and again: its stream's tip is kept, not read before every use.
-      { lastEventOnly: true, remember: true },
+      { lastEventOnly: true, remember: true, alongside: payment },
     );
     if (!used.ok) return notFound;
     const { number, holderName } = openCard(context.secrets, paymentMethodId, method!.wrappedKey, method!.encryptedCard);
-    const card = { number, expMonth: summary.expMonth, expYear: summary.expYear, ...(holderName !== undefined && { holderName }) };
+    const card = {
+      number,
+      expMonth: summary.expMonth,
+      expYear: summary.expYear,
+      ...(holderName !== undefined && { holderName }),
+      ...(cvc !== undefined && { cvc }),
+    };
     return { ok: true, value: card };
   }
-  return { ok: true, value: { summary, reveal } };
+  return { ok: true, value: { paymentMethodId, summary, recordUse } };
 }

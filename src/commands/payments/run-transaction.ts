@@ -50,9 +50,9 @@ export async function runTransaction(
   paymentId: string,
   initiate: InitiateTransaction,
   requestFor: (state: PaymentState) => ProcessorRequest,
-  { newPayment = false, intentMetadata = {} }: { newPayment?: boolean; intentMetadata?: EventMetadata } = {},
+  { newPayment = false, intentMetadata = {}, record }: { newPayment?: boolean; intentMetadata?: EventMetadata; record?: RecordIntent } = {},
 ): Promise<TransactionResult> {
-  const initiated = await recordIntent(context, paymentId, initiate, { newPayment, intentMetadata });
+  const initiated = await recordIntent(context, paymentId, initiate, { newPayment, intentMetadata, record });
   if (!initiated.ok) return answerRefusedIntent(paymentId, initiate, initiated);
 
   return sendAndRecord(context, paymentId, initiate, requestFor(initiated.state), initiated);
@@ -112,8 +112,12 @@ export async function sendRelease(
 /** The transaction a processor call is for, and whose it is. */
 type Sent = Pick<InitiateTransaction, "clientId" | "transactionId">;
 
+/** Appends a new payment's intent in a write of its own making (a stored card's use with it). */
+export type RecordIntent = (metadata: EventMetadata) => Promise<Execution<PaymentState, unknown, PaymentFailure>>;
+
 /**
- * Binds the request's Idempotency-Key to the transaction, then appends its intent. Appends to
+ * Binds the request's Idempotency-Key to the transaction, then appends its intent (with `record`
+ * when given). Appends to
  * one payment are serialized in the process and decided again on the fresh stream after a
  * conflict, so racing follow-ups never fail for racing.
  */
@@ -121,7 +125,7 @@ export async function recordIntent(
   context: PaymentContext,
   paymentId: string,
   initiate: InitiateTransaction,
-  { newPayment, intentMetadata }: { newPayment: boolean; intentMetadata: EventMetadata },
+  { newPayment, intentMetadata, record }: { newPayment: boolean; intentMetadata: EventMetadata; record?: RecordIntent | undefined },
 ): Promise<Execution<PaymentState, unknown, PaymentFailure | "idempotency_request_in_progress">> {
   if (context.bindIdempotencyKey && !(await context.bindIdempotencyKey({ transactionId: initiate.transactionId, paymentId }))) {
     return {
@@ -131,11 +135,13 @@ export async function recordIntent(
       state: paymentDecider.initialState(),
     };
   }
+  const metadata = { ...context.metadata, ...intentMetadata };
+  if (record) return record(metadata);
   return context.registries.groupCommits.execute(
     paymentDecider,
     paymentStreamId(paymentId),
     initiate,
-    { ...context.metadata, ...intentMetadata },
+    metadata,
     newPayment ? { known: newPaymentStream } : {},
   );
 }

@@ -8,6 +8,10 @@ import {
   type RootTransactionType,
 } from "../../domain/payments/index.ts";
 import type { CardDetails } from "../../processors/port.ts";
+import type { StoredCard } from "../payment-methods/stored-card.ts";
+import { decideNewStream } from "../execute-batched.ts";
+import { type EventMetadata, readStream } from "../execute.ts";
+import { ConcurrencyError } from "../../eventstore/errors.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
@@ -20,9 +24,8 @@ export interface StartPayment {
   processor: Processor;
   amount: number;
   currency: string;
-  card: CardDetails;
-  /** The stored card `card` was decrypted from; null for a card sent inline. */
-  paymentMethodId: string | null;
+  /** The card sent inline, or a stored one, decrypted once its use is recorded with the intent. */
+  paying: { card: CardDetails } | { storedCard: StoredCard };
   clientId: string;
   userId: string;
   reference: string | null;
@@ -39,8 +42,8 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
   const settings = await context.registries.paymentSettings.of(input.clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, input, settings.hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
-  const { transactionId } = input;
-  const { number, expMonth, expYear } = input.card;
+  const { transactionId, paying } = input;
+  const stored = "storedCard" in paying ? paying.storedCard : undefined;
   const initiate = {
     type: "InitiateTransaction" as const,
     transactionType: input.type,
@@ -52,8 +55,8 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
     processor: input.processor,
     hostConfigurationId: hostConfiguration.view.id,
     hostConfigurationVersion: hostConfiguration.view.version,
-    card: safeCard(number, expMonth, expYear, context.fingerprint(number)),
-    paymentMethodId: input.paymentMethodId,
+    card: "storedCard" in paying ? paying.storedCard.summary : inlineSummary(context, paying.card),
+    paymentMethodId: stored?.paymentMethodId ?? null,
     reference: input.reference,
     metadata: input.metadata,
     now: context.now().toISOString(),
@@ -67,6 +70,26 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
     limitReservation = reserved.reservation;
   }
 
+  let card = "card" in paying ? paying.card : undefined;
+  const recordWithUse = stored && (async (metadata: EventMetadata) => {
+    const streamId = paymentStreamId(transactionId);
+    const first = decideNewStream(paymentDecider, streamId, initiate, metadata);
+    if (!first.append) return first.execution;
+    for (;;) {
+      try {
+        const used = await stored.recordUse(first.append);
+        if (!used.ok) return { ...used, state: paymentDecider.initialState() };
+        card = used.value;
+        return first.execution;
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+        // The write failed on a payment stream that exists: this one (a request that took its
+        // Idempotency-Key over recorded it), answered as it stands, or another of the batch's.
+        const payment = await readStream(context.store, paymentDecider, streamId, false);
+        if (payment.tip) return { ok: false as const, error: "already_exists" as const, detail: "The transaction is already recorded.", state: payment.state };
+      }
+    }
+  });
   return runTransaction(
     context,
     transactionId,
@@ -76,11 +99,19 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
       transactionId,
       amount: input.amount,
       currency: input.currency,
-      card: input.card,
+      card: card!,
       hostConfiguration,
     }),
-    { newPayment: true, intentMetadata: limitReservation ? { limitReservation: { ...limitReservation } } : {} },
+    {
+      newPayment: true,
+      intentMetadata: limitReservation ? { limitReservation: { ...limitReservation } } : {},
+      ...(recordWithUse && { record: recordWithUse }),
+    },
   );
+}
+
+function inlineSummary(context: PaymentContext, card: CardDetails) {
+  return safeCard(card.number, card.expMonth, card.expYear, context.fingerprint(card.number));
 }
 
 /** Records the refused request as a declined transaction, so it shows in history and audits. */

@@ -22,6 +22,7 @@ import type {
   ReadAllResult,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
 } from "../port.ts";
 import {
   backoffDelay,
@@ -174,6 +175,12 @@ export function eventStoreOnClient(client: EventStoreDBClient, { retryForMs = RE
       } catch (error) {
         throw toConcurrencyError(error, valid.streamId, valid.expected) ?? toAppendTooLargeError(error, valid.streamId) ?? error;
       }
+    },
+
+    async appendLinked(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+      const results: AppendResult[] = [];
+      for (const { streamId, events, expected } of appends) results.push(await store.append(streamId, events, expected));
+      return results;
     },
 
     async readStream(streamId: string, { from, maxCount, direction = "forwards" }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -14,6 +14,7 @@ import type {
   ReadAllResult,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeOptions,
 } from "../port.ts";
 import { type ValidAppend, validateAppend } from "../validate-append.ts";
@@ -48,7 +49,8 @@ const DEFAULT_BATCH_SIZE = 500;
 export class PostgresEventStore implements EventStore {
   readonly #db: Kysely<Database>;
   readonly #live: LiveSubscriptions;
-  readonly #groupCommit = batchWhileBusy((appends: ValidAppend[]) => this.#appendGroup(appends));
+  /** Each item is one append, or the appends of one `appendLinked`: all of them or none. */
+  readonly #groupCommit = batchWhileBusy((items: ValidAppend[][]) => this.#appendGroup(items));
   readonly #readHorizon: () => Promise<string>;
 
   constructor(db: Kysely<Database>, options: PostgresEventStoreOptions = {}) {
@@ -59,17 +61,26 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const valid = validateAppend(streamId, events, expected);
-    const appended = isGroupable(valid) ? await this.#groupCommit(valid) : await this.#appendOne(valid);
+    const appended = isGroupable(valid) ? await this.#groupCommit([valid]) : await this.#appendLinkedAlone([valid]);
     if (appended instanceof Error) throw appended;
     this.#live.appended(valid.events);
+    return appended[0]!;
+  }
+
+  async appendLinked(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const valid = appends.map(({ streamId, events, expected }) => validateAppend(streamId, events, expected));
+    const appended = valid.every(isGroupable) ? await this.#groupCommit(valid) : await this.#appendLinkedAlone(valid);
+    if (appended instanceof Error) throw appended;
+    for (const { events } of valid) this.#live.appended(events);
     return appended;
   }
 
   /**
    * One stream's events in one statement: the stream row is claimed (or found at the expected
-   * revision) and the events inserted, so racing appends serialize on the stream row.
+   * revision) and the events inserted, so racing appends serialize on the stream row. Undefined
+   * when the stream was not at the expected revision.
    */
-  async #appendOne(valid: ValidAppend): Promise<AppendOutcome> {
+  async #claimOne(valid: ValidAppend, db: Kysely<Database>): Promise<AppendResult | undefined> {
     const count = valid.events.length;
     const { rows } = await sql<{ revision: string | null; position: string | null }>`
       with stream as (${claimStream(valid.streamId, count, valid.expected)}),
@@ -81,57 +92,101 @@ export class PostgresEventStore implements EventStore {
         returning revision, position
       )
       select max(revision)::text as revision, max(position)::text as position from appended
-    `.execute(this.#db);
+    `.execute(db);
     const row = rows[0];
-    if (!row?.revision || !row.position) return this.#conflict(valid);
+    if (!row?.revision || !row.position) return undefined;
     return { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
+  }
+
+  /** Linked appends on their own: one statement for one append, else a transaction that a conflict rolls back. */
+  async #appendLinkedAlone(appends: ValidAppend[]): Promise<LinkedOutcome> {
+    if (appends.length === 1) {
+      const only = appends[0]!;
+      return settled((async () => {
+        const appended = await this.#claimOne(only, this.#db);
+        return appended ? [appended] : this.#conflict(only);
+      })());
+    }
+    let conflicting: ValidAppend | undefined;
+    const appended = await settled(
+      this.#db.transaction().execute(async (trx) => {
+        const results: AppendResult[] = [];
+        for (const valid of appends) {
+          const result = await this.#claimOne(valid, trx);
+          if (!result) {
+            conflicting = valid;
+            throw new ConcurrencyError(valid.streamId, valid.expected, "no_stream");
+          }
+          results.push(result);
+        }
+        return results;
+      }),
+    );
+    // The stream's actual revision is read once the transaction has ended (PGlite has one connection).
+    return conflicting ? this.#conflict(conflicting) : appended;
   }
 
   /**
    * Appends to different streams that arrive while another is in flight, in one statement and
    * one transaction: each still claims its own stream row at its expected revision, and one that
-   * conflicts fails alone. A second append to a stream already in the group follows it on its own.
+   * conflicts fails alone, but the appends of one `appendLinked` land all or none. An item with
+   * a stream already in the group follows it on its own.
    */
-  async #appendGroup(appends: ValidAppend[]): Promise<AppendOutcome[]> {
-    if (appends.length === 1) return [await settled(this.#appendOne(appends[0]!))];
-    const firsts = new Map<string, number>();
-    appends.forEach((valid, index) => firsts.has(valid.streamId) || firsts.set(valid.streamId, index));
-    const together = [...firsts.values()];
-    const outcomes: AppendOutcome[] = new Array(appends.length);
-    let claimed: (AppendResult | undefined)[] | undefined;
+  async #appendGroup(items: ValidAppend[][]): Promise<LinkedOutcome[]> {
+    if (items.length === 1) return [await this.#appendLinkedAlone(items[0]!)];
+    const streams = new Set<string>();
+    const together = items.flatMap((item, index) => {
+      if (item.some((valid) => streams.has(valid.streamId))) return [];
+      for (const valid of item) streams.add(valid.streamId);
+      return [index];
+    });
+    const outcomes: LinkedOutcome[] = new Array(items.length);
+    let claimed: (AppendResult | undefined)[][] | undefined;
     try {
-      claimed = await this.#appendTogether(together.map((index) => appends[index]!));
+      claimed = await this.#appendTogether(together.map((index) => items[index]!));
     } catch (error) {
-      // Only when the server refused the statement (one bad append, a deadlock with another
-      // instance's group) is it known that nothing was written: then each is tried on its own.
-      // Any other failure leaves the outcome unknown, and every append of the group reports it.
+      // Only when the server refused the statement (one bad append, a linked append claimed in
+      // part, a deadlock with another instance's group) is it known that nothing was written:
+      // then each is tried on its own. Any other failure leaves the outcome unknown, and every
+      // append of the group reports it.
       if (!isRefusedByServer(error)) throw error;
     }
     for (const [slot, index] of together.entries()) {
-      const valid = appends[index]!;
-      const result = claimed?.[slot];
-      outcomes[index] = claimed === undefined ? await settled(this.#appendOne(valid)) : (result ?? (await this.#conflict(valid)));
+      const item = items[index]!;
+      const results = claimed?.[slot];
+      if (!results) {
+        outcomes[index] = await this.#appendLinkedAlone(item);
+        continue;
+      }
+      const conflicting = item.find((_valid, position) => results[position] === undefined);
+      outcomes[index] = conflicting ? await this.#conflict(conflicting) : (results as AppendResult[]);
     }
-    for (const [index, valid] of appends.entries()) {
-      if (outcomes[index] === undefined) outcomes[index] = await settled(this.#appendOne(valid));
+    for (const [index, item] of items.entries()) {
+      if (outcomes[index] === undefined) outcomes[index] = await this.#appendLinkedAlone(item);
     }
     return outcomes;
   }
 
-  /** Each append's result, or undefined where its stream was not at the expected revision. */
-  async #appendTogether(appends: ValidAppend[]): Promise<(AppendResult | undefined)[]> {
-    const input = appends.map((valid, slot) => ({
-      slot,
-      stream_id: valid.streamId,
-      // Only new streams and exact revisions are grouped (isGroupable).
-      expected: valid.expected === "no_stream" ? null : valid.expected.toString(),
-      count: valid.events.length,
-      events: valid.events,
-    }));
+  /**
+   * Each item's results, undefined where its stream was not at the expected revision. An item
+   * claims every stream of it or none: one claimed in part fails the statement.
+   */
+  async #appendTogether(items: ValidAppend[][]): Promise<(AppendResult | undefined)[][]> {
+    const input = items
+      .flatMap((item, link) => item.map((valid) => ({ link, valid })))
+      .map(({ link, valid }, slot) => ({
+        slot,
+        link,
+        stream_id: valid.streamId,
+        // Only new streams and exact revisions are grouped (isGroupable).
+        expected: valid.expected === "no_stream" ? null : valid.expected.toString(),
+        count: valid.events.length,
+        events: valid.events,
+      }));
     const { rows } = await sql<{ stream_id: string; revision: string; position: string }>`
       with input as (
         select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
-          as i(slot int, stream_id text, expected bigint, count int, events jsonb)
+          as i(slot int, link int, stream_id text, expected bigint, count int, events jsonb)
       ),
       created as (
         insert into streams (stream_id, revision)
@@ -149,11 +204,19 @@ export class PostgresEventStore implements EventStore {
         returning streams.stream_id, streams.revision
       ),
       claimed as (select stream_id, revision from created union all select stream_id, revision from advanced),
+      -- The items that claimed all their streams or none. One claimed in part divides by zero:
+      -- the server refuses the statement, so none of the group is written.
+      whole as (
+        select input.link from input left join claimed on claimed.stream_id = input.stream_id
+        group by input.link
+        having 1 / (count(claimed.stream_id) = 0 or count(claimed.stream_id) = count(*))::int = 1
+      ),
       appended as (
         insert into events (event_id, stream_id, revision, type, data, metadata)
         select (e.value->>'id')::uuid, input.stream_id, claimed.revision - input.count + e.ordinality,
                e.value->>'type', e.value->'data', e.value->'metadata'
         from input
+        join whole on whole.link = input.link
         join claimed on claimed.stream_id = input.stream_id
         cross join lateral jsonb_array_elements(input.events) with ordinality as e(value, ordinality)
         order by input.slot, e.ordinality
@@ -163,10 +226,12 @@ export class PostgresEventStore implements EventStore {
       from appended group by stream_id
     `.execute(this.#db);
     const byStream = new Map(rows.map((row) => [row.stream_id, row]));
-    return appends.map((valid) => {
-      const row = byStream.get(valid.streamId);
-      return row && { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
-    });
+    return items.map((item) =>
+      item.map((valid) => {
+        const row = byStream.get(valid.streamId);
+        return row && { nextExpectedRevision: BigInt(row.revision), position: BigInt(row.position) };
+      }),
+    );
   }
 
   async #conflict(valid: ValidAppend): Promise<ConcurrencyError> {
@@ -303,11 +368,11 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** What one append in a group comes to: its result, or the error it alone failed with (a conflict, say). */
-type AppendOutcome = AppendResult | Error;
+/** What one item of a group comes to: its appends' results, or the error it alone failed with (a conflict, say). */
+type LinkedOutcome = AppendResult[] | Error;
 
-/** An append's outcome, its failure included, so one append's error stays its own. */
-function settled(append: Promise<AppendOutcome>): Promise<AppendOutcome> {
+/** An item's outcome, its failure included, so one item's error stays its own. */
+function settled(append: Promise<LinkedOutcome>): Promise<LinkedOutcome> {
   return append.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
 }
 
