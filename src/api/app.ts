@@ -24,6 +24,7 @@ import { historyRoutes } from "./routes/history.ts";
 import { operationsRoutes } from "./routes/operations.ts";
 import { paymentMethodRoutes } from "./routes/payment-methods.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
+import { registerPublishedCheckpointKeys } from "./routes/published-checkpoint-keys.ts";
 import { registerServiceIndex } from "./routes/service-index.ts";
 import { type SettlementRouteDependencies, settlementRoutes } from "./routes/settlements.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   registerServiceIndex(app);
   registerHealth(app, deps);
+  registerPublishedCheckpointKeys(app, deps.store);
   registerMetricsRoute(app, deps.metrics, deps.metricsToken);
 
   await registerConsole(app);

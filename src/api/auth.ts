@@ -9,12 +9,8 @@ import { ApiProblem } from "./problems.ts";
 
 export type Principal = { role: "admin" } | { role: "client"; clientId: string; keyId: string };
 
-/**
- * Who may call a route: set on every /v1 route as `config.access`. `public` is anyone, with no
- * API key: only for what must be reachable by people who hold none (an auditor fetching the
- * checkpoint public keys), never for anything a client owns.
- */
-export type Access = "admin" | "client" | "any" | "public";
+/** Who may call a route: set on every /v1 route as `config.access`. */
+export type Access = "admin" | "client" | "any";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -36,7 +32,7 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<Database
   const keyHolders = keyHolderLookup(db);
   app.addHook("onRequest", async (request) => {
     const access = request.routeOptions.config.access;
-    if (!access || access === "public") return;
+    if (!access) return;
     const principal = await authenticate(request, keyHolders, adminKey);
     request.principal = principal;
     if (access !== "any" && principal.role !== access) {

@@ -103,7 +103,7 @@ program
     "--checkpoints <file>",
     "checkpoints kept outside the database (`ledger checkpoints export`): each must verify with --key, and each head it covers must be in <file>, at its revision with its hash",
   )
-  .option("--key <file>", "the checkpoints' public keys: GET /v1/audit/checkpoint-keys saved to a file, or one PEM public key")
+  .option("--key <file>", "the checkpoints' public keys: GET /audit/checkpoint-keys (no API key) saved to a file, or one PEM public key")
   .action(async (file: string, options: { partial?: boolean; against?: string; checkpoints?: string; key?: string }, command: Command) => {
     // Commander prints only the usage errors it raises itself: this one would exit 2 unexplained.
     if ((options.checkpoints === undefined) !== (options.key === undefined)) command.error("error: --checkpoints and --key go together");

@@ -87,28 +87,11 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("needs an API key for every operation but the few marked public, which say so and ask for no security", () => {
-    const publicOperations = operations.filter(({ operation }) => operation["x-access"] === "public");
-    expect(publicOperations.map(({ key }) => key)).toEqual(["GET /v1/audit/checkpoint-keys"]);
-    for (const { key, operation } of operations) {
-      expect(operation["x-access"], `${key} names who may call it`).toMatch(/^(admin|client|any|public)$/);
-      if (operation["x-access"] === "public") {
-        expect(operation.security, key).toEqual([]);
-        expect(operation.description, key).toContain("**Who may call:** anyone, without an API key");
-      } else {
-        expect(operation.security, `${key} takes the document's apiKey security`).toBeUndefined();
-      }
-    }
-    expect(document.security).toEqual([{ apiKey: [] }]);
-  });
-
   it("documents every error as application/problem+json with the one Problem schema, by status", () => {
     const codes = (document.components?.schemas?.Problem?.properties?.code as OpenAPIV3_1.SchemaObject).enum;
     for (const { key, operation } of operations) {
       const errors = responsesOf(operation).filter(([status]) => Number(status) >= 400);
-      const keyed = operation["x-access"] !== "public";
-      expect(errors.map(([status]) => status), key).toEqual(expect.arrayContaining(["400", ...(keyed ? ["401"] : []), "429", "500", "503"]));
-      expect(errors.some(([status]) => status === "401"), `${key} answers 401 only when it needs a key`).toBe(keyed);
+      expect(errors.map(([status]) => status), key).toEqual(expect.arrayContaining(["400", "401", "429", "500", "503"]));
       for (const [status, response] of errors) {
         const problem = response.content?.["application/problem+json"] as Media;
         const [shared, narrowed] = (problem.schema as OpenAPIV3_1.SchemaObject).allOf as OpenAPIV3_1.SchemaObject[];

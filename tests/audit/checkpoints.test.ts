@@ -67,9 +67,11 @@ for (const target of testDatabaseTargets()) {
       const lines: string[] = [];
       for await (const line of checkpointLines(store, undefined)) lines.push(line);
       await writeFile(files.checkpoints, lines.join(""));
-      // As an auditor fetches them: without an API key.
-      const keys = await api.request("GET", "/v1/audit/checkpoint-keys", { key: null });
+      // As an auditor fetches them: without an API key, outside /v1 (every /v1 route takes a key).
+      const keys = await api.request("GET", "/audit/checkpoint-keys", { key: null });
       expect(keys.status).toBe(200);
+      expect((await api.request("GET", "/v1/audit/checkpoint-keys", { key: null })).status).toBe(401);
+      expect((await api.request("GET", "/v1/audit/checkpoint-keys")).body).toEqual(keys.body);
       await writeFile(files.keys, keys.text);
       // Offline: a DATABASE_URL nothing answers, and a data directory that does not exist.
       const offline = { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", DATA_DIR: path.join(folder, "absent") };
@@ -125,7 +127,7 @@ for (const target of testDatabaseTargets()) {
       // Another instance started with the new key: it publishes it, and records nothing before the interval.
       const config = testConfig(api.database.url, checkpointEnvironment(newKey.pem));
       rotated = await startService(config, createLogger("info", rotatedLogs.sink), { ...api.database, close: async () => {} });
-      const keys = (await api.request("GET", "/v1/audit/checkpoint-keys", { key: null })).body.keys as Json[];
+      const keys = (await api.request("GET", "/audit/checkpoint-keys", { key: null })).body.keys as Json[];
       const [oldSigner, newSigner] = await Promise.all([loadCheckpointSigner({ pem: oldKey.pem }), loadCheckpointSigner({ pem: newKey.pem })]);
       expect(keys.map((key) => key.keyId)).toEqual([oldSigner.keyId, newSigner.keyId]);
       expect(keys[1]).toEqual({ keyId: newSigner.keyId, algorithm: "ed25519", publicKey: newSigner.publicKeyPem, publishedAt: expect.any(String) });
@@ -166,7 +168,7 @@ for (const target of testDatabaseTargets()) {
         api.logs(),
         rotatedLogs.lines.join(""),
         await exportLog(),
-        (await api.request("GET", "/v1/audit/checkpoint-keys", { key: null })).text,
+        (await api.request("GET", "/audit/checkpoint-keys", { key: null })).text,
         (await api.request("GET", "/openapi.json", { key: null })).text,
       ].join("\n");
       for (const secret of [...oldKey.secrets, ...newKey.secrets]) expect(everything).not.toContain(secret);

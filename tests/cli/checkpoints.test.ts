@@ -56,7 +56,7 @@ describe.skipIf(skipReason)("ledger checkpoints export and verify-export --check
     const log = await runProcess(ledger, ["export"], online());
     expect(log.code, log.stderr).toBe(0);
     await writeFile(file("log.ndjson"), log.stdout);
-    const keys = await fetch(`${api.url}/v1/audit/checkpoint-keys`);
+    const keys = await fetch(`${api.url}/audit/checkpoint-keys`);
     expect(keys.status).toBe(200);
     await writeFile(file("keys.json"), await keys.text());
 

@@ -21,12 +21,12 @@ for (const target of testDatabaseTargets()) {
       return Object.fromEntries(answers);
     }
 
-    it("GET / links the API, its reference, health, metrics and the console, without a key", async () => {
+    it("GET / links the API, its reference, health, metrics, the console and the checkpoint keys, without a key", async () => {
       const index = await api.request("GET", "/", { key: null });
       expect(index.status).toBe(200);
       const { links } = index.body as Index;
       expect(Object.values(links).map((link) => link.href).sort()).toEqual(
-        ["/v1", "/health/live", "/health/ready", "/metrics", "/docs", "/openapi.json", "/console"].sort(),
+        ["/v1", "/health/live", "/health/ready", "/metrics", "/docs", "/openapi.json", "/console", "/audit/checkpoint-keys"].sort(),
       );
       for (const link of Object.values(links)) expect(link.title, link.href).not.toBe("");
       // The console answers 503 until it is built (npm run build): there all the same.
@@ -38,6 +38,7 @@ for (const target of testDatabaseTargets()) {
         ready: 200,
         metrics: 200,
         console: expect.toBeOneOf([200, 503]),
+        checkpointKeys: 200,
       });
     });
 

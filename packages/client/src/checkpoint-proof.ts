@@ -97,7 +97,7 @@ export const keyIdOf = (publicKey: KeyObject): string =>
 
 /**
  * The verifying keys, by the id computed from each (never the one a file claims): a PEM public
- * key, or the JSON of `GET /v1/audit/checkpoint-keys` (`{ keys: [{ publicKey }] }`).
+ * key, or the JSON of `GET /audit/checkpoint-keys` (`{ keys: [{ publicKey }] }`).
  */
 export function parseCheckpointKeys(text: string): Map<string, KeyObject> {
   const pems = text.trimStart().startsWith("-----BEGIN") ? [text] : keyListOf(JSON.parse(text));

@@ -75,6 +75,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit/checkpoint-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checkpoint public keys, for anyone: no API key
+         * @description The same list as `GET /v1/audit/checkpoint-keys`, published for auditors who hold no API key: every public key that signs or signed the service's chain checkpoints, oldest first (a rotated key stays). Public keys only, never a secret. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         */
+        get: operations["getPublishedCheckpointKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -1056,9 +1076,9 @@ export interface paths {
         };
         /**
          * Every public key that signs or signed the service's chain checkpoints, oldest first
-         * @description Public, so that an auditor holding no API key can fetch it (only public keys: never a secret). An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
+         * @description An auditor keeps this list apart from the service and gives it to `ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).
          *
-         *     **Who may call:** anyone, without an API key (a key sent is not looked at).
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
         get: operations["listCheckpointKeys"];
         put?: never;
@@ -1691,6 +1711,7 @@ export interface components {
                 ready: components["schemas"]["Link"];
                 metrics: components["schemas"]["Link"];
                 console: components["schemas"]["Link"];
+                checkpointKeys: components["schemas"]["Link"];
             };
         };
         ApiIndex: {
@@ -2037,6 +2058,28 @@ export interface operations {
                         status: "unavailable";
                         /** @description The processors answered by the built-in simulator: empty in a real deployment. */
                         simulatedProcessors: ("processor_a" | "processor_b" | "processor_c" | "processor_d")[];
+                    };
+                };
+            };
+        };
+    };
+    getPublishedCheckpointKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: components["schemas"]["CheckpointKey"][];
                     };
                 };
             };
@@ -8816,6 +8859,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
                     };
                 };
             };

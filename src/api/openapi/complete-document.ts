@@ -68,7 +68,6 @@ const accessText: Record<Access, string> = {
   admin: "**Who may call:** the admin key.",
   client: "**Who may call:** client keys (the admin key gets 403).",
   any: "**Who may call:** the admin key, or a client key for its own client's resources.",
-  public: "**Who may call:** anyone, without an API key (a key sent is not looked at).",
 };
 
 /** Codes that come before the idempotency check, or are never stored: never replayed. */
@@ -76,9 +75,8 @@ const neverReplayed = new Set([401, 403, 413, 415, 429, 503]);
 
 /** The codes an operation may answer: those of its kind, and those of its entry. */
 function errorCodesOf({ method, path, operation }: DocumentedOperation, entry: OperationDoc): ProblemCode[] {
+  const codes = new Set<ProblemCode>(["validation_error", "invalid_credentials", "rate_limited", "internal_error", "service_unavailable"]);
   const access = operation["x-access"];
-  const codes = new Set<ProblemCode>(["validation_error", "rate_limited", "internal_error", "service_unavailable"]);
-  if (access !== "public") codes.add("invalid_credentials");
   if (access === "admin" || access === "client") codes.add("forbidden");
   if (path.includes("{")) codes.add("not_found");
   if (method === "post") {
@@ -113,7 +111,7 @@ const outcomeOf: Partial<Record<ProblemCode, "declined" | "failed" | "pending">>
 };
 
 /** What a 403 says, by who may call the operation. */
-const forbiddenDetails: Record<Exclude<Access, "public">, string> = {
+const forbiddenDetails: Record<Access, string> = {
   admin: "This operation needs an admin key.",
   client: "Transactions are made with client keys.",
   any: "A client key subscribes its own client only: leave out clientId.",
@@ -122,7 +120,7 @@ const forbiddenDetails: Record<Exclude<Access, "public">, string> = {
 /** A problem answer as this operation sends it: a transaction route's decline carries its transaction. */
 function exampleOf(code: ProblemCode, documented: DocumentedOperation) {
   const access = documented.operation["x-access"];
-  if (code === "forbidden" && access && access !== "public") return { ...problemExample(code), detail: forbiddenDetails[access] };
+  if (code === "forbidden" && access) return { ...problemExample(code), detail: forbiddenDetails[access] };
   if (code === "validation_error") {
     return problemExample(code, { errors: [{ path: firstFieldOf(documented.operation), message: "Invalid input" }] });
   }

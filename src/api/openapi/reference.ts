@@ -25,9 +25,7 @@ export async function registerApiReference(app: FastifyInstance): Promise<void> 
     transform: (route) => {
       const transformed = jsonSchemaTransform(route);
       const access = route.route.config?.access;
-      if (!access) return transformed;
-      const security = access === "public" ? { security: [] } : {};
-      return { ...transformed, schema: { ...transformed.schema, ...security, "x-access": access } };
+      return access ? { ...transformed, schema: { ...transformed.schema, "x-access": access } } : transformed;
     },
     transformObject: (document) => completeDocument(jsonSchemaTransformObject(document) as OpenAPIV3_1.Document),
   });

@@ -96,13 +96,12 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async 
   app.get(
     "/audit/checkpoint-keys",
     {
-      config: { access: "public" },
+      config: { access: "any" },
       schema: {
         tags: ["audit"],
         operationId: "listCheckpointKeys",
         summary: "Every public key that signs or signed the service's chain checkpoints, oldest first",
         description:
-          "Public, so that an auditor holding no API key can fetch it (only public keys: never a secret). " +
           "An auditor keeps this list apart from the service and gives it to " +
           "`ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the " +
           "checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).",

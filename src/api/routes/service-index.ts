@@ -7,7 +7,7 @@ const link = z.object({ href: z.string(), title: z.string() }).meta({ id: "Link"
 const serviceIndexSchema = z
   .object({
     name: z.string(),
-    links: z.object({ api: link, docs: link, openapi: link, live: link, ready: link, metrics: link, console: link }),
+    links: z.object({ api: link, docs: link, openapi: link, live: link, ready: link, metrics: link, console: link, checkpointKeys: link }),
   })
   .meta({ id: "ServiceIndex" })
   .describe("The service's entry points");
@@ -39,6 +39,7 @@ const serviceLinks: z.infer<typeof serviceIndexSchema>["links"] = {
   ready: { href: "/health/ready", title: "Readiness: 200 once every store answers, else 503; names the simulated processors" },
   metrics: { href: "/metrics", title: "Prometheus metrics" },
   console: { href: "/console", title: "The web console for operators and auditors" },
+  checkpointKeys: { href: "/audit/checkpoint-keys", title: "The public keys that sign the chain checkpoints, for auditors: no API key" },
 };
 
 const apiLinks: z.infer<typeof apiIndexSchema>["links"] = {
