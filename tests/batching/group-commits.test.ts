@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GroupCommits } from "../../src/commands/execute-batched.ts";
-import { accept, type Decider, reject } from "../../src/domain/decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../../src/domain/decider.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { tracingOff } from "../../src/telemetry/tracing.ts";
 import type { ReadStreamOptions } from "../../src/eventstore/port.ts";
@@ -17,6 +17,7 @@ const cardDecider: Decider<{ uses: number; withdrawn: boolean }, Command, Event,
     if (state.withdrawn) return reject("withdrawn", "withdrawn");
     return command.type === "use" ? accept({ type: "Used", data: { uses: state.uses + 1 } }) : accept({ type: "Withdrawn", data: { uses: state.uses } });
   },
+  isEvent: eventGuard<Event>(["Used", "Withdrawn"]),
 };
 
 /** The store, counting the reads of streams that commands decide on. */

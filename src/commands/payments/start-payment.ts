@@ -1,16 +1,12 @@
 import { safeCard } from "../../domain/cards.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
-import {
-  type InitiateRoot,
-  paymentDecider,
-  paymentStreamId,
-  type RootTransactionType,
-} from "../../domain/payments/index.ts";
+import type { InitiateRoot, RootTransactionType } from "../../domain/payments/index.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
+import { executePayment } from "./payment-stream.ts";
 import { answerRefusedIntent, asRecorded, recordIntent, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
@@ -91,16 +87,15 @@ async function declineForLimit(
 ) {
   const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
   if (!initiated.ok) return answerRefusedIntent(initiate.transactionId, initiate, initiated);
-  const declined = await context.registries.groupCommits.execute(
-    paymentDecider,
-    paymentStreamId(initiate.transactionId),
+  const declined = await executePayment(
+    context,
+    initiate.transactionId,
     {
       type: "RecordOutcome",
       transactionId: initiate.transactionId,
       outcome: { status: "declined", declineCode: "limit_exceeded", processorResponse: null, limitBreach: breach },
       now: context.now().toISOString(),
     },
-    context.metadata,
     { known: initiated },
   );
   if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);
