@@ -1,5 +1,6 @@
 import { paymentStreamOf } from "../audit/payment-stream.ts";
-import { paymentStreamId } from "../domain/payments/index.ts";
+import { paymentDecider, paymentStreamId } from "../domain/payments/index.ts";
+import { readEvents } from "../eventstore/typed-read.ts";
 import type { Ledger } from "./connection.ts";
 import { writeErr, writeOut } from "./output.ts";
 import { paymentTimeline } from "./timeline.ts";
@@ -9,7 +10,7 @@ export async function replay({ db, store }: Ledger, transactionId: string): Prom
   // The read model knows every transaction's payment; a root transaction names its stream itself,
   // so a payment the read model lost can still be replayed.
   const streamId = (await paymentStreamOf(db, transactionId)) ?? paymentStreamId(transactionId);
-  const events = await store.readStream(streamId);
+  const events = await readEvents(store, paymentDecider.isEvent, streamId);
   if (events.length === 0) {
     writeErr(`no payment holds transaction ${transactionId}\n`);
     return 1;

@@ -1,6 +1,7 @@
 import { occurredAtOf } from "../audit/event-log.ts";
 import { evolve, initialState, type PaymentEvent, stateOf, type TransactionState } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
+import type { Recorded } from "../eventstore/typed-read.ts";
 
 const HEADER = ["rev", "occurred at", "event", "by", "transaction", "amount", "status", "state", "captured", "refunded"];
 
@@ -8,11 +9,11 @@ const HEADER = ["rev", "occurred at", "event", "by", "transaction", "amount", "s
  * A payment stream as a table of the states it went through: after each event, the transaction
  * it concerns and (for a follow-up) its parent, as the domain's fold leaves them.
  */
-export function paymentTimeline(events: readonly RecordedEvent[]): string[] {
+export function paymentTimeline(events: readonly Recorded<PaymentEvent>[]): string[] {
   const rows: string[][] = [HEADER];
   let state = initialState();
   for (const event of events) {
-    state = evolve(state, event as unknown as PaymentEvent);
+    state = evolve(state, event);
     const transactionId = event.data.transactionId;
     const transaction = typeof transactionId === "string" ? state.transactions.get(transactionId) : undefined;
     const parentId = transaction?.parentTransactionId;

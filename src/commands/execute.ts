@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Decider } from "../domain/decider.ts";
+import { type Decider, fold } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { EventStore, ExpectedRevision, JsonObject } from "../eventstore/port.ts";
+import { readEvents } from "../eventstore/typed-read.ts";
 
 /** Why and by whom: recorded with every event. */
 export type EventMetadata = JsonObject;
@@ -69,12 +70,10 @@ export async function execute<State, Command, Event extends { type: string; data
 /** The stream folded: all of it, or only its last event for streams whose every event carries the whole state. */
 export async function readStream<State, Event>(
   store: EventStore,
-  decider: Pick<Decider<State, unknown, Event, never>, "initialState" | "evolve">,
+  decider: Pick<Decider<State, unknown, Event, never>, "initialState" | "evolve" | "isEvent">,
   streamId: string,
   lastEventOnly: boolean,
 ): Promise<KnownStream<State>> {
-  const history = await store.readStream(streamId, lastEventOnly ? { direction: "backwards", maxCount: 1 } : undefined);
-  let state = decider.initialState();
-  for (const recorded of history) state = decider.evolve(state, recorded as unknown as Event);
-  return { state, tip: history.at(-1) };
+  const history = await readEvents(store, decider.isEvent, streamId, lastEventOnly ? { direction: "backwards", maxCount: 1 } : undefined);
+  return { state: fold(decider, history), tip: history.at(-1) };
 }

@@ -4,7 +4,6 @@ import {
   type LimitBreach,
   type LimitUsage,
   limitUsageDecider,
-  type LimitUsageEvent,
   limitUsageStreamId,
   reservationIdOf,
 } from "../domain/limits/usage.ts";
@@ -13,6 +12,7 @@ import type { RecordedEvent } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
 import { inSpan } from "../telemetry/spans.ts";
 import type { CommandContext } from "./context.ts";
+import { readStream } from "./execute.ts";
 
 /** Where a payment's root reserved its amount: kept in its intent's metadata, so a release finds it. */
 export interface LimitReservation {
@@ -25,13 +25,8 @@ export interface LimitReservation {
 
 /** How much of the day's limits the client has used in a currency. */
 export async function usageOn(context: CommandContext, clientId: string, currency: string, day: string): Promise<LimitUsage> {
-  const [last] = await context.store.readStream(limitUsageStreamId(clientId, currency, day), {
-    direction: "backwards",
-    maxCount: 1,
-  });
-  return last
-    ? limitUsageDecider.evolve(limitUsageDecider.initialState(), last as unknown as LimitUsageEvent)
-    : limitUsageDecider.initialState();
+  const { state } = await readStream(context.store, limitUsageDecider, limitUsageStreamId(clientId, currency, day), true);
+  return state;
 }
 
 type Reservation = { ok: true; reservation: LimitReservation } | { ok: false; breach: LimitBreach };

@@ -1,14 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
-import {
-  paymentDecider,
-  type PaymentEvent,
-  type PaymentState,
-  paymentStreamId,
-  settleable,
-  type TransactionState,
-} from "../domain/payments/index.ts";
-import type { RecordedEvent } from "../eventstore/port.ts";
+import { fold } from "../domain/decider.ts";
+import { type PaymentState, paymentStreamId, settleable, type TransactionState } from "../domain/payments/index.ts";
+import { readEvents } from "../eventstore/typed-read.ts";
 import { settlementClaimDecider, settlementClaimStreamId } from "../domain/settlements/claim.ts";
 import { type SettlementCommand, settlementDecider, type SettlementState } from "../domain/settlements/decider.ts";
 import {
@@ -28,6 +22,7 @@ import type { SettlementsTable } from "../db/schema.ts";
 import type { CommandContext } from "./context.ts";
 import type { PaymentWritten } from "./payments/run-transaction.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
+import { executePayment, knownPayment } from "./payments/payment-stream.ts";
 import { loadHostConfiguration } from "./payments/host-configuration.ts";
 import { OverloadedError } from "../overload.ts";
 import { inSpan, traceMetadata } from "../telemetry/spans.ts";
@@ -187,8 +182,8 @@ async function abandonOpening(context: SettlementContext, batch: BatchToClose, c
 }
 
 async function firstEventOf(context: SettlementContext, settlementId: string): Promise<SettlementEvent | undefined> {
-  const [first] = await context.store.readStream(settlementStreamId(settlementId), { maxCount: 1 });
-  return first as unknown as SettlementEvent | undefined;
+  const [first] = await readEvents(context.store, settlementDecider.isEvent, settlementStreamId(settlementId), { maxCount: 1 });
+  return first;
 }
 
 type Claimed =
@@ -265,8 +260,8 @@ async function updateClaim(context: SettlementContext, batch: ClaimedBatch, type
  */
 export async function finishSettlement(context: SettlementContext, settlementId: string, { staleAfterMs }: CloseOptions): Promise<SettlementResult> {
   const streamId = settlementStreamId(settlementId);
-  const history = (await context.store.readStream(streamId)) as unknown as (RecordedEvent & SettlementEvent)[];
-  const state = history.reduce(settlementDecider.evolve, settlementDecider.initialState());
+  const history = await readEvents(context.store, settlementDecider.isEvent, streamId);
+  const state = fold(settlementDecider, history);
   const known: KnownStream<SettlementState> = { state, tip: history.at(-1) };
   switch (state.status) {
     case "none":
@@ -410,11 +405,10 @@ function answer(
 /** The batch as its first and last events leave it (a cheap read, for answering a batch that another call is closing). */
 export async function settlementAsItStands(context: SettlementContext, settlementId: string): Promise<SettlementResult | undefined> {
   const streamId = settlementStreamId(settlementId);
-  const [first] = await context.store.readStream(streamId, { maxCount: 1 });
-  const [last] = await context.store.readStream(streamId, { direction: "backwards", maxCount: 1 });
+  const [first] = await readEvents(context.store, settlementDecider.isEvent, streamId, { maxCount: 1 });
+  const [last] = await readEvents(context.store, settlementDecider.isEvent, streamId, { direction: "backwards", maxCount: 1 });
   if (!first || !last) return undefined;
-  const ends = first.revision === last.revision ? [first] : [first, last];
-  const state = (ends as unknown as SettlementEvent[]).reduce(settlementDecider.evolve, settlementDecider.initialState());
+  const state = fold(settlementDecider, first.revision === last.revision ? [first] : [first, last]);
   return answer({ state, tip: last });
 }
 
@@ -444,9 +438,9 @@ async function markSettled(
     const streams = await context.store.readStreams(chunk.map((candidate) => paymentStreamId(candidate.paymentId)));
     const judged = await Promise.all(
       chunk.map(async (candidate): Promise<Judged> => {
-        const history = streams.get(paymentStreamId(candidate.paymentId)) ?? [];
-        if (settledByProcessor.has(candidate.transactionId)) return markOne(context, batch, candidate, history);
-        return { disputed: settledItemOf(candidate.transactionId, foldPayment(history), settleable) };
+        const payment = knownPayment(candidate.paymentId, streams.get(paymentStreamId(candidate.paymentId)) ?? []);
+        if (settledByProcessor.has(candidate.transactionId)) return markOne(context, batch, candidate, payment);
+        return { disputed: settledItemOf(candidate.transactionId, payment.state, settleable) };
       }),
     );
     for (const outcome of judged) {
@@ -460,9 +454,6 @@ async function markSettled(
   }
   return { settled, disputed, paymentsWritten };
 }
-
-const foldPayment = (history: readonly RecordedEvent[]): PaymentState =>
-  history.reduce((state, event) => paymentDecider.evolve(state, event as unknown as PaymentEvent), paymentDecider.initialState());
 
 /** The transaction as a batch counts it, if `counts` says it does. */
 function settledItemOf(
@@ -484,14 +475,13 @@ async function markOne(
   context: SettlementContext,
   { settlementId, clientId }: Pick<BatchIdentity, "settlementId" | "clientId">,
   { transactionId, paymentId }: SettlementCandidate,
-  history: readonly RecordedEvent[],
+  payment: KnownStream<PaymentState>,
 ): Promise<Judged> {
-  const marked = await context.registries.groupCommits.execute(
-    paymentDecider,
-    paymentStreamId(paymentId),
+  const marked = await executePayment(
+    context,
+    paymentId,
     { type: "SettleTransaction", transactionId, settlementId, now: context.now().toISOString() },
-    context.metadata,
-    { known: { state: foldPayment(history), tip: history.at(-1) } },
+    { known: payment },
   );
   if (!marked.ok) return {};
   const settled = settledItemOf(transactionId, marked.state, () => true);

@@ -2,17 +2,19 @@ import { sql } from "kysely";
 import type { CommandContext } from "../commands/context.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
-import type { JsonObject, NewEvent, RecordedEvent } from "../eventstore/port.ts";
+import type { NewEvent } from "../eventstore/port.ts";
+import { readEvents } from "../eventstore/typed-read.ts";
+import { fold } from "../domain/decider.ts";
 import { type CurrencyLimit, givesLimitBack, utcDay } from "../domain/limits/limits.ts";
 import {
-  type LimitUsageEvent,
   limitUsageDecider,
   limitUsageStreamId,
   type OpenReservation,
   openReservations,
 } from "../domain/limits/usage.ts";
 import { reservationOf } from "../commands/limits.ts";
-import { type PaymentEvent, paymentDecider, paymentStreamId } from "../domain/payments/index.ts";
+import { paymentDecider } from "../domain/payments/index.ts";
+import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
 import type { Logger } from "../logger.ts";
 import { Periodic } from "./periodic.ts";
 
@@ -82,14 +84,15 @@ export class LimitSweeper {
 
   async #sweep(streamId: string, day: string): Promise<number> {
     const { context, graceMs } = this.#options;
-    const events = await context.store.readStream(streamId);
+    const events = await readEvents(context.store, limitUsageDecider.isEvent, streamId);
     const last = events.at(-1);
     if (!last) return 0;
     const settledBefore = context.now().getTime() - graceMs;
-    const open = openReservations(events as unknown as LimitUsageEvent[]);
+    const open = openReservations(events);
     const judged = [...open.values()].filter((reservation) => reservation.at <= settledBefore);
     const surelyCounting = await this.#surelyCounting(judged, [...open.values()], day);
-    let state = limitUsageDecider.evolve(limitUsageDecider.initialState(), last as unknown as LimitUsageEvent);
+    // Every usage event carries the whole usage: the last one is the state.
+    let state = fold(limitUsageDecider, [last]);
     const releases: NewEvent[] = [];
     for (const reservation of judged) {
       if (surelyCounting.has(reservation.reservationId) || (await this.#counts(reservation, settledBefore))) continue;
@@ -106,7 +109,7 @@ export class LimitSweeper {
       if (!decision.ok) continue;
       for (const event of decision.events) {
         state = limitUsageDecider.evolve(state, event);
-        releases.push({ type: event.type, data: event.data as unknown as JsonObject, metadata: { ...context.metadata, sweptBy: "limit-sweeper" } });
+        releases.push({ type: event.type, data: event.data, metadata: { ...context.metadata, sweptBy: "limit-sweeper" } });
       }
     }
     // In slices, each at the revision the one before left: a day's releases may be thousands,
@@ -158,15 +161,12 @@ export class LimitSweeper {
    * intent holds, and the payment is pending or approved, or changed too recently to judge.
    */
   async #counts(reservation: OpenReservation, settledBefore: number): Promise<boolean> {
-    const events: RecordedEvent[] = await this.#options.context.store.readStream(paymentStreamId(reservation.transactionId));
+    const events = await readPaymentEvents(this.#options.context.store, reservation.transactionId);
     const [intent] = events;
     const lastEvent = events.at(-1);
     if (!intent || !lastEvent || reservationOf(intent)?.reservationId !== reservation.reservationId) return false;
     if (lastEvent.recordedAt.getTime() > settledBefore) return true;
-    const state = events.reduce(
-      (folded, event) => paymentDecider.evolve(folded, event as unknown as PaymentEvent),
-      paymentDecider.initialState(),
-    );
+    const state = fold(paymentDecider, events);
     return ![...state.transactions.keys()].some((id) => givesLimitBack(state, id));
   }
 }

@@ -20,7 +20,8 @@ import {
 } from "../domain/payments/index.ts";
 import { newId } from "../ids.ts";
 import type { InquiryOutcome, ProcessorConnector, ProcessorHostConfiguration } from "../processors/port.ts";
-import type { RecordedEvent } from "../eventstore/port.ts";
+import { fold } from "../domain/decider.ts";
+import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
 import { inSpan, linksToRecorded, traceMetadata } from "../telemetry/spans.ts";
 
 export interface ResolverTiming {
@@ -77,14 +78,15 @@ export async function resolveTransaction(
   paymentId: string,
   transactionId: string,
 ): Promise<PendingResolution | null> {
-  const { state: payment, events, recorded } = await loadPayment(context, paymentId);
+  const events = await readPaymentEvents(context.store, paymentId);
+  const payment = fold(paymentDecider, events);
   const transaction = payment.transactions.get(transactionId);
   const work = transaction && resolverWork(transaction);
   if (!transaction || !work) return null;
   // A trace of its own, linked to the requests that recorded the transaction.
   const span = {
     root: true,
-    links: linksToRecorded(recorded.filter((event) => event.data.transactionId === transactionId).map((event) => event.metadata)),
+    links: linksToRecorded(events.filter((event) => event.data.transactionId === transactionId).map((event) => event.metadata)),
     attributes: { "ledger.transaction_id": transactionId, "ledger.payment_id": paymentId, "ledger.work": work, "ledger.processor": transaction.processor },
   };
   return inSpan(context.registries.tracer, `resolve ${work}`, span, async (active) => {
@@ -248,15 +250,6 @@ const endedNow = (events: readonly PaymentEvent[], transactionId: string) =>
         event.type === "TransactionFailed.v1") &&
       event.data.transactionId === transactionId,
   );
-
-async function loadPayment(
-  context: PaymentContext,
-  paymentId: string,
-): Promise<{ state: PaymentState; events: PaymentEvent[]; recorded: RecordedEvent[] }> {
-  const recorded = await context.store.readStream(paymentStreamId(paymentId));
-  const events = recorded as unknown as PaymentEvent[];
-  return { state: events.reduce(paymentDecider.evolve, paymentDecider.initialState()), events, recorded };
-}
 
 /**
  * A void the service decided on, not one a client asked for: an expiry's (`AuthorizationExpired`)

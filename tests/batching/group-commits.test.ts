@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decideNewStream, GroupCommits } from "../../src/commands/execute-batched.ts";
 import { ConcurrencyError } from "../../src/eventstore/errors.ts";
-import { accept, type Decider, reject } from "../../src/domain/decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../../src/domain/decider.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { tracingOff } from "../../src/telemetry/tracing.ts";
 import type { ReadStreamOptions, StreamAppend } from "../../src/eventstore/port.ts";
@@ -18,6 +18,7 @@ const cardDecider: Decider<{ uses: number; withdrawn: boolean }, Command, Event,
     if (state.withdrawn) return reject("withdrawn", "withdrawn");
     return command.type === "use" ? accept({ type: "Used", data: { uses: state.uses + 1 } }) : accept({ type: "Withdrawn", data: { uses: state.uses } });
   },
+  isEvent: eventGuard<Event>(["Used", "Withdrawn"]),
 };
 
 /** The store, counting the reads of streams that commands decide on. */

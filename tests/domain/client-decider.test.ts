@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ClientCommand, type ClientEvent, clientDecider, type ClientState } from "../../src/domain/clients/decider.ts";
+import { deciderSpec } from "../support/decider-spec.ts";
 
 const clientId = "0190a8e2-7c3b-7def-8a12-3456789abcde";
 const first = "0190a8e2-0000-7000-8000-000000000001";
@@ -13,7 +14,7 @@ const chosen = (hostConfigurationId: string, processor: "processor_a" | "process
 });
 
 const stateAfter = (events: ClientEvent[]): ClientState => events.reduce(clientDecider.evolve, clientDecider.initialState());
-const decide = (command: ClientCommand, events: ClientEvent[]) => clientDecider.decide(command, stateAfter(events));
+const { given } = deciderSpec(clientDecider);
 
 const choose = (hostConfigurationId: string, processor: "processor_a" | "processor_b" = "processor_a"): ClientCommand => ({
   type: "ChooseDefaultHostConfiguration",
@@ -36,39 +37,36 @@ describe("the client decider's default host configurations", () => {
 
   describe("ChooseDefaultHostConfiguration", () => {
     it("records the first choice and a change of default", () => {
-      expect(decide(choose(first), [registered])).toEqual({ ok: true, events: [chosen(first)] });
-      expect(decide(choose(second), [registered, chosen(first)])).toEqual({ ok: true, events: [chosen(second)] });
+      given([registered]).when(choose(first)).then([chosen(first)]);
+      given([registered, chosen(first)]).when(choose(second)).then([chosen(second)]);
     });
 
     it("records nothing when the configuration is already the default", () => {
-      expect(decide(choose(first), [registered, chosen(first)])).toEqual({ ok: true, events: [] });
+      given([registered, chosen(first)]).when(choose(first)).thenNothing();
     });
 
     it("keeps processors apart", () => {
-      expect(decide(choose(first, "processor_b"), [registered, chosen(first)])).toEqual({
-        ok: true,
-        events: [chosen(first, "processor_b")],
-      });
+      given([registered, chosen(first)]).when(choose(first, "processor_b")).then([chosen(first, "processor_b")]);
     });
 
     it("refuses an unknown client", () => {
-      expect(decide(choose(first), [])).toMatchObject({ ok: false, error: "not_found" });
+      given([]).when(choose(first)).thenRefused("not_found");
     });
   });
 
   describe("ChooseDefaultHostConfigurationIfNone", () => {
     it("records the choice while the processor has no default", () => {
-      expect(decide(chooseIfNone(first), [registered])).toEqual({ ok: true, events: [chosen(first)] });
-      expect(decide(chooseIfNone(second), [registered, chosen(first, "processor_b")])).toEqual({ ok: true, events: [chosen(second)] });
+      given([registered]).when(chooseIfNone(first)).then([chosen(first)]);
+      given([registered, chosen(first, "processor_b")]).when(chooseIfNone(second)).then([chosen(second)]);
     });
 
     it("accepts and records nothing once a default is chosen, whichever it is", () => {
-      expect(decide(chooseIfNone(second), [registered, chosen(first)])).toEqual({ ok: true, events: [] });
-      expect(decide(chooseIfNone(first), [registered, chosen(first)])).toEqual({ ok: true, events: [] });
+      given([registered, chosen(first)]).when(chooseIfNone(second)).thenNothing();
+      given([registered, chosen(first)]).when(chooseIfNone(first)).thenNothing();
     });
 
     it("refuses an unknown client", () => {
-      expect(decide(chooseIfNone(first), [])).toMatchObject({ ok: false, error: "not_found" });
+      given([]).when(chooseIfNone(first)).thenRefused("not_found");
     });
   });
 });

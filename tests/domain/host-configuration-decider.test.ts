@@ -4,14 +4,14 @@ import {
   type CreateHostConfiguration,
   decide,
   evolve,
-  type HostConfigurationCommand,
+  hostConfigurationDecider,
   type HostConfigurationEvent,
-  type HostConfigurationFailure,
   initialState,
   toView,
   type UpdateHostConfiguration,
   versions,
 } from "../../src/domain/host-configurations/decider.ts";
+import { deciderSpec } from "../support/decider-spec.ts";
 import {
   type HostConfigurationFields,
   hostConfigurationCreateSchema,
@@ -92,20 +92,8 @@ const updated = (version: number, data: UpdatedOverrides = {}): HostConfiguratio
   },
 });
 
-/** given(past events).when(command).then(new events | { error }) */
-function given(...events: HostConfigurationEvent[]) {
-  return {
-    when(command: HostConfigurationCommand) {
-      const decision = decide(command, events.reduce(evolve, initialState()));
-      return {
-        then(expected: HostConfigurationEvent[] | { error: HostConfigurationFailure }) {
-          if (Array.isArray(expected)) expect(decision).toEqual({ ok: true, events: expected });
-          else expect(decision).toMatchObject({ ok: false, error: expected.error });
-        },
-      };
-    },
-  };
-}
+const spec = deciderSpec(hostConfigurationDecider);
+const given = (...events: HostConfigurationEvent[]) => spec.given(events);
 
 describe("creating a host configuration", () => {
   it("records version 1 with the encrypted credentials", () => {
@@ -113,7 +101,7 @@ describe("creating a host configuration", () => {
   });
 
   it("refuses an id that exists", () => {
-    given(created).when(create).then({ error: "already_exists" });
+    given(created).when(create).thenRefused("already_exists");
   });
 
   it("records no credentials for a processor without them", () => {
@@ -179,24 +167,24 @@ describe("updating a host configuration", () => {
   });
 
   it("refuses when If-Match names another version", () => {
-    given(created, updated(2)).when(update({ expectedVersion: 1 })).then({ error: "version_conflict" });
-    given(created).when(update({ expectedVersion: 2 })).then({ error: "version_conflict" });
+    given(created, updated(2)).when(update({ expectedVersion: 1 })).thenRefused("version_conflict");
+    given(created).when(update({ expectedVersion: 2 })).thenRefused("version_conflict");
   });
 
   it("refuses an unknown id", () => {
-    given().when(update()).then({ error: "not_found" });
+    given().when(update()).thenRefused("not_found");
   });
 
   it("refuses an id of another processor, before comparing versions", () => {
     const asProcessorD = update({ expectedVersion: 9 });
     const command = { ...asProcessorD, processor: "processor_d" } as UpdateHostConfiguration;
-    given(created).when(command).then({ error: "processor_mismatch" });
+    given(created).when(command).thenRefused("processor_mismatch");
   });
 
   it("refuses to move the configuration to another client", () => {
     given(created)
       .when(update({ configuration: { ...renamed, clientId: otherClientId } }))
-      .then({ error: "client_mismatch" });
+      .thenRefused("client_mismatch");
   });
 });
 

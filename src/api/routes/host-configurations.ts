@@ -11,7 +11,7 @@ import {
 } from "../../commands/host-configurations.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import {
-  type HostConfigurationEvent,
+  hostConfigurationDecider,
   type HostConfigurationFailure,
   type HostConfigurationView,
   hostConfigurationStreamId,
@@ -19,6 +19,7 @@ import {
 } from "../../domain/host-configurations/decider.ts";
 import { hostConfigurationSchemas, type Processor, processors } from "../../domain/host-configurations/schemas.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
+import { readEvents } from "../../eventstore/typed-read.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { pascalCase } from "../openapi/pascal-case.ts";
@@ -225,8 +226,8 @@ function registerProcessorRoutes(
     },
     async (request) => {
       await visible(request, request.params.id);
-      const events = await store.readStream(hostConfigurationStreamId(request.params.id));
-      return { data: versions(events as unknown as HostConfigurationEvent[]) };
+      const events = await readEvents(store, hostConfigurationDecider.isEvent, hostConfigurationStreamId(request.params.id));
+      return { data: versions(events) };
     },
   );
 }

@@ -1,7 +1,7 @@
-import { paymentDecider, paymentStreamId } from "../../domain/payments/index.ts";
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { followUpRequest } from "./follow-up-request.ts";
+import { executePayment } from "./payment-stream.ts";
 import { loadHostConfiguration } from "./host-configuration.ts";
 import { sendAndRecord, type TransactionResult } from "./run-transaction.ts";
 
@@ -22,9 +22,9 @@ export interface DueAuthorization {
 export async function expireAuthorization(context: PaymentContext, due: DueAuthorization): Promise<TransactionResult> {
   const hostConfiguration = await loadHostConfiguration(context, due.hostConfigurationId);
   const voidTransactionId = newId();
-  const expired = await context.registries.groupCommits.execute(
-    paymentDecider,
-    paymentStreamId(due.paymentId),
+  const expired = await executePayment(
+    context,
+    due.paymentId,
     {
       type: "ExpireAuthorization",
       transactionId: due.transactionId,
@@ -32,7 +32,6 @@ export async function expireAuthorization(context: PaymentContext, due: DueAutho
       hostConfigurationVersion: hostConfiguration.view.version,
       now: context.now().toISOString(),
     },
-    context.metadata,
   );
   if (!expired.ok) return expired;
   const request = followUpRequest(expired.state, voidTransactionId, hostConfiguration);

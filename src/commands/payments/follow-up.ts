@@ -2,8 +2,7 @@ import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { followUpRequest } from "./follow-up-request.ts";
 import { runTransaction } from "./run-transaction.ts";
-import { paymentDecider, paymentStreamId } from "../../domain/payments/index.ts";
-import { readStream } from "../execute.ts";
+import { readPayment } from "./payment-stream.ts";
 
 export type FollowUp = { transactionId: string; parentTransactionId: string } & (
   | { type: "capture"; amount: number | undefined; final: boolean }
@@ -49,7 +48,7 @@ export async function followUp(context: PaymentContext, clientId: string, input:
 async function findParent(context: PaymentContext, clientId: string, parentTransactionId: string) {
   const located = await context.locateTransaction(clientId, parentTransactionId);
   if (located) return located;
-  const { state } = await readStream(context.store, paymentDecider, paymentStreamId(parentTransactionId), false);
+  const { state } = await readPayment(context, parentTransactionId);
   const root = state.transactions.get(parentTransactionId);
   if (!root || root.clientId !== clientId) return undefined;
   return { paymentId: parentTransactionId, processor: root.processor, hostConfigurationId: root.hostConfigurationId };

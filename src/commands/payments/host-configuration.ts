@@ -1,15 +1,14 @@
 import type { SecretBox } from "../../crypto/secrets.ts";
 import {
-  evolve,
-  type HostConfigurationEvent,
-  type HostConfigurationView,
+  hostConfigurationDecider,
   hostConfigurationStreamId,
-  initialState,
+  type HostConfigurationView,
   toView,
 } from "../../domain/host-configurations/decider.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { EventStore, JsonObject } from "../../eventstore/port.ts";
 import { credentialsContext } from "../host-configurations.ts";
+import { readStream } from "../execute.ts";
 import type { HostConfigurationCandidate as Candidate } from "./payment-settings.ts";
 
 export type HostConfigurationForPayment =
@@ -150,8 +149,7 @@ export async function loadHostConfiguration(
   const cache = deps.registries.hostConfigurations;
   const cached = knownVersion === undefined ? undefined : cache.get(hostConfigurationId, knownVersion);
   if (cached) return cached;
-  const events = await deps.store.readStream(hostConfigurationStreamId(hostConfigurationId));
-  const state = (events as unknown as HostConfigurationEvent[]).reduce(evolve, initialState());
+  const { state } = await readStream(deps.store, hostConfigurationDecider, hostConfigurationStreamId(hostConfigurationId), false);
   const view = toView(state);
   if (state.status !== "present" || !view) throw new Error(`host configuration ${hostConfigurationId} has no events`);
   const credentials = state.credentials && deps.secrets.decryptJson(state.credentials, credentialsContext(hostConfigurationId));

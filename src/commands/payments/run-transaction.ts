@@ -5,7 +5,6 @@ import {
   paymentDecider,
   type PaymentFailure,
   type PaymentState,
-  paymentStreamId,
   type TransactionView,
   toTransactionView,
 } from "../../domain/payments/index.ts";
@@ -13,11 +12,12 @@ import type { ProcessorHostConfiguration, ProcessorRequest } from "../../process
 import { followUpRequest } from "./follow-up-request.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
 import type { StreamTip } from "../../eventstore/hash-chain.ts";
-import { type EventMetadata, type Execution, type KnownStream, readStream } from "../execute.ts";
+import type { EventMetadata, Execution, KnownStream } from "../execute.ts";
 import { giveLimitBackAfter } from "../limits.ts";
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
+import { executePayment, readPayment } from "./payment-stream.ts";
 
 /**
  * A transaction as its payment's stream has it, with the limit it would have broken when it was
@@ -106,7 +106,7 @@ export async function sendRelease(
   if (release?.status !== "pending") return undefined;
   const request = followUpRequest(recorded.state, releaseTransactionId, hostConfiguration);
   await sendAndRecord(context, paymentId, { transactionId: release.id, clientId: release.clientId }, request, recorded);
-  return readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
+  return readPayment(context, paymentId);
 }
 
 /** The transaction a processor call is for, and whose it is. */
@@ -135,15 +135,8 @@ export async function recordIntent(
       state: paymentDecider.initialState(),
     };
   }
-  const metadata = { ...context.metadata, ...intentMetadata };
-  if (record) return record(metadata);
-  return context.registries.groupCommits.execute(
-    paymentDecider,
-    paymentStreamId(paymentId),
-    initiate,
-    metadata,
-    newPayment ? { known: newPaymentStream } : {},
-  );
+  if (record) return record({ ...context.metadata, ...intentMetadata });
+  return executePayment(context, paymentId, initiate, { metadata: intentMetadata, ...(newPayment && { known: newPaymentStream }) });
 }
 
 /**
@@ -162,11 +155,10 @@ async function recordOutcome(
   const giveUpAt = Date.now() + OUTCOME_RECORDING_PATIENCE_MS;
   for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
     try {
-      const recorded = await context.registries.groupCommits.execute(
-        paymentDecider,
-        paymentStreamId(paymentId),
+      const recorded = await executePayment(
+        context,
+        paymentId,
         { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, releaseTransactionId, now: context.now().toISOString() },
-        context.metadata,
         { known: initiated },
       );
       // Refused: another writer (the resolver) recorded this transaction first; its record stands.
@@ -176,7 +168,7 @@ async function recordOutcome(
           context.logger.error({ err: error, transactionId: initiate.transactionId }, "giving a limit back failed"),
         );
       }
-      return recorded.ok ? recorded : await readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
+      return recorded.ok ? recorded : await readPayment(context, paymentId);
     } catch (error) {
       context.logger.error({ err: error, transactionId: initiate.transactionId }, "recording a processor's answer failed");
       if (Date.now() + delay > giveUpAt) return initiated;
@@ -207,7 +199,7 @@ export async function transactionAsItStands(
   context: PaymentContext,
   { transactionId, paymentId }: { transactionId: string; paymentId: string },
 ): Promise<TransactionAsItStands | undefined> {
-  const { state, tip } = await readStream(context.store, paymentDecider, paymentStreamId(paymentId), false);
+  const { state, tip } = await readPayment(context, paymentId);
   const transaction = state.transactions.get(transactionId);
   if (!transaction) return undefined;
   return asRecorded(paymentId, { clientId: transaction.clientId, transactionId }, state, tip);

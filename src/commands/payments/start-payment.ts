@@ -1,20 +1,16 @@
 import { safeCard } from "../../domain/cards.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
-import {
-  type InitiateRoot,
-  paymentDecider,
-  paymentStreamId,
-  type RootTransactionType,
-} from "../../domain/payments/index.ts";
+import { type InitiateRoot, paymentDecider, paymentStreamId, type RootTransactionType } from "../../domain/payments/index.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import type { StoredCard } from "../payment-methods/stored-card.ts";
 import { decideNewStream } from "../execute-batched.ts";
-import { type EventMetadata, readStream } from "../execute.ts";
+import type { EventMetadata } from "../execute.ts";
 import { ConcurrencyError } from "../../eventstore/errors.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
+import { executePayment, readPayment } from "./payment-stream.ts";
 import { answerRefusedIntent, asRecorded, recordIntent, runTransaction } from "./run-transaction.ts";
 
 export interface StartPayment {
@@ -85,7 +81,7 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
         if (!(error instanceof ConcurrencyError)) throw error;
         // The write failed on a payment stream that exists: this one (a request that took its
         // Idempotency-Key over recorded it), answered as it stands, or another of the batch's.
-        const payment = await readStream(context.store, paymentDecider, streamId, false);
+        const payment = await readPayment(context, transactionId);
         if (payment.tip) return { ok: false as const, error: "already_exists" as const, detail: "The transaction is already recorded.", state: payment.state };
       }
     }
@@ -122,16 +118,15 @@ async function declineForLimit(
 ) {
   const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
   if (!initiated.ok) return answerRefusedIntent(initiate.transactionId, initiate, initiated);
-  const declined = await context.registries.groupCommits.execute(
-    paymentDecider,
-    paymentStreamId(initiate.transactionId),
+  const declined = await executePayment(
+    context,
+    initiate.transactionId,
     {
       type: "RecordOutcome",
       transactionId: initiate.transactionId,
       outcome: { status: "declined", declineCode: "limit_exceeded", processorResponse: null, limitBreach: breach },
       now: context.now().toISOString(),
     },
-    context.metadata,
     { known: initiated },
   );
   if (!declined.ok) throw new Error(`Recording a limit decline failed: ${declined.detail}`);

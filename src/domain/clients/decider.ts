@@ -1,4 +1,4 @@
-import { accept, type Decider, reject } from "../decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import type { CurrencyLimit } from "../limits/limits.ts";
 
@@ -45,6 +45,13 @@ export const clientIdOfStream = (streamId: string) => streamId.replace(/^client-
 
 export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, ClientFailure> = {
   initialState: () => ({ registered: false, keys: new Map(), defaultHostConfigurations: new Map() }),
+  isEvent: eventGuard<ClientEvent>([
+    "ClientRegistered.v1",
+    "ApiKeyIssued.v1",
+    "ApiKeyRevoked.v1",
+    "ClientLimitsSet.v1",
+    "DefaultHostConfigurationChosen.v1",
+  ]),
 
   evolve(state, event) {
     switch (event.type) {

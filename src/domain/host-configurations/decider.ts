@@ -1,4 +1,4 @@
-import { accept, type Decider, reject } from "../decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 import type { HostConfigurationFields, Processor, ProcessorConfiguration } from "./schemas.ts";
 
 /** Credentials as ciphertext, never plaintext: the domain stores and compares it, never opens it. */
@@ -169,7 +169,12 @@ type HostConfigurationDecider = Decider<
   HostConfigurationFailure
 >;
 
-export const hostConfigurationDecider: HostConfigurationDecider = { initialState, evolve, decide };
+export const hostConfigurationDecider: HostConfigurationDecider = {
+  initialState,
+  evolve,
+  decide,
+  isEvent: eventGuard<HostConfigurationEvent>(hostConfigurationEventTypes),
+};
 
 // --- read side -------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-import { accept, type Decider, reject } from "../decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 import type { CurrencyLimit } from "./limits.ts";
 
 /**
@@ -97,6 +97,7 @@ export function breachOf(limit: CurrencyLimit, usage: LimitUsage, amount: number
 export const limitUsageDecider: Decider<LimitUsage, LimitUsageCommand, LimitUsageEvent, "limit_exceeded"> = {
   initialState: initialUsage,
   evolve: (_state, event) => ({ usedAmount: event.data.usedAmount, usedCount: event.data.usedCount }),
+  isEvent: eventGuard<LimitUsageEvent>([ "LimitUsageChanged.v1" ]),
   decide(command, usage) {
     if (command.type === "Reserve") {
       const breach = breachOf(command.limit, usage, command.amount);

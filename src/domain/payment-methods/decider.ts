@@ -1,5 +1,5 @@
 import type { SafeCard } from "../cards.ts";
-import { accept, type Decider, reject } from "../decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 
 /**
  * A stored card (the vault). Its number is never in an event: `PaymentMethodCreated` carries it
@@ -112,7 +112,12 @@ export function decide(command: PaymentMethodCommand, state: PaymentMethodState)
 
 type PaymentMethodDecider = Decider<PaymentMethodState, PaymentMethodCommand, PaymentMethodEvent, PaymentMethodFailure>;
 
-export const paymentMethodDecider: PaymentMethodDecider = { initialState, evolve, decide };
+export const paymentMethodDecider: PaymentMethodDecider = {
+  initialState,
+  evolve,
+  decide,
+  isEvent: eventGuard<PaymentMethodEvent>(paymentMethodEventTypes),
+};
 
 // --- read side -------------------------------------------------------------------------------
 

@@ -1,12 +1,13 @@
-import type { Decider } from "../decider.ts";
+import { type Decider, eventGuard } from "../decider.ts";
 import { decide, type PaymentCommand, type PaymentFailure } from "./decide.ts";
-import type { PaymentEvent } from "./events.ts";
+import { type PaymentEvent, paymentEventTypes } from "./events.ts";
 import { evolve, initialState, type PaymentState } from "./state.ts";
 
 export const paymentDecider: Decider<PaymentState, PaymentCommand, PaymentEvent, PaymentFailure> = {
   initialState,
   evolve,
   decide,
+  isEvent: eventGuard<PaymentEvent>(paymentEventTypes),
 };
 
 export { capturableAmount, refundableAmount } from "./amounts.ts";

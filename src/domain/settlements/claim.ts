@@ -1,4 +1,4 @@
-import { accept, type Decider, reject } from "../decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 
 /**
  * Which batch of a host configuration is being closed: one at a time, so that no two batches take
@@ -26,6 +26,7 @@ export const settlementClaimDecider: Decider<SettlementClaim, SettlementClaimCom
   initialState: () => ({ claimedBy: null }),
   evolve: (_state, event) =>
     event.type === "SettlementClaimed.v1" ? { claimedBy: event.data.settlementId, since: event.data.occurredAt } : { claimedBy: null },
+  isEvent: eventGuard<SettlementClaimEvent>([ "SettlementClaimed.v1", "SettlementReleased.v1" ]),
   decide(command, state) {
     const { settlementId, now: occurredAt } = command;
     if (command.type === "Release") {

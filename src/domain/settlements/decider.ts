@@ -1,4 +1,4 @@
-import { accept, type Decider, reject } from "../decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 import {
   type BatchIdentity,
   batchIdentityOf,
@@ -7,6 +7,7 @@ import {
   closedBatchOf,
   type SettlementCandidate,
   type SettlementEvent,
+  settlementEventTypes,
 } from "./events.ts";
 import { type SettlementTotals, totalsMatch } from "./totals.ts";
 
@@ -32,6 +33,7 @@ export type SettlementFailure = "already_exists" | "invalid_settlement_state" | 
 
 export const settlementDecider: Decider<SettlementState, SettlementCommand, SettlementEvent, SettlementFailure> = {
   initialState: () => ({ status: "none" }),
+  isEvent: eventGuard<SettlementEvent>(settlementEventTypes),
   evolve(state, event) {
     switch (event.type) {
       case "SettlementOpened.v1":

@@ -1,4 +1,4 @@
-import { accept, type Decider, reject } from "../decider.ts";
+import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 import type { EncryptedSecret } from "../host-configurations/decider.ts";
 import type { EventSubscription } from "./event-types.ts";
 
@@ -81,6 +81,7 @@ export const webhookEndpointDecider: Decider<
   WebhookEndpointFailure
 > = {
   initialState: () => ({ status: "absent" }),
+  isEvent: eventGuard<WebhookEndpointEvent>(webhookEndpointEventTypes),
   evolve: (_state, event) =>
     event.type === "WebhookEndpointDeleted.v1"
       ? { status: "deleted", endpoint: upcastSnapshot(event.data) }

@@ -1,20 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { breachOf, type LimitUsage, type LimitUsageEvent, limitUsageDecider, openReservations } from "../../../src/domain/limits/usage.ts";
+import { deciderSpec } from "../../support/decider-spec.ts";
 
 const now = "2026-11-22T10:00:00.000Z";
 const limit = { currency: "USD", maxAmountPerTransaction: 5000, dailyAmount: 20_000, dailyCount: 8 };
 
 describe("limit usage", () => {
   it("gives back a returned part of a reservation (an authorization's released rest), leaving it open and counted for the rest", () => {
-    const reserve = { type: "Reserve" as const, reservationId: "r1", transactionId: "auth", amount: 1000, limit, now };
-    const reserved = limitUsageDecider.decide(reserve, limitUsageDecider.initialState());
-    if (!reserved.ok) throw new Error("the reservation was refused");
-    const afterReserve = limitUsageDecider.evolve(limitUsageDecider.initialState(), reserved.events[0]!);
-    const returned = limitUsageDecider.decide({ type: "Return", reservationId: "r1", transactionId: "auth", amount: 700, now }, afterReserve);
-    if (!returned.ok) throw new Error("the return was refused");
-    expect(returned.events[0]!.data).toMatchObject({ change: "returned", amount: 700, usedAmount: 300, usedCount: 1 });
-    const events: LimitUsageEvent[] = [...reserved.events, ...returned.events];
+    const changed = (change: "reserved" | "returned", amount: number, usedAmount: number): LimitUsageEvent => ({
+      type: "LimitUsageChanged.v1",
+      data: { reservationId: "r1", transactionId: "auth", change, amount, usedAmount, usedCount: 1, occurredAt: now },
+    });
+    const { given } = deciderSpec(limitUsageDecider);
+    given([]).when({ type: "Reserve", reservationId: "r1", transactionId: "auth", amount: 1000, limit, now }).then([changed("reserved", 1000, 1000)]);
+    given([changed("reserved", 1000, 1000)])
+      .when({ type: "Return", reservationId: "r1", transactionId: "auth", amount: 700, now })
+      .then([changed("returned", 700, 300)]);
+    const events = [changed("reserved", 1000, 1000), changed("returned", 700, 300)];
     expect([...openReservations(events).values()]).toEqual([expect.objectContaining({ reservationId: "r1", amount: 300 })]);
   });
 

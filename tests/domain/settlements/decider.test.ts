@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { type SettlementClaimEvent, settlementClaimDecider } from "../../../src/domain/settlements/claim.ts";
-import { type SettlementCommand, settlementDecider, type SettlementState } from "../../../src/domain/settlements/decider.ts";
+import { settlementDecider, type SettlementState } from "../../../src/domain/settlements/decider.ts";
 import { type BatchIdentity, CANDIDATES_PER_CHUNK, candidatesIn, type SettlementEvent } from "../../../src/domain/settlements/events.ts";
 import { closedSettlementView, toSettlementView } from "../../../src/domain/settlements/view.ts";
+import { deciderSpec } from "../../support/decider-spec.ts";
 
 const settlementId = "0190a8e2-0000-7000-8000-00000000b001";
 const now = "2026-06-11T04:31:00.000Z";
@@ -25,50 +26,44 @@ const chunk = (...ns: number[]): SettlementEvent => ({ type: "SettlementCandidat
 const sealed = (transactionCount: number): SettlementEvent => ({ type: "SettlementSealed.v1", data: { settlementId, transactionCount, occurredAt: now } });
 
 const stateAfter = (events: SettlementEvent[]): SettlementState => events.reduce(settlementDecider.evolve, settlementDecider.initialState());
-/** A command without its time: every one here happens `now`. */
-type Undated<Command> = Command extends unknown ? Omit<Command, "now"> : never;
-const decide = (command: Undated<SettlementCommand>, events: SettlementEvent[]) =>
-  settlementDecider.decide({ ...command, now } as SettlementCommand, stateAfter(events));
+const { given } = deciderSpec(settlementDecider);
+const failedWith = (message: string): SettlementEvent => ({ type: "SettlementFailed.v1", data: { settlementId, message, occurredAt: now } });
 
 describe("a settlement batch recorded in chunks", () => {
   it("opens with no candidates, records them a chunk at a time, and seals with their count", () => {
-    expect(decide({ type: "OpenSettlement", batch }, [])).toEqual({ ok: true, events: [opened] });
-    expect(decide({ type: "RecordCandidates", candidates: [candidate(1), candidate(2)] }, [opened])).toEqual({ ok: true, events: [chunk(1, 2)] });
-    expect(decide({ type: "SealSettlement" }, [opened, chunk(1, 2), chunk(3)])).toEqual({ ok: true, events: [sealed(3)] });
+    given([]).when({ type: "OpenSettlement", batch, now }).then([opened]);
+    given([opened]).when({ type: "RecordCandidates", candidates: [candidate(1), candidate(2)], now }).then([chunk(1, 2)]);
+    given([opened, chunk(1, 2), chunk(3)]).when({ type: "SealSettlement", now }).then([sealed(3)]);
     expect(candidatesIn([opened, chunk(1, 2), chunk(3), sealed(3)])).toEqual([candidate(1), candidate(2), candidate(3)]);
   });
 
   it("refuses a chunk over the bound, a second opening, candidates after the seal and a close before it", () => {
     const tooMany = Array.from({ length: CANDIDATES_PER_CHUNK + 1 }, (_, n) => candidate(n));
-    expect(decide({ type: "RecordCandidates", candidates: tooMany }, [opened])).toMatchObject({ ok: false, error: "chunk_too_large" });
-    expect(decide({ type: "OpenSettlement", batch }, [opened])).toMatchObject({ ok: false, error: "already_exists" });
-    expect(decide({ type: "RecordCandidates", candidates: [candidate(4)] }, [opened, chunk(1), sealed(1)])).toMatchObject({ ok: false, error: "invalid_settlement_state" });
-    const close = { type: "CloseSettlement", transactionCount: 1, totals, processorTotals: totals } as const;
-    expect(decide(close, [opened, chunk(1)])).toMatchObject({ ok: false, error: "invalid_settlement_state" });
+    given([opened]).when({ type: "RecordCandidates", candidates: tooMany, now }).thenRefused("chunk_too_large");
+    given([opened]).when({ type: "OpenSettlement", batch, now }).thenRefused("already_exists");
+    given([opened, chunk(1), sealed(1)]).when({ type: "RecordCandidates", candidates: [candidate(4)], now }).thenRefused("invalid_settlement_state");
+    given([opened, chunk(1)]).when({ type: "CloseSettlement", transactionCount: 1, totals, processorTotals: totals, now }).thenRefused("invalid_settlement_state");
   });
 
   it("closes a sealed batch with a count and both sides' totals, naming the batch whole", () => {
-    const close = { type: "CloseSettlement" as const, transactionCount: 2, totals, processorTotals: [] };
-    const decided = decide(close, [opened, chunk(1, 2), sealed(2)]);
-    expect(decided).toEqual({
-      ok: true,
-      events: [
+    given([opened, chunk(1, 2), sealed(2)])
+      .when({ type: "CloseSettlement", transactionCount: 2, totals, processorTotals: [], now })
+      .then([
         {
           type: "SettlementClosed.v2",
           data: { settlementId, clientId: batch.clientId, processor: "processor_a", hostConfigurationId: batch.hostConfigurationId, cutoff: batch.cutoff, transactionCount: 2, totals, processorTotals: [], status: "mismatched", occurredAt: now },
         },
-      ],
-    });
+      ]);
   });
 
   it("fails an unsealed or sealed batch, never a closed one", () => {
-    const fail = { type: "FailSettlement", message: "refused" } as const;
-    expect(decide(fail, [opened, chunk(1)])).toMatchObject({ ok: true, events: [{ type: "SettlementFailed.v1" }] });
-    expect(decide(fail, [opened, chunk(1), sealed(1)])).toMatchObject({ ok: true });
-    expect(decide(fail, [])).toMatchObject({ ok: false, error: "invalid_settlement_state" });
-    const closed = decide({ type: "CloseSettlement", transactionCount: 1, totals, processorTotals: totals }, [opened, chunk(1), sealed(1)]);
+    const fail = { type: "FailSettlement", message: "refused", now } as const;
+    given([opened, chunk(1)]).when(fail).then([failedWith("refused")]);
+    given([opened, chunk(1), sealed(1)]).when(fail).then([failedWith("refused")]);
+    given([]).when(fail).thenRefused("invalid_settlement_state");
+    const closed = settlementDecider.decide({ type: "CloseSettlement", transactionCount: 1, totals, processorTotals: totals, now }, stateAfter([opened, chunk(1), sealed(1)]));
     if (!closed.ok) throw new Error(closed.detail);
-    expect(decide(fail, [opened, chunk(1), sealed(1), ...closed.events])).toMatchObject({ ok: false, error: "invalid_settlement_state" });
+    given([opened, chunk(1), sealed(1), ...closed.events]).when(fail).thenRefused("invalid_settlement_state");
   });
 
   it("shows a batch as closing with its count once sealed, closed with the count settled, failed with none", () => {
@@ -115,11 +110,11 @@ describe("batches stored before chunks", () => {
 
 describe("the host configuration's claim", () => {
   const claimed = (occurredAt: string): SettlementClaimEvent => ({ type: "SettlementClaimed.v1", data: { settlementId, occurredAt } });
-  const claimState = (events: SettlementClaimEvent[]) => events.reduce(settlementClaimDecider.evolve, settlementClaimDecider.initialState());
 
   it("is renewed by its batch only, so a batch still closing is never taken for stale", () => {
     const later = "2026-06-11T04:40:00.000Z";
-    expect(settlementClaimDecider.decide({ type: "Renew", settlementId, now: later }, claimState([claimed(now)]))).toEqual({ ok: true, events: [claimed(later)] });
-    expect(settlementClaimDecider.decide({ type: "Renew", settlementId: batch.clientId, now: later }, claimState([claimed(now)]))).toEqual({ ok: true, events: [] });
+    const claim = deciderSpec(settlementClaimDecider);
+    claim.given([claimed(now)]).when({ type: "Renew", settlementId, now: later }).then([claimed(later)]);
+    claim.given([claimed(now)]).when({ type: "Renew", settlementId: batch.clientId, now: later }).thenNothing();
   });
 });
