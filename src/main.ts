@@ -1,6 +1,3 @@
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import { type Config, loadConfig } from "./config.ts";
 import { createLogger, logDestination } from "./logger.ts";
 import { checkEventStoreDbAnswers } from "./eventstore/eventstoredb/event-store.ts";
@@ -54,17 +51,6 @@ function stopOnSignal(logger: ReturnType<typeof createLogger>, stop: () => Promi
   }
 }
 
-/**
- * The projector in a child process of this one, with this process's environment and node flags.
- * It exits when this process goes (its IPC channel closes), even when this one is killed.
- */
-async function forkProjector(): Promise<ChildProcess> {
-  const child = fork(fileURLToPath(import.meta.url), ["projector"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const [message] = (await Promise.race([once(child, "message"), once(child, "exit")])) as unknown[];
-  if (message !== "running") throw new Error("the projector process exited before it ran");
-  return child;
-}
-
 const role = roleOrExit(process.argv[2]);
 const config = configurationOrExit(role);
 const logger = createLogger(config.logLevel, logDestination(process.stdout));
@@ -74,17 +60,14 @@ try {
   if (role === "projector") {
     const projector = await startProjector(config, logger);
     stopOnSignal(logger, () => projector.stop());
+    // Started by a parent with an IPC channel (`bench:sales --projector process`): it says when it
+    // runs, and goes when the parent does.
     if (process.send) {
       process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
       process.send("running");
     }
   } else {
-    // On PostgreSQL, `npm start` runs the projections in a process of their own, so they do not
-    // share the requests' event loop; the embedded database is this process's alone, so there
-    // they run here.
-    const projector = role === "all" && config.databaseUrl ? await forkProjector() : undefined;
-    const projectorExited = projector ? once(projector, "exit") : undefined;
-    const service = await startService(config, logger, undefined, { projections: role === "all" && !projector ? "here" : "elsewhere" });
+    const service = await startService(config, logger, undefined, { projections: role === "all" ? "here" : "elsewhere" });
     logger.info(`API: ${service.url}/v1 · docs: ${service.url}/docs · health: ${service.url}/health/ready`);
     if (service.generatedAdminKey) {
       // Straight to the terminal, never through the logger: the key is shown this once only.
@@ -92,23 +75,7 @@ try {
         `\nGenerated admin API key (shown once; only its hash is kept; \`npm run ledger -- admin-key rotate\` replaces it, or set ADMIN_API_KEY to choose your own):\n\n  ${service.generatedAdminKey}\n\n`,
       );
     }
-    let stopping = false;
-    const stopAll = async () => {
-      stopping = true;
-      // The API first: its last requests' reads wait for the projector.
-      await service.stop();
-      if (projector && projector.exitCode === null && projector.signalCode === null) {
-        projector.kill("SIGTERM");
-        await projectorExited;
-      }
-    };
-    stopOnSignal(logger, stopAll);
-    // Without its projector the API's reads would go stale: both go, for the supervisor to restart.
-    projectorExited?.then(([code]) => {
-      if (stopping) return;
-      logger.error({ code }, "the projector process exited; stopping");
-      stopAll().finally(() => process.exit(1));
-    });
+    stopOnSignal(logger, () => service.stop());
   }
 } catch (error) {
   logger.fatal({ err: error }, "the service could not start");

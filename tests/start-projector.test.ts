@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openTestDatabase } from "./support/database.ts";
 import { testEnvironment } from "./support/environment.ts";
-import { runProcess, startServiceProcess, stopProcess } from "./support/process.ts";
+import { runProcess, startProjectorProcess, startServiceProcess, stopProcess } from "./support/process.ts";
 
 describe("start:api and start:projector", () => {
   it.each(["api", "projector"])("%s refuses the embedded database: it is one process's", async (role) => {
@@ -19,33 +19,33 @@ describe("start:api and start:projector", () => {
   }, 90_000);
 });
 
-const skip = testEnvironment.databaseUrl ? undefined : "a projector process beside the API needs DATABASE_URL";
-if (skip) console.warn(`SKIPPED npm start with its projector process: ${skip}`);
+const skip = testEnvironment.databaseUrl ? undefined : "an API and a projector in processes of their own need DATABASE_URL";
+if (skip) console.warn(`SKIPPED start:api beside start:projector: ${skip}`);
 
-describe.skipIf(skip)("npm start on PostgreSQL", () => {
-  it("runs the projections in a child process, reflects a write in the next read, and stops both on SIGTERM", async () => {
+describe.skipIf(skip)("start:api beside start:projector on PostgreSQL", () => {
+  it("the API's next read reflects its write, applied by the projector's process, and both stop on SIGTERM", async () => {
     const database = await openTestDatabase("postgres");
     const dataDir = await mkdtemp(path.join(tmpdir(), "ledger-projector-"));
     try {
       const adminKey = "start-projector-admin-key-0123456789abcdefghijklmnop";
-      const service = await startServiceProcess({ DATA_DIR: dataDir, DATABASE_URL: database.url!, ADMIN_API_KEY: adminKey });
-      const servicePid = Number(/"pid":(\d+).*docs: /.exec(service.output())?.[1]);
-      const projectorPid = Number(/"pid":(\d+)[^\n]*"msg":"projector running"/.exec(service.output())?.[1]);
-      expect(projectorPid).toBeGreaterThan(0);
-      expect(projectorPid).not.toBe(servicePid);
+      const environment = { DATA_DIR: dataDir, DATABASE_URL: database.url!, ADMIN_API_KEY: adminKey };
+      const api = await startServiceProcess(environment, { role: "api" });
+      const projector = await startProjectorProcess(environment);
+      expect(api.output()).not.toContain("projector running");
 
-      const created = await fetch(`${service.url}/v1/clients`, {
+      const created = await fetch(`${api.url}/v1/clients`, {
         method: "POST",
         headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
         body: JSON.stringify({ name: "Acme" }),
       });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };
-      const read = await fetch(`${service.url}/v1/clients/${id}`, { headers: { authorization: `Bearer ${adminKey}` } });
+      const read = await fetch(`${api.url}/v1/clients/${id}`, { headers: { authorization: `Bearer ${adminKey}` } });
       expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ id, name: "Acme" });
 
-      expect(await stopProcess(service.child)).toBe(0);
-      expect(() => process.kill(projectorPid, 0)).toThrow();
+      expect(await stopProcess(api.child)).toBe(0);
+      expect(await stopProcess(projector.child)).toBe(0);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
       await database.close();

@@ -15,8 +15,8 @@ interface StartedProcess {
 }
 
 /** Runs a TypeScript entry as its npm script does (in `cwd`), in a process of its own, until its output matches `ready`. */
-function startProcess(script: string, environment: Record<string, string>, ready: RegExp, cwd = checkoutRoot): Promise<StartedProcess> {
-  return startCommand([process.execPath, "--import", "tsx", script], environment, ready, cwd);
+function startProcess(script: string, environment: Record<string, string>, ready: RegExp, cwd = checkoutRoot, args: string[] = []): Promise<StartedProcess> {
+  return startCommand([process.execPath, "--import", "tsx", script, ...args], environment, ready, cwd);
 }
 
 /** Runs a command in `cwd` until its output matches `ready`. */
@@ -62,11 +62,17 @@ const listening = /"pid":(\d+).*docs: (http:\S+)\/docs/;
  */
 export async function startServiceProcess(
   environment: Record<string, string>,
-  { checkout }: { checkout?: string } = {},
+  { checkout, role }: { checkout?: string; role?: "api" } = {},
 ): Promise<ServiceProcess> {
   const entry = checkout === undefined ? main : path.join(checkout, "src/main.ts");
-  const { child, ready, output } = await startProcess(entry, { ...serviceEnvironment, ...environment }, listening, checkout);
+  const { child, ready, output } = await startProcess(entry, { ...serviceEnvironment, ...environment }, listening, checkout, role ? [role] : []);
   return { child, url: ready[2]!, output };
+}
+
+/** `npm run start:projector`: the projections alone, until they run. */
+export async function startProjectorProcess(environment: Record<string, string>): Promise<Omit<ServiceProcess, "url">> {
+  const { child, output } = await startProcess(main, { ...serviceEnvironment, ...environment }, /"msg":"projector running"/, checkoutRoot, ["projector"]);
+  return { child, output };
 }
 
 /** The service as built by `npm run build`: plain JavaScript in `outDir`, run by node alone. */
