@@ -44,6 +44,9 @@ export const checkpointKeySchema = publishedKeySchema
   .meta({ id: "CheckpointKey", description: "A public key that signs (or signed) checkpoints" });
 export type CheckpointKey = z.infer<typeof checkpointKeySchema>;
 
+/** The answer of both routes that serve the keys (`/v1/audit/checkpoint-keys`, `/audit/checkpoint-keys`). */
+export const checkpointKeyListSchema = z.object({ keys: z.array(checkpointKeySchema) });
+
 /** Every key ever published, oldest first. */
 export async function readCheckpointKeys(store: EventStore): Promise<CheckpointKey[]> {
   const events = await store.readStream(CHECKPOINT_KEY_STREAM);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
-import { checkpointKeySchema, readCheckpointKeys } from "../../audit/checkpoint-keys.ts";
+import { checkpointKeyListSchema, readCheckpointKeys } from "../../audit/checkpoint-keys.ts";
 import { type AuditEvent, auditEventSchema, InvalidCursorError, readLogPage, toAuditEvent } from "../../audit/event-log.ts";
 import { checkStreamLinks } from "../../audit/link-checks.ts";
 import { paymentStreamOf } from "../../audit/payment-stream.ts";
@@ -105,7 +105,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async 
           "An auditor keeps this list apart from the service and gives it to " +
           "`ledger verify-export --checkpoints <file> --key <this list>`. A rotated key stays listed, so the " +
           "checkpoints it signed still verify. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).",
-        response: { 200: z.object({ keys: z.array(checkpointKeySchema) }) },
+        response: { 200: checkpointKeyListSchema },
       },
     },
     async () => ({ keys: await readCheckpointKeys(store) }),

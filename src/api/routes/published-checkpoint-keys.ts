@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { checkpointKeySchema, readCheckpointKeys } from "../../audit/checkpoint-keys.ts";
+import { checkpointKeyListSchema, readCheckpointKeys } from "../../audit/checkpoint-keys.ts";
 import type { EventStore } from "../../eventstore/port.ts";
 
 /**
@@ -21,7 +20,7 @@ export function registerPublishedCheckpointKeys(app: FastifyInstance, store: Eve
           "public key that signs or signed the service's chain checkpoints, oldest first (a rotated key stays). " +
           "Public keys only, never a secret. Empty while checkpoints are off (CHECKPOINT_INTERVAL_SECONDS unset).",
         security: [],
-        response: { 200: z.object({ keys: z.array(checkpointKeySchema) }) },
+        response: { 200: checkpointKeyListSchema },
       },
     },
     async () => ({ keys: await readCheckpointKeys(store) }),
