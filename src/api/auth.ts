@@ -24,11 +24,16 @@ declare module "fastify" {
 const bearer = /^Bearer ([\x21-\x7e]{16,512})$/;
 
 /**
- * Authenticates every route that declares `config.access`, then checks the role. Client keys are
+ * Authenticates every route of the scope, each of which must declare `config.access`, then checks the role. Client keys are
  * looked up on every request, so a revoked key stops working at once on every instance.
  */
 export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKey: AdminKey): void {
   app.decorateRequest("principal", undefined);
+  // Fail closed: a route added to this scope without saying who may call it would otherwise
+  // answer anyone.
+  app.addHook("onRoute", (route) => {
+    if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no config.access`);
+  });
   const keyHolders = keyHolderLookup(db);
   app.addHook("onRequest", async (request) => {
     const access = request.routeOptions.config.access;

@@ -1,4 +1,6 @@
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerAuthentication } from "../../src/api/auth.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
 
@@ -111,6 +113,29 @@ for (const target of testDatabaseTargets()) {
     });
 
     describe("authentication and roles", () => {
+      it("every /v1 operation of the OpenAPI document answers 401 invalid_credentials without a key", async () => {
+        const document = (await api.request("GET", "/openapi.json", { key: null })).body as {
+          paths: Record<string, Record<string, unknown>>;
+        };
+        const operations = Object.entries(document.paths)
+          .filter(([path]) => path.startsWith("/v1/"))
+          .flatMap(([path, methods]) => Object.keys(methods).map((method) => [method.toUpperCase(), path] as const));
+        expect(operations.length).toBeGreaterThan(30);
+        for (const [method, path] of operations) {
+          const url = path.replaceAll(/\{[^}]+\}/g, "00000000-0000-7000-8000-000000000000");
+          const response = await api.request(method, url, { key: null, body: method === "GET" || method === "DELETE" ? undefined : {} });
+          expect(response.status, `${method} ${path}`).toBe(401);
+          expect(response.body.code, `${method} ${path}`).toBe("invalid_credentials");
+        }
+      });
+
+      it("refuses to register a /v1 route that does not say who may call it", async () => {
+        const app = Fastify();
+        registerAuthentication(app, api.database.db, { kind: "stored" });
+        expect(() => app.get("/v1/open", async () => ({ open: true }))).toThrow("GET /v1/open declares no config.access");
+        await app.close();
+      });
+
       it("missing, malformed and unknown keys are 401 invalid_credentials", async () => {
         const attempts: Record<string, string>[] = [{}, { authorization: "Basic abc" }, { authorization: "Bearer short" }];
         for (const headers of attempts) {
