@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { setTimeout as sleep } from "node:timers/promises";
+import { DEFAULT_GATHER_MS, gatherMoment } from "../gather.ts";
 import type { NewEvent, ReadAllOptions, ReadAllResult, SubscribeOptions } from "../port.ts";
 
 export interface LiveSubscriptionOptions {
@@ -13,7 +13,7 @@ export interface LiveSubscriptionOptions {
   coalesceMs: number;
 }
 
-export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalMs: 200, coalesceMs: 30 };
+export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalMs: 200, coalesceMs: DEFAULT_GATHER_MS };
 
 /**
  * The live feeds of one PostgreSQL event store in this process: a subscriber reads the log, then
@@ -51,27 +51,12 @@ export class LiveSubscriptions {
         yield batch;
       }
       gathered = batch.events.length < batchSize && (await woken) === "append";
-      if (gathered) await this.#gather(options);
+      if (gathered) await gatherMoment(options, this.#options.coalesceMs);
     }
   }
 
   close(): void {
     this.#appended.removeAllListeners();
-  }
-
-  /** Lets the appends of the moment gather, until the subscription stops or someone awaits it. */
-  async #gather({ signal, awaited }: SubscribeOptions): Promise<void> {
-    const gathered = new AbortController();
-    const stop = () => gathered.abort();
-    signal.addEventListener("abort", stop, { once: true });
-    if (signal.aborted) stop();
-    try {
-      const pause = sleep(this.#options.coalesceMs, undefined, { signal: gathered.signal });
-      await Promise.race([pause, ...(awaited ? [awaited(gathered.signal)] : [])]).catch(() => {});
-    } finally {
-      gathered.abort();
-      signal.removeEventListener("abort", stop);
-    }
   }
 
   /**
