@@ -24,8 +24,9 @@ declare module "fastify" {
 const bearer = /^Bearer ([\x21-\x7e]{16,512})$/;
 
 /**
- * Authenticates every route of the scope, each of which must declare `config.access`, then checks the role. Client keys are
- * looked up on every request, so a revoked key stops working at once on every instance.
+ * Authenticates every route of the scope, each of which must declare `config.access`, then checks
+ * the role. Client keys are looked up on every request, so a revoked key stops working at once on
+ * every instance.
  */
 export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKey: AdminKey): void {
   app.decorateRequest("principal", undefined);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { SubscribeOptions } from "./port.ts";
 
 /** How long a live subscriber gathers by default: short beside a request, long beside one append. */
-export const DEFAULT_GATHER_MS = 30;
+export const DEFAULT_COALESCE_MS = 30;
 
 /**
  * Lets the events of the moment gather for a live subscriber, so that they are applied as one

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
 import type { ReadAllResult } from "../../src/eventstore/port.ts";
+import { awaitedOnDemand } from "../support/awaited-on-demand.ts";
 import { FakeServer } from "./fake-eventstoredb-client.ts";
 
 const event = (index: number) => ({ type: "Happened", data: { index } });
@@ -10,7 +11,7 @@ describe("EventStoreDB live subscription", () => {
   it("hands over the events of the moment after the first as one batch, not one each", async () => {
     const server = new FakeServer();
     // A wide window, so the test's appends fit in it.
-    const store = eventStoreOnClient(server.asClient(), { gatherMs: 1_500 });
+    const store = eventStoreOnClient(server.asClient(), { coalesceMs: 1_500 });
     const stopping = new AbortController();
     const batches: ReadAllResult[] = [];
     const subscribed = (async () => {
@@ -33,14 +34,9 @@ describe("EventStoreDB live subscription", () => {
 
   it("hands over at once when someone awaits it while the events gather", async () => {
     const server = new FakeServer();
-    const store = eventStoreOnClient(server.asClient(), { gatherMs: 60_000 });
+    const store = eventStoreOnClient(server.asClient(), { coalesceMs: 60_000 });
     const stopping = new AbortController();
-    let awaitNow: (() => void) | undefined;
-    const awaited = (signal: AbortSignal) =>
-      new Promise<void>((resolve) => {
-        awaitNow = resolve;
-        signal.addEventListener("abort", () => resolve(), { once: true });
-      });
+    const { awaited, awaitNow } = awaitedOnDemand();
     const batches: ReadAllResult[] = [];
     const subscribed = (async () => {
       for await (const batch of store.subscribe({ signal: stopping.signal, awaited })) {
@@ -55,7 +51,7 @@ describe("EventStoreDB live subscription", () => {
     await sleep(200);
     // Both have landed; the second waits in the gathering until someone awaits the subscriber.
     expect(batches.flatMap((b) => b.events).length).toBe(1);
-    awaitNow?.();
+    awaitNow();
     await subscribed;
     expect(batches.flatMap((b) => b.events.map((e) => e.data.index))).toEqual([0, 1]);
   });

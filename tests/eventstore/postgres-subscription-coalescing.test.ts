@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import type { ReadAllResult } from "../../src/eventstore/port.ts";
+import { awaitedOnDemand } from "../support/awaited-on-demand.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
 
 for (const target of testDatabaseTargets()) {
@@ -39,17 +40,7 @@ for (const target of testDatabaseTargets()) {
     it("reads at once when someone awaits it while the appends gather", async () => {
       const store = new PostgresEventStore(database.db, { pollIntervalMs: 60_000, coalesceMs: 60_000 });
       const stopping = new AbortController();
-      let gatheringStarted!: () => void;
-      const gathering = new Promise<void>((resolve) => (gatheringStarted = resolve));
-      let awaitNow!: () => void;
-      // Asked only once the subscriber starts letting appends gather.
-      const awaited = (signal: AbortSignal) => {
-        gatheringStarted();
-        return new Promise<void>((resolve) => {
-          awaitNow = resolve;
-          signal.addEventListener("abort", () => resolve(), { once: true });
-        });
-      };
+      const { awaited, gathering, awaitNow } = awaitedOnDemand();
       const batches: ReadAllResult[] = [];
       const subscribed = (async () => {
         for await (const batch of store.subscribe({ signal: stopping.signal, awaited })) {
@@ -69,13 +60,8 @@ for (const target of testDatabaseTargets()) {
     it("still reads what gathered when it is stopped while the appends gather", async () => {
       const store = new PostgresEventStore(database.db, { pollIntervalMs: 60_000, coalesceMs: 60_000 });
       const stopping = new AbortController();
-      let gatheringStarted!: () => void;
-      const gathering = new Promise<void>((resolve) => (gatheringStarted = resolve));
       // Never awaited: only the stop ends the gathering.
-      const awaited = (signal: AbortSignal) => {
-        gatheringStarted();
-        return new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-      };
+      const { awaited, gathering } = awaitedOnDemand();
       const batches: ReadAllResult[] = [];
       const subscribed = (async () => {
         for await (const batch of store.subscribe({ signal: stopping.signal, awaited })) batches.push(batch);

@@ -41,8 +41,8 @@ import {
   toVisibleEvent,
   type LogPosition,
 } from "./codec.ts";
+import { DEFAULT_COALESCE_MS } from "../gather.ts";
 import { subscribeToAll } from "./subscription.ts";
-import { DEFAULT_GATHER_MS } from "../gather.ts";
 
 /** Records per read when scanning $all, however few events the caller wants. */
 const PAGE_SIZE = 100;
@@ -58,8 +58,8 @@ const FIRST_ANSWER_WITHIN_MS = 5_000;
 
 export interface EventStoreDbOptions {
   retryForMs?: number;
-  /** How long a live subscriber lets the events of a moment gather (see gatherMoment). */
-  gatherMs?: number;
+  /** How long a live subscriber lets the events of a moment gather (see gatherMoment), as the PostgreSQL store's option. */
+  coalesceMs?: number;
 }
 
 /** The EventStore port on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`. */
@@ -121,7 +121,7 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** The adapter over an existing client; exported so unit tests can hand it a fake one. */
-export function eventStoreOnClient(client: EventStoreDBClient, { retryForMs = RETRY_FOR_MS, gatherMs = DEFAULT_GATHER_MS }: EventStoreDbOptions = {}): EventStore {
+export function eventStoreOnClient(client: EventStoreDBClient, { retryForMs = RETRY_FOR_MS, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {}): EventStore {
   /**
    * Whether a call gave up waiting for the store and none has succeeded since: then calls are
    * tried once, so that a long outage is answered at once rather than after a wait per call.
@@ -264,7 +264,7 @@ export function eventStoreOnClient(client: EventStoreDBClient, { retryForMs = RE
     },
 
     subscribe(options) {
-      return subscribeToAll(client, options, gatherMs);
+      return subscribeToAll(client, options, coalesceMs);
     },
 
     async close(): Promise<void> {

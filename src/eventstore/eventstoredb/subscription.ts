@@ -132,14 +132,14 @@ class SubscriptionBuffer {
  * records the filter drops at the checkpoints the server sends every `maxSearchWindow` (32) records
  * it scanned, so it trails the end of the log by fewer than 32 records once caught up (the server
  * sends none while the log is quiet). Live, it lets the events of a moment gather into one batch
- * (see gatherMoment), as the PostgreSQL subscription does. Filtered $all subscriptions can drop; on error or end it
- * resubscribes with exponential backoff from the last position it passed, skipping anything at or
- * before it, so nothing is yielded twice or skipped.
+ * (see gatherMoment), as the PostgreSQL subscription does. Filtered $all subscriptions can drop;
+ * on error or end it resubscribes with exponential backoff from the last position it passed,
+ * skipping anything at or before it, so nothing is yielded twice or skipped.
  */
 export async function* subscribeToAll(
   client: EventStoreDBClient,
   { after, types, batchSize = 500, signal, awaited }: SubscribeOptions,
-  gatherMs: number,
+  coalesceMs: number,
 ): AsyncGenerator<ReadAllResult> {
   let last: LogPosition | null = decodeCheckpoint(after);
   const typeSet = types ? new Set(types) : null;
@@ -173,7 +173,7 @@ export async function* subscribeToAll(
           yield { events, checkpoint: encodeCheckpoint(last) };
         }
         // Live, events arrive one by one: let those of the moment gather into the next batch.
-        if (taken.items.length < batchSize) await gatherMoment({ signal, awaited }, gatherMs);
+        if (taken.items.length < batchSize) await gatherMoment({ signal, awaited }, coalesceMs);
       }
     } finally {
       await buffer.dispose();

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { DEFAULT_GATHER_MS, gatherMoment } from "../gather.ts";
+import { DEFAULT_COALESCE_MS, gatherMoment } from "../gather.ts";
 import type { NewEvent, ReadAllOptions, ReadAllResult, SubscribeOptions } from "../port.ts";
 
 export interface LiveSubscriptionOptions {
@@ -13,7 +13,7 @@ export interface LiveSubscriptionOptions {
   coalesceMs: number;
 }
 
-export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalMs: 200, coalesceMs: DEFAULT_GATHER_MS };
+export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalMs: 200, coalesceMs: DEFAULT_COALESCE_MS };
 
 /**
  * The live feeds of one PostgreSQL event store in this process: a subscriber reads the log, then
