@@ -2,6 +2,30 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const moduleState = ["Program", "Program > ExportNamedDeclaration"].flatMap((scope) => [
+  {
+    selector: `${scope} > VariableDeclaration[kind!="const"]`,
+    message: "No module-level mutable state: make it at service start (src/service.ts) and pass it on a context.",
+  },
+  {
+    selector: `${scope} > VariableDeclaration > VariableDeclarator > NewExpression[arguments.length=0][callee.name=/^(Map|Set|WeakMap|WeakSet)$/]`,
+    message: "No module-level registry or cache: make it at service start (src/service.ts) and pass it on a context.",
+  },
+  {
+    selector: `${scope} > VariableDeclaration > VariableDeclarator > CallExpression[callee.name="batchWhileBusy"]`,
+    message: "A batcher holds a queue: make it at service start (src/service.ts) and pass it on a context.",
+  },
+]);
+
+const transactionsQueryMessage = "Query the transactions read model through src/projections/transactions/queries.ts, beside its projection.";
+const transactionsTableQueries = [
+  {
+    selector: `CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|innerJoin|leftJoin)$/][arguments.0.value=/^transactions( |$)/]`,
+    message: transactionsQueryMessage,
+  },
+  { selector: `TemplateElement[value.raw=/\\b(from|join|update|into)\\s+transactions\\b/i]`, message: transactionsQueryMessage },
+];
+
 export default tseslint.config(
   { ignores: ["node_modules", "data", "coverage", "scratch", "dist", "console/dist", "packages/client/dist", ".build-test-*", "test-artifacts"] },
   js.configs.recommended,
@@ -44,24 +68,13 @@ export default tseslint.config(
     // Make it in src/service.ts and pass it on a context. Entry points are the process itself.
     files: ["src/**/*.ts"],
     ignores: ["**/main.ts"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        ...["Program", "Program > ExportNamedDeclaration"].flatMap((scope) => [
-          {
-            selector: `${scope} > VariableDeclaration[kind!="const"]`,
-            message: "No module-level mutable state: make it at service start (src/service.ts) and pass it on a context.",
-          },
-          {
-            selector: `${scope} > VariableDeclaration > VariableDeclarator > NewExpression[arguments.length=0][callee.name=/^(Map|Set|WeakMap|WeakSet)$/]`,
-            message: "No module-level registry or cache: make it at service start (src/service.ts) and pass it on a context.",
-          },
-          {
-            selector: `${scope} > VariableDeclaration > VariableDeclarator > CallExpression[callee.name="batchWhileBusy"]`,
-            message: "A batcher holds a queue: make it at service start (src/service.ts) and pass it on a context.",
-          },
-        ]),
-      ],
-    },
+    rules: { "no-restricted-syntax": ["error", ...moduleState] },
+  },
+  {
+    // A read model's queries sit beside its projection (README "Projections"): outside
+    // src/projections, the `transactions` table is read through src/projections/transactions.
+    files: ["src/**/*.ts"],
+    ignores: ["**/main.ts", "src/projections/**", "src/db/migrations/**"],
+    rules: { "no-restricted-syntax": ["error", ...moduleState, ...transactionsTableQueries] },
   },
 );

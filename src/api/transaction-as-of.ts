@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { type AuditEvent, occurredAtOf, toAuditEvent } from "../audit/event-log.ts";
 import { chainCheckSchema, checkStreamLinks } from "../audit/link-checks.ts";
-import { evolve, initialState, type PaymentEvent, paymentStreamId, type TransactionView, toTransactionView } from "../domain/payments/index.ts";
+import { evolve, initialState, paymentDecider, paymentStreamId, type TransactionView, toTransactionView } from "../domain/payments/index.ts";
 import type { EventStore } from "../eventstore/port.ts";
+import { readEvents } from "../eventstore/typed-read.ts";
 import { transactionSchema } from "./transaction-schema.ts";
 
 const brokenEventSchema = z
@@ -47,12 +48,12 @@ export async function transactionAsOf(
   transactionId: string,
   asOf: Date,
 ): Promise<TransactionAsOf> {
-  const events = await store.readStream(paymentStreamId(paymentId));
+  const events = await readEvents(store, paymentDecider.isEvent, paymentStreamId(paymentId));
   const checks = checkStreamLinks(events);
   let state = initialState();
   for (const event of events) {
     if (new Date(occurredAtOf(event)).getTime() > asOf.getTime()) break;
-    state = evolve(state, event as unknown as PaymentEvent);
+    state = evolve(state, event);
   }
   const brokenEvents = events.flatMap((event, index) => (checks[index]!.status === "broken" ? [toAuditEvent(event, checks[index]!)] : []));
   return { transaction: toTransactionView(state, transactionId), brokenEvents };

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { paymentStreamId } from "../domain/payments/index.ts";
+import { findTransaction } from "../projections/transactions/queries.ts";
 
 /**
  * The payment stream a transaction lives in, found through the transactions read model.
@@ -11,11 +12,6 @@ export async function paymentStreamOf(
   transactionId: string,
   clientId?: string,
 ): Promise<string | undefined> {
-  const row = await db
-    .selectFrom("transactions")
-    .select("payment_id")
-    .where("transaction_id", "=", transactionId)
-    .$if(clientId !== undefined, (query) => query.where("client_id", "=", clientId!))
-    .executeTakeFirst();
-  return row && paymentStreamId(row.payment_id);
+  const found = await findTransaction(db, transactionId, clientId);
+  return found && paymentStreamId(found.paymentId);
 }

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
 import { closeSettlement, openSettlementsBefore, resumeSettlement, type SettlementContext } from "../commands/settlements.ts";
@@ -7,6 +6,7 @@ import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { scheduledSettlementId } from "../domain/settlements/events.ts";
 import { latestScheduledClose } from "../domain/settlements/schedule.ts";
 import type { Logger } from "../logger.ts";
+import { authorizationsCapturableSince } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
 import { ThrottledLog } from "./throttled-log.ts";
 
@@ -113,24 +113,7 @@ export class Lifecycle {
 
   async #expireAuthorizations(): Promise<void> {
     const { context, authorizationTtlMs } = this.#options;
-    const due = await context.db
-      .selectFrom("transactions")
-      .select(["transaction_id as transactionId", "payment_id as paymentId", "client_id as clientId", "host_configuration_id as hostConfigurationId"])
-      .where("capturable_since", "<=", new Date(context.now().getTime() - authorizationTtlMs))
-      // One with a capture (or a capture's void) still unanswered expires once it is answered (the
-      // payment's decider refuses it until then): left out here, it never crowds out the others.
-      .where(
-        sql<boolean>`not exists (
-          select from transactions capture
-          where capture.parent_transaction_id = transactions.transaction_id and capture.type = 'capture'
-            and (capture.status = 'pending' or exists (
-              select from transactions capture_void
-              where capture_void.parent_transaction_id = capture.transaction_id and capture_void.status = 'pending'))
-        )`,
-      )
-      .orderBy("capturable_since")
-      .limit(EXPIRIES_PER_PASS)
-      .execute();
+    const due = await authorizationsCapturableSince(context.db, new Date(context.now().getTime() - authorizationTtlMs), EXPIRIES_PER_PASS);
     for (const authorization of due) {
       if (this.#periodic.stopped) return;
       await this.#each({ transactionId: authorization.transactionId }, async () => {

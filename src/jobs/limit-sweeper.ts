@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { CommandContext } from "../commands/context.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
@@ -16,6 +15,7 @@ import { reservationOf } from "../commands/limits.ts";
 import { paymentDecider } from "../domain/payments/index.ts";
 import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
 import type { Logger } from "../logger.ts";
+import { transactionsHoldingLimits } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
 
 export interface LimitSweeperOptions {
@@ -144,14 +144,7 @@ export class LimitSweeper {
     for (const { transactionId } of open) heldBy.set(transactionId, (heldBy.get(transactionId) ?? 0) + 1);
     const single = judged.filter((reservation) => heldBy.get(reservation.transactionId) === 1);
     if (single.length === 0) return new Set();
-    const rows = await this.#options.context.db
-      .selectFrom("transactions")
-      .select(["transaction_id", "created_at"])
-      .where("transaction_id", "in", single.map((reservation) => reservation.transactionId))
-      .where((where) =>
-        where.or([where("status", "=", "pending"), where.and([where("status", "=", "approved"), sql<boolean>`view->>'voided' = 'false'`])]),
-      )
-      .execute();
+    const rows = await transactionsHoldingLimits(this.#options.context.db, single.map((reservation) => reservation.transactionId));
     const counting = new Set(rows.filter((row) => utcDay(row.created_at) === day).map((row) => row.transaction_id));
     return new Set(single.filter((reservation) => counting.has(reservation.transactionId)).map((reservation) => reservation.reservationId));
   }

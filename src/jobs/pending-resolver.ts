@@ -4,6 +4,7 @@ import type { PaymentContext, PendingResolution } from "../commands/payments/dep
 import type { Logger } from "../logger.ts";
 import { ThrottledLog } from "./throttled-log.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
+import { type ResolverCursor, resolverWorkAfter } from "../projections/transactions/queries.ts";
 import { resolveTransaction, type ResolverTiming } from "./resolve-transaction.ts";
 
 export interface PendingResolverOptions {
@@ -33,7 +34,6 @@ export interface PassSummary {
   counts: Record<PassResult, number>;
 }
 
-type Cursor = { createdAt: Date; transactionId: string };
 
 /**
  * Asks the processors about transactions left pending (a timeout, or a crash between intent and
@@ -46,7 +46,7 @@ export class PendingResolver {
   readonly #options: Required<PendingResolverOptions>;
   readonly #owner = randomUUID();
   readonly #stopping = new AbortController();
-  #cursor: Cursor | undefined;
+  #cursor: ResolverCursor | undefined;
   #running: Promise<void> | undefined;
   readonly #resolutionLog: ThrottledLog;
 
@@ -158,24 +158,7 @@ export class PendingResolver {
     // Younger ones may still get their answer from the call that is waiting for it: a call starts
     // at most `processorTimeoutMs` after its intent and lasts at most as long (`sendAndRecord`).
     const youngest = new Date(context.now().getTime() - 2 * timing.processorTimeoutMs);
-    const cursor = this.#cursor;
-    const rows = await context.db
-      .selectFrom("transactions")
-      .select(["transaction_id", "payment_id", "created_at"])
-      .where("resolver_work", "is not", null)
-      .where("created_at", "<", youngest)
-      .$if(cursor !== undefined, (query) =>
-        query.where((eb) =>
-          eb.or([
-            eb("created_at", ">", cursor!.createdAt),
-            eb.and([eb("created_at", "=", cursor!.createdAt), eb("transaction_id", ">", cursor!.transactionId)]),
-          ]),
-        ),
-      )
-      .orderBy("created_at")
-      .orderBy("transaction_id")
-      .limit(batchSize)
-      .execute();
+    const rows = await resolverWorkAfter(context.db, youngest, this.#cursor, batchSize);
     const last = rows.at(-1);
     this.#cursor = last && rows.length === batchSize ? { createdAt: last.created_at, transactionId: last.transaction_id } : undefined;
     return rows;

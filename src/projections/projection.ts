@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { eventGuard } from "../domain/decider.ts";
 import type { EventStore, RecordedEvent } from "../eventstore/port.ts";
+import type { Recorded } from "../eventstore/typed-read.ts";
 
 /**
  * Streams by id, as they stood when read, in revision order: every event of each, or only the
@@ -16,27 +18,55 @@ export interface StreamsToRead {
 }
 
 /**
- * A read model built from the event log. The runner calls `apply` inside the database
- * transaction that also moves the projection's checkpoint.
+ * A read model built from the event log, as a projection module writes it: `Event` is the union
+ * of the events it applies, and `apply` gets them typed (`defineProjection` narrows them).
  */
-export interface Projection {
+export interface ProjectionDefinition<Event extends { type: string }> {
   /** Unique; also names the checkpoint row. Lowercase letters, digits and underscores. */
   name: string;
   /** The tables this projection owns: a rebuild replaces exactly these. */
   tables: readonly string[];
   /** Only these event types are applied; the checkpoint still advances past the others. */
-  eventTypes?: readonly string[];
+  eventTypes: readonly Event["type"][];
   /**
    * The streams `apply` needs whole (beyond the batch's own events), read before the batch's
    * database transaction opens: the embedded database has one connection, held by that
    * transaction. `db` reads the live tables.
    */
-  streamsToRead?(db: Kysely<Database>, events: readonly RecordedEvent[]): Promise<StreamsToRead>;
+  streamsToRead?(db: Kysely<Database>, events: readonly Recorded<Event>[]): Promise<StreamsToRead>;
   /**
    * Writes the batch's effect on the read model. Must be idempotent: applying events that were
    * already applied changes nothing. Use unqualified table names: a rebuild redirects them.
    */
+  apply(trx: Transaction<Database>, events: readonly Recorded<Event>[], streams: Streams): Promise<void>;
+}
+
+/**
+ * A projection as the runner, a rebuild and a command's own writes drive it: any stored events
+ * in, and only those of its `eventTypes` reach the definition's `apply`. The runner calls `apply`
+ * inside the database transaction that also moves the projection's checkpoint.
+ */
+export interface Projection {
+  name: string;
+  tables: readonly string[];
+  /** Only these event types are applied; without them, every event is. */
+  eventTypes?: readonly string[];
+  streamsToRead?(db: Kysely<Database>, events: readonly RecordedEvent[]): Promise<StreamsToRead>;
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[], streams: Streams): Promise<void>;
+}
+
+/** The projection that applies a definition's events, typed by their type, and passes over every other. */
+export function defineProjection<Event extends { type: string }>(definition: ProjectionDefinition<Event>): Projection {
+  const isEvent = eventGuard<Event>(definition.eventTypes);
+  const own = (events: readonly RecordedEvent[]): Recorded<Event>[] => events.filter(isEvent);
+  const { name, tables, eventTypes, streamsToRead, apply } = definition;
+  return {
+    name,
+    tables,
+    eventTypes,
+    ...(streamsToRead && { streamsToRead: (db: Kysely<Database>, events: readonly RecordedEvent[]) => streamsToRead(db, own(events)) }),
+    apply: (trx, events, streams) => apply(trx, own(events), streams),
+  };
 }
 
 /** Reads the streams the projection asks for before applying `events`. */

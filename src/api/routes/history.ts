@@ -1,22 +1,17 @@
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/schema.ts";
-import { type Processor, processors } from "../../domain/host-configurations/schemas.ts";
+import { processors } from "../../domain/host-configurations/schemas.ts";
 import { currencySchema } from "../../domain/money.ts";
-import {
-  type TransactionStateName,
-  transactionStates,
-  type TransactionStatus,
-  type TransactionType,
-  transactionTypes,
-} from "../../domain/payments/index.ts";
+import { transactionStates, transactionTypes } from "../../domain/payments/index.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { transactionSchema } from "../transaction-schema.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
+import { type TransactionFilter, transactionsMatching } from "../../projections/transactions/queries.ts";
 
 const transactionStatuses = ["pending", "approved", "declined", "failed"] as const;
 const amountBound = z.string().regex(/^\d{1,15}$/, "must be a non-negative integer of minor units").transform(Number);
@@ -50,25 +45,8 @@ const historyQuery = listQuery
     }
   });
 
-
-
-
-/** A validated history request: time bounds as instants, the cursor as given out. */
-export interface HistoryFilter {
-  clientId?: string | undefined;
-  userId?: string | undefined;
-  type?: TransactionType | undefined;
-  status?: TransactionStatus | undefined;
-  state?: TransactionStateName | undefined;
-  parentTransactionId?: string | undefined;
-  processor?: Processor | undefined;
-  currency?: string | undefined;
-  reference?: string | undefined;
-  paymentMethodId?: string | undefined;
-  createdFrom?: Date | undefined;
-  createdTo?: Date | undefined;
-  amountMin?: number | undefined;
-  amountMax?: number | undefined;
+/** A validated history request: its filters, the cursor as given out, and the page's size. */
+export interface HistoryFilter extends TransactionFilter {
   cursor?: string | undefined;
   limit: number;
 }
@@ -81,24 +59,7 @@ export interface HistoryFilter {
  */
 export async function listHistory(db: Kysely<Database>, filter: HistoryFilter): Promise<string> {
   const after = filter.cursor === undefined ? undefined : decodeTimeCursor(filter.cursor);
-  const filtered = db
-    .selectFrom("transactions")
-    .select(["transaction_id", "created_at", sql<string>`view::text`.as("view")])
-    .$if(filter.clientId !== undefined, (q) => q.where("client_id", "=", filter.clientId!))
-    .$if(filter.userId !== undefined, (q) => q.where("user_id", "=", filter.userId!))
-    .$if(filter.type !== undefined, (q) => q.where("type", "=", filter.type!))
-    .$if(filter.status !== undefined, (q) => q.where("status", "=", filter.status!))
-    .$if(filter.state !== undefined, (q) => q.where("state", "=", filter.state!))
-    .$if(filter.parentTransactionId !== undefined, (q) => q.where("parent_transaction_id", "=", filter.parentTransactionId!))
-    .$if(filter.processor !== undefined, (q) => q.where("processor", "=", filter.processor!))
-    .$if(filter.currency !== undefined, (q) => q.where("currency", "=", filter.currency!))
-    .$if(filter.reference !== undefined, (q) => q.where("reference", "=", filter.reference!))
-    .$if(filter.paymentMethodId !== undefined, (q) => q.where(sql`view->>'paymentMethodId'`, "=", filter.paymentMethodId!))
-    .$if(filter.createdFrom !== undefined, (q) => q.where("created_at", ">=", filter.createdFrom!))
-    .$if(filter.createdTo !== undefined, (q) => q.where("created_at", "<=", filter.createdTo!))
-    .$if(filter.amountMin !== undefined, (q) => q.where("amount", ">=", String(filter.amountMin!)))
-    .$if(filter.amountMax !== undefined, (q) => q.where("amount", "<=", String(filter.amountMax!)));
-  const rows = await newestFirst(filtered, ["created_at", "transaction_id"], after, filter.limit).execute();
+  const rows = await newestFirst(transactionsMatching(db, filter), ["created_at", "transaction_id"], after, filter.limit).execute();
 
   const page = pageOf(rows, filter.limit, (row) => encodeTimeCursor(new Date(row.created_at), row.transaction_id));
   return `{"data":[${page.data.map((row) => row.view).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;

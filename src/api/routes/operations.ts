@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/schema.ts";
-import type { ResolverWork } from "../../domain/payments/reversal.ts";
 import { PENDING_RESOLVER_LEASE, type PassSummary } from "../../jobs/pending-resolver.ts";
 import { measureLag } from "../../projections/lag.ts";
 import { countMismatchedSettlements } from "../../projections/settlements/settlements-projection.ts";
 import { countPendingByAge } from "../../projections/transactions/pending-ages.ts";
+import { countResolverWork } from "../../projections/transactions/queries.ts";
 import { measureWebhookQueue } from "../../projections/webhooks/queue.ts";
 import { projections } from "../../projections/all.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -66,18 +66,6 @@ const operationsStatusSchema = z
     settlements: z.object({ mismatched: z.number().int() }),
   })
   .meta({ id: "OperationsStatus" });
-
-async function countResolverWork(db: Kysely<Database>): Promise<Record<ResolverWork, number>> {
-  const rows = await db
-    .selectFrom("transactions")
-    .select(["resolver_work", (select) => select.fn.countAll<string>().as("count")])
-    .where("resolver_work", "is not", null)
-    .groupBy("resolver_work")
-    .execute();
-  const counts: Record<ResolverWork, number> = { inquire: 0, reverse: 0, watch: 0 };
-  for (const row of rows) if (row.resolver_work) counts[row.resolver_work] = Number(row.count);
-  return counts;
-}
 
 async function readLastPass(db: Kysely<Database>): Promise<PassSummary | null> {
   const row = await db

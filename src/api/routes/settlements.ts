@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
-import { sql } from "kysely";
 import {
   finishSettlement,
   openSettlement,
@@ -11,12 +10,12 @@ import {
   settlementAsItStands,
   type SettlementResult,
 } from "../../commands/settlements.ts";
-import type { TransactionView } from "../../domain/payments/index.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
 import { awaitOwnSettlementWrites, rememberSettlementWrite } from "../../projections/settlements/own-writes.ts";
 import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
+import { settledTransactions } from "../../projections/transactions/queries.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeIdCursor, decodeTimeCursor, encodeIdCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
@@ -190,20 +189,9 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       if (!batch || !canSeeClient(principal, batch.client_id)) throw notFound("settlement");
       await awaitOwnPaymentWrites(deps, batch.client_id);
       const after = cursor === undefined ? undefined : decodeIdCursor(cursor);
-      const rows = await db
-        .selectFrom("settlement_transactions")
-        .innerJoin("transactions", "transactions.transaction_id", "settlement_transactions.transaction_id")
-        .select(["settlement_transactions.transaction_id", "transactions.view"])
-        .where("settlement_transactions.settlement_id", "=", request.params.id)
-        // The batch's candidates, those settled in it: few are ever left out, so the scan of
-        // the primary key stops soon after a page's worth.
-        .where(sql<string>`transactions.view->>'settlementId'`, "=", request.params.id)
-        .$if(after !== undefined, (page) => page.where("settlement_transactions.transaction_id", "<", after!))
-        .orderBy("settlement_transactions.transaction_id", "desc")
-        .limit(limit + 1)
-        .execute();
-      const page = pageOf(rows, limit, (row) => encodeIdCursor(row.transaction_id));
-      return { data: page.data.map((row) => row.view as TransactionView), nextCursor: page.nextCursor };
+      const rows = await settledTransactions(db, request.params.id, after, limit);
+      const page = pageOf(rows, limit, (row) => encodeIdCursor(row.transactionId));
+      return { data: page.data.map((row) => row.view), nextCursor: page.nextCursor };
     },
   );
 

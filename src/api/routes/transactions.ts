@@ -19,6 +19,7 @@ import { eventMetadataOf } from "../event-metadata.ts";
 import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { TransactionRouteDependencies } from "./dependencies.ts";
 import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
+import { findTransaction } from "../../projections/transactions/queries.ts";
 import { newId } from "../../ids.ts";
 import { answeringWithTransaction, bindIdempotencyKey, REPLAYED_HEADER } from "../idempotency.ts";
 
@@ -214,16 +215,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     async (request) => {
       const ownClient = ownClientOf(principalOf(request));
       await awaitOwnPaymentWrites(deps, ownClient);
-      const row = await deps.db
-        .selectFrom("transactions")
-        .select(["view", "payment_id"])
-        .where("transaction_id", "=", request.params.id)
-        .$if(ownClient !== undefined, (query) => query.where("client_id", "=", ownClient!))
-        .executeTakeFirst();
-      if (!row) throw notFound("transaction");
+      const found = await findTransaction(deps.db, request.params.id, ownClient);
+      if (!found) throw notFound("transaction");
       const { asOf } = request.query;
-      if (asOf === undefined) return row.view as TransactionView;
-      const past = await transactionAsOf(deps.store, row.payment_id, request.params.id, upperBoundOf(asOf));
+      if (asOf === undefined) return found.view;
+      const past = await transactionAsOf(deps.store, found.paymentId, request.params.id, upperBoundOf(asOf));
       deps.brokenLinks.raise(past.brokenEvents);
       if (!past.transaction) throw notFound("transaction at that moment");
       return { ...past.transaction, brokenLinks: past.brokenEvents.length, brokenEvents: past.brokenEvents };

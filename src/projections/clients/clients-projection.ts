@@ -1,21 +1,20 @@
 import { sql } from "kysely";
 import { type ClientEvent, clientIdOfStream } from "../../domain/clients/decider.ts";
-import type { Projection } from "../projection.ts";
+import { defineProjection } from "../projection.ts";
 
 /**
  * Clients and their API keys, as the API reads them (keys by hash, for authentication). Client
  * commands apply their own events with this too, the moment they append them, so a revoked key
  * or a new limit holds at once however far the runner lags; the runner then skips those events.
  */
-export const clientsProjection: Projection = {
+export const clientsProjection = defineProjection<ClientEvent>({
   name: "clients",
   tables: ["clients", "api_keys"],
   eventTypes: ["ClientRegistered.v1", "ApiKeyIssued.v1", "ApiKeyRevoked.v1", "ClientLimitsSet.v1"],
   async apply(trx, events) {
-    for (const recorded of events) {
-      const event = recorded as unknown as ClientEvent;
-      const clientId = clientIdOfStream(recorded.streamId);
-      const revision = recorded.revision.toString();
+    for (const event of events) {
+      const clientId = clientIdOfStream(event.streamId);
+      const revision = event.revision.toString();
       const occurredAt = new Date(event.data.occurredAt);
       if (event.type === "ClientRegistered.v1") {
         await trx
@@ -61,4 +60,4 @@ export const clientsProjection: Projection = {
       }
     }
   },
-};
+});

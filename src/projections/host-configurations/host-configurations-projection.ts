@@ -8,24 +8,23 @@ import {
   initialState,
   toView,
 } from "../../domain/host-configurations/decider.ts";
-import type { RecordedEvent } from "../../eventstore/port.ts";
-import type { Projection } from "../projection.ts";
+import type { Recorded } from "../../eventstore/typed-read.ts";
+import { defineProjection } from "../projection.ts";
 
 type AppliedEvent = HostConfigurationEvent | DefaultHostConfigurationChosen;
 
 /** The latest version of each host configuration, as the API returns it, and which is its client's default. */
-export const hostConfigurationsProjection: Projection = {
+export const hostConfigurationsProjection = defineProjection<AppliedEvent>({
   name: "host_configurations",
   tables: ["host_configurations"],
   eventTypes: [...hostConfigurationEventTypes, "DefaultHostConfigurationChosen.v1"],
   async apply(trx, events) {
-    for (const recorded of events) {
-      const event = recorded as unknown as AppliedEvent;
-      if (event.type === "DefaultHostConfigurationChosen.v1") await applyDefault(trx, recorded, event);
+    for (const event of events) {
+      if (event.type === "DefaultHostConfigurationChosen.v1") await applyDefault(trx, event);
       else await applySnapshot(trx, event);
     }
   },
-};
+});
 
 async function applySnapshot(trx: Transaction<Database>, event: HostConfigurationEvent): Promise<void> {
   // Every event is a complete snapshot: folded alone it gives the whole view, but for an
@@ -59,12 +58,12 @@ async function applySnapshot(trx: Transaction<Database>, event: HostConfiguratio
 }
 
 /** Marks the chosen row and unmarks the client's other rows of the processor: applied twice, the same. */
-async function applyDefault(trx: Transaction<Database>, recorded: RecordedEvent, event: DefaultHostConfigurationChosen): Promise<void> {
+async function applyDefault(trx: Transaction<Database>, event: Recorded<DefaultHostConfigurationChosen>): Promise<void> {
   const { processor, hostConfigurationId } = event.data;
   await trx
     .updateTable("host_configurations")
     .set((eb) => ({ is_default: eb("host_configuration_id", "=", hostConfigurationId).$castTo<boolean>() }))
-    .where("client_id", "=", clientIdOfStream(recorded.streamId))
+    .where("client_id", "=", clientIdOfStream(event.streamId))
     .where("processor", "=", processor)
     .where((eb) => eb.or([eb("is_default", "=", true), eb("host_configuration_id", "=", hostConfigurationId)]))
     .execute();

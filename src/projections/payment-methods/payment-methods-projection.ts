@@ -3,28 +3,26 @@ import type { Database } from "../../db/schema.ts";
 import {
   type PaymentMethodCreated,
   type PaymentMethodDeleted,
-  isPaymentMethodEvent,
   toPaymentMethodView,
 } from "../../domain/payment-methods/decider.ts";
-import type { Projection } from "../projection.ts";
+import { defineProjection } from "../projection.ts";
 
 /**
  * One row per payment method: its API view and its card's ciphertext, which a payment decrypts
  * with the data key of `payment_method_keys` (never a table of this projection, so a rebuild
  * cannot bring a deleted key back). A deleted method keeps its row, marked, without ciphertext.
  */
-export const paymentMethodsProjection: Projection = {
+export const paymentMethodsProjection = defineProjection<PaymentMethodCreated | PaymentMethodDeleted>({
   name: "payment_methods",
   tables: ["payment_methods"],
   eventTypes: ["PaymentMethodCreated.v1", "PaymentMethodDeleted.v1"],
   async apply(trx, events) {
     for (const event of events) {
-      if (!isPaymentMethodEvent(event)) continue;
       if (event.type === "PaymentMethodCreated.v1") await applyCreated(trx, event);
-      else if (event.type === "PaymentMethodDeleted.v1") await applyDeleted(trx, event);
+      else await applyDeleted(trx, event);
     }
   },
-};
+});
 
 async function applyCreated(trx: Transaction<Database>, event: PaymentMethodCreated): Promise<void> {
   const view = toPaymentMethodView(event);

@@ -10,7 +10,7 @@ import {
   settlementEventTypes,
 } from "../../domain/settlements/events.ts";
 import { toSettlementView } from "../../domain/settlements/view.ts";
-import type { Projection } from "../projection.ts";
+import { defineProjection } from "../projection.ts";
 
 /**
  * Settlement batches as the API shows them, from their opening on (an open one is also how a
@@ -21,14 +21,14 @@ import type { Projection } from "../projection.ts";
  * applied in order, each at most once: opening inserts the row, sealing, closing or failing moves
  * it on from `open` only.
  */
-export const settlementsProjection: Projection = {
+export const settlementsProjection = defineProjection<SettlementEvent>({
   name: "settlements",
   tables: ["settlements", "settlement_transactions"],
   eventTypes: settlementEventTypes,
   async apply(trx, events) {
-    for (const recorded of events) await applySettlementEvent(trx, recorded as unknown as SettlementEvent);
+    for (const event of events) await applySettlementEvent(trx, event);
   },
-};
+});
 
 async function applySettlementEvent(trx: Transaction<Database>, event: SettlementEvent): Promise<void> {
   switch (event.type) {

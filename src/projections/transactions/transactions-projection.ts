@@ -13,8 +13,8 @@ import {
   type TransactionView,
   toTransactionView,
 } from "../../domain/payments/index.ts";
-import type { RecordedEvent } from "../../eventstore/port.ts";
-import type { Projection } from "../projection.ts";
+import type { Recorded } from "../../eventstore/typed-read.ts";
+import { defineProjection } from "../projection.ts";
 
 /**
  * One row per transaction, as the API returns it, kept current as its payment moves on (a
@@ -26,7 +26,7 @@ import type { Projection } from "../projection.ts";
  * runner's checkpoint update, first in the same database transaction, already serializes
  * batches, so the payment rows need no lock of their own.
  */
-export const transactionsProjection: Projection = {
+export const transactionsProjection = defineProjection<PaymentEvent>({
   name: "transactions",
   tables: ["payments", "transactions"],
   eventTypes: paymentEventTypes,
@@ -40,7 +40,7 @@ export const transactionsProjection: Projection = {
       let { state, revision } = before;
       for (const event of paymentEvents) {
         if (event.revision <= revision) continue;
-        state = evolve(state, event as unknown as PaymentEvent);
+        state = evolve(state, event);
         revision = event.revision;
       }
       const root = state.rootTransactionId ? state.transactions.get(state.rootTransactionId) : undefined;
@@ -50,10 +50,10 @@ export const transactionsProjection: Projection = {
     }
     await upsert(trx, payments, transactions);
   },
-};
+});
 
-function groupByPayment(events: readonly RecordedEvent[]): Map<string, RecordedEvent[]> {
-  const payments = new Map<string, RecordedEvent[]>();
+function groupByPayment(events: readonly Recorded<PaymentEvent>[]): Map<string, Recorded<PaymentEvent>[]> {
+  const payments = new Map<string, Recorded<PaymentEvent>[]>();
   for (const event of events) {
     const paymentId = event.streamId.replace(/^payment-/, "");
     const paymentEvents = payments.get(paymentId);

@@ -1,18 +1,20 @@
 import { sql, type Transaction } from "kysely";
 import { v5 } from "uuid";
 import type { Database } from "../../db/schema.ts";
-import { evolve, initialState, type PaymentEvent, paymentEventTypes, type PaymentState } from "../../domain/payments/index.ts";
-import type { SettlementEvent } from "../../domain/settlements/events.ts";
+import { evolve, initialState, paymentDecider, type PaymentEvent, paymentEventTypes, type PaymentState } from "../../domain/payments/index.ts";
+import { settlementDecider } from "../../domain/settlements/decider.ts";
+import type { SettlementClosedV1, SettlementClosedV2 } from "../../domain/settlements/events.ts";
 import { closedSettlementView } from "../../domain/settlements/view.ts";
 import {
   upcastSnapshot,
+  webhookEndpointDecider,
   type WebhookEndpointEvent,
   webhookEndpointEventTypes,
 } from "../../domain/webhooks/endpoint.ts";
 import { type EventSubscription, subscribes } from "../../domain/webhooks/event-types.ts";
 import { paymentMessages, settlementMessages, type WebhookMessage } from "../../domain/webhooks/messages.ts";
-import type { RecordedEvent } from "../../eventstore/port.ts";
-import type { Projection, Streams } from "../projection.ts";
+import { narrowEvents, type Recorded } from "../../eventstore/typed-read.ts";
+import { defineProjection, type Streams } from "../projection.ts";
 
 const MESSAGE_NAMESPACE = "6f1d3c52-9a0e-4b7d-8e21-3c5a7b9d0e14";
 
@@ -20,9 +22,13 @@ const MESSAGE_NAMESPACE = "6f1d3c52-9a0e-4b7d-8e21-3c5a7b9d0e14";
 const messageIdOf = (eventId: string, type: string) => v5(`${eventId}/${type}`, MESSAGE_NAMESPACE);
 const deliveryIdOf = (endpointId: string, messageId: string) => v5(`${endpointId}/${messageId}`, MESSAGE_NAMESPACE);
 
-const endpointEventTypes: ReadonlySet<string> = new Set(webhookEndpointEventTypes);
-const isEndpointEvent = (event: RecordedEvent) => endpointEventTypes.has(event.type);
-const isSettlementClose = (event: RecordedEvent) => event.type === "SettlementClosed.v1" || event.type === "SettlementClosed.v2";
+/** The events that become messages: a payment's, and a settlement batch's close. */
+type SourceEvent = PaymentEvent | SettlementClosedV1 | SettlementClosedV2;
+type AppliedEvent = WebhookEndpointEvent | SourceEvent;
+
+const isEndpointEvent = webhookEndpointDecider.isEvent;
+const isSettlementClose = <Stored extends { type: string }>(event: Stored): event is Stored & (SettlementClosedV1 | SettlementClosedV2) =>
+  event.type === "SettlementClosed.v1" || event.type === "SettlementClosed.v2";
 
 /**
  * The webhook endpoints, and the outbox: every payment or settlement event that a subscribed
@@ -32,7 +38,7 @@ const isSettlementClose = (event: RecordedEvent) => event.type === "SettlementCl
  * was recorded while it was subscribed. Deliveries have ids derived from the event and the
  * endpoint: applying an event again (a replay, a rebuild) finds them there and sends nothing twice.
  */
-export const webhooksProjection: Projection = {
+export const webhooksProjection = defineProjection<AppliedEvent>({
   name: "webhooks",
   tables: ["webhook_endpoints"],
   eventTypes: [...webhookEndpointEventTypes, ...paymentEventTypes, "SettlementClosed.v1", "SettlementClosed.v2"],
@@ -96,7 +102,7 @@ export const webhooksProjection: Projection = {
     await saveEndpoints(trx, [...changed.values()]);
     await insertDeliveries(trx, deliveries);
   },
-};
+});
 
 type EndpointRow = {
   endpoint_id: string;
@@ -134,8 +140,7 @@ type Subscriber = Pick<EndpointRow, "endpoint_id" | "client_id" | "events" | "en
 const wants = (endpoint: Subscriber, message: WebhookMessage) =>
   endpoint.client_id === message.clientId && endpoint.enabled && !endpoint.deleted && subscribes(endpoint.events, message.type);
 
-function endpointRow(recorded: RecordedEvent): EndpointRow {
-  const event = recorded as unknown as WebhookEndpointEvent;
+function endpointRow(event: Recorded<WebhookEndpointEvent>): EndpointRow {
   const snapshot = upcastSnapshot(event.data);
   return {
     endpoint_id: snapshot.endpointId,
@@ -151,7 +156,7 @@ function endpointRow(recorded: RecordedEvent): EndpointRow {
     previous_secret_expires_at: snapshot.previousSecretExpiresAt,
     created_at: snapshot.createdAt,
     updated_at: snapshot.occurredAt,
-    revision: recorded.revision.toString(),
+    revision: event.revision.toString(),
   };
 }
 
@@ -167,25 +172,27 @@ async function storedSubscribers(trx: Transaction<Database>): Promise<Map<string
 /** Each stream folded once, up to each event of the batch in turn. */
 class StreamFolds {
   readonly #streams: Streams;
-  readonly #folded = new Map<string, { state: PaymentState; next: number }>();
+  readonly #folded = new Map<string, { history: readonly PaymentEvent[]; state: PaymentState; next: number }>();
 
   constructor(streams: Streams) {
     this.#streams = streams;
   }
 
-  messagesOf(event: RecordedEvent): WebhookMessage[] {
-    const history = this.#streams.get(event.streamId) ?? [];
+  messagesOf(event: Recorded<SourceEvent>): WebhookMessage[] {
+    const stream = this.#streams.get(event.streamId) ?? [];
     if (isSettlementClose(event)) {
-      const view = closedSettlementView(history[0] as unknown as SettlementEvent | undefined, event as unknown as SettlementEvent);
+      const [opening] = narrowEvents(settlementDecider.isEvent, event.streamId, stream.slice(0, 1));
+      const view = closedSettlementView(opening, event);
       return view ? settlementMessages(view) : [];
     }
-    const fold = this.#folded.get(event.streamId) ?? { state: initialState(), next: 0 };
+    const fold = this.#folded.get(event.streamId) ?? { history: narrowEvents(paymentDecider.isEvent, event.streamId, stream), state: initialState(), next: 0 };
     this.#folded.set(event.streamId, fold);
+    const { history } = fold;
     const revision = Number(event.revision);
     if (revision < fold.next || revision >= history.length) return [];
-    for (; fold.next < revision; fold.next += 1) fold.state = evolve(fold.state, history[fold.next] as unknown as PaymentEvent);
+    for (; fold.next < revision; fold.next += 1) fold.state = evolve(fold.state, history[fold.next]!);
     const before = fold.state;
-    fold.state = evolve(before, history[revision] as unknown as PaymentEvent);
+    fold.state = evolve(before, history[revision]!);
     fold.next = revision + 1;
     return paymentMessages(before, fold.state);
   }
