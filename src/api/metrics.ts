@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import Negotiator from "negotiator";
 import { z } from "zod";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type HistogramConfiguration, type LabelValues, Registry, type RegistryContentType } from "prom-client";
 import { type PaymentMetrics, pendingResolutions } from "../commands/payments/dependencies.ts";
@@ -378,19 +379,12 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, tok
 }
 
 /**
- * OpenMetrics when the Accept header names `application/openmetrics-text` at least as high as
- * anything else it accepts (Prometheus sends it first, at the highest q); the Prometheus text
- * format to every other scraper, as before.
+ * OpenMetrics when the Accept header prefers `application/openmetrics-text` (Prometheus sends it
+ * first, at the highest q); the Prometheus text format to every other scraper, as before, and
+ * when both are equally acceptable (an Accept of any type).
  */
 export function negotiatedFormat(accept: string | undefined): MetricsFormat {
-  let openMetrics = 0;
-  let other = 0;
-  for (const range of (accept ?? "").split(",")) {
-    const [mediaType = "", ...parameters] = range.split(";").map((part) => part.trim().toLowerCase());
-    const q = Number(parameters.find((parameter) => parameter.startsWith("q="))?.slice(2) ?? 1);
-    if (!(q > 0)) continue;
-    if (mediaType === "application/openmetrics-text") openMetrics = Math.max(openMetrics, q);
-    else other = Math.max(other, q);
-  }
-  return openMetrics > 0 && openMetrics >= other ? "openmetrics" : "prometheus";
+  const available = [metricsContentTypes.prometheus, metricsContentTypes.openmetrics];
+  const preferred = new Negotiator({ headers: { accept } }).mediaType(available);
+  return preferred === metricsContentTypes.openmetrics ? "openmetrics" : "prometheus";
 }

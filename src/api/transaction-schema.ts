@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cardBrands } from "../domain/cards.ts";
+import { cardSummarySchema } from "./card-summary-schema.ts";
 import { processors } from "../domain/host-configurations/schemas.ts";
 import { declineCodes, failureReasons, transactionStates } from "../domain/payments/index.ts";
 
@@ -23,16 +23,7 @@ export const transactionSchema = z
     amount: z.number().int(),
     currency: z.string(),
     parentTransactionId: z.uuid().nullable(),
-    card: z
-      .object({
-        brand: z.enum(cardBrands),
-        bin: z.string(),
-        last4: z.string(),
-        expMonth: z.number().int(),
-        expYear: z.number().int(),
-        fingerprint: z.string(),
-      })
-      .nullable(),
+    card: cardSummarySchema.nullable(),
     declineCode: z.enum(declineCodes).nullable(),
     failureReason: z
       .enum(failureReasons)

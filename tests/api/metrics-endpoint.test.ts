@@ -75,7 +75,7 @@ const noDatabase = {
 };
 
 describe("the formats of /metrics", () => {
-  it("is OpenMetrics only to a scraper that asks for it at least as much as for anything else", () => {
+  it("is OpenMetrics only to a scraper that prefers it (higher q, or named first at the same q)", () => {
     // Prometheus's default scrape protocols.
     expect(negotiatedFormat("application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2")).toBe("openmetrics");
     expect(negotiatedFormat("application/openmetrics-text")).toBe("openmetrics");
@@ -85,6 +85,9 @@ describe("the formats of /metrics", () => {
     expect(negotiatedFormat("text/plain;version=0.0.4")).toBe("prometheus");
     expect(negotiatedFormat("text/plain;q=0.9,application/openmetrics-text;q=0.5")).toBe("prometheus");
     expect(negotiatedFormat("application/openmetrics-text;q=0")).toBe("prometheus");
+    expect(negotiatedFormat("application/openmetrics-text;q=0.5,text/plain;q=0.5")).toBe("openmetrics");
+    expect(negotiatedFormat("text/plain;q=0.5,application/openmetrics-text;q=0.5")).toBe("prometheus");
+    expect(negotiatedFormat("application/openmetrics-text;version=0.0.1")).toBe("prometheus");
   });
 
   it("renders the Prometheus text the same after an OpenMetrics render as before it (counters keep _total)", async () => {

@@ -6,10 +6,11 @@ import { auditEventSchema, toAuditEvent } from "../../audit/event-log.ts";
 import { type ChainCheck, checkStreamLinks } from "../../audit/link-checks.ts";
 import { createPaymentMethod, deletePaymentMethod, type VaultContext } from "../../commands/payment-methods/payment-methods.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
-import { cardBrands, storedCardSchema } from "../../domain/cards.ts";
+import { storedCardSchema } from "../../domain/cards.ts";
 import { paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
 import type { RecordedEvent } from "../../eventstore/port.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
+import { cardSummarySchema } from "../card-summary-schema.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
@@ -27,14 +28,7 @@ const paymentMethodSchema = z
     id: z.uuid(),
     type: z.literal("card"),
     clientId: z.uuid(),
-    card: z.object({
-      brand: z.enum(cardBrands),
-      bin: z.string(),
-      last4: z.string(),
-      expMonth: z.number().int(),
-      expYear: z.number().int(),
-      fingerprint: z.string(),
-    }),
+    card: cardSummarySchema,
     userId: z.string(),
     metadata: z.record(z.string(), z.string()),
     createdAt: z.string(),
