@@ -9,10 +9,10 @@ import {
   type PaymentState,
   resolverWork,
   settleable,
-  type TransactionState,
   type TransactionView,
   toTransactionView,
 } from "../../domain/payments/index.ts";
+import { fromStored, type StoredPaymentState, toStored } from "../../domain/payments/stored-state.ts";
 import type { Recorded } from "../../eventstore/typed-read.ts";
 import { defineProjection } from "../projection.ts";
 
@@ -151,42 +151,3 @@ async function upsert(trx: Transaction<Database>, payments: PaymentRow[], transa
           capturable_since = excluded.capturable_since
   `.execute(trx);
 }
-
-/** The folded state as JSON: its map of transactions becomes a list in initiation order. */
-interface StoredPaymentState {
-  rootTransactionId: string | null;
-  transactions: StoredTransaction[];
-}
-
-/** A limit breach, a not-found's confirmation and a final capture's mark are stored only where there is one. */
-type StoredTransaction = Omit<TransactionState, "limitBreach" | "failureConfirmed" | "final"> &
-  Partial<Pick<TransactionState, "limitBreach" | "failureConfirmed" | "final">>;
-
-const toStored = (state: PaymentState): StoredPaymentState => ({
-  rootTransactionId: state.rootTransactionId,
-  // Without them, a state stored before they were kept equals a replay's (`ledger verify`).
-  transactions: [...state.transactions.values()].map(({ limitBreach, failureConfirmed, final, ...transaction }) => ({
-    ...transaction,
-    ...(limitBreach && { limitBreach }),
-    ...(failureConfirmed && { failureConfirmed }),
-    ...(final && { final }),
-  })),
-});
-
-/** States stored before reversals, settlement, expiry, kept limit breaches and confirmed not-founds existed lack their fields: they had none. */
-const laterFieldDefaults = {
-  approvedLate: null,
-  reversalId: null,
-  reversed: false,
-  settlementId: null,
-  expiredAt: null,
-  approvedAt: null,
-  limitBreach: null,
-  failureConfirmed: false,
-  final: false,
-} as const;
-
-const fromStored = (stored: StoredPaymentState): PaymentState => ({
-  rootTransactionId: stored.rootTransactionId,
-  transactions: new Map(stored.transactions.map((transaction) => [transaction.id, { ...laterFieldDefaults, ...transaction }])),
-});

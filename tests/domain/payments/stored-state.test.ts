@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { fold } from "../../../src/domain/decider.ts";
+import { paymentDecider, type PaymentCommand, type PaymentEvent } from "../../../src/domain/payments/index.ts";
+import { fromStored, toStored } from "../../../src/domain/payments/stored-state.ts";
+import { approve, at, authorize, capture, decline, fail, sell } from "./fixtures.ts";
+
+/** The events a run of commands records, each decided on the events before it. */
+function decided(...commands: PaymentCommand[]): PaymentEvent[] {
+  return commands.reduce<PaymentEvent[]>((events, command) => {
+    const decision = paymentDecider.decide(command, fold(paymentDecider, events));
+    if (!decision.ok) throw new Error(`${command.type} refused: ${decision.detail}`);
+    return [...events, ...decision.events];
+  }, []);
+}
+
+/** Through the read model's column: JSON text and back. */
+const throughTheColumn = (events: PaymentEvent[]) => fromStored(JSON.parse(JSON.stringify(toStored(fold(paymentDecider, events)))));
+
+describe("a payment's state as the transactions read model stores it", () => {
+  it("reads back as it was folded, whatever its transactions went through", () => {
+    const histories = [
+      decided(sell("s", 1000), approve("s")),
+      decided(sell("s", 1000), decline("s")),
+      decided(sell("s", 1000), fail("s", "not_found"), { type: "ConfirmFailure", transactionId: "s", now: at(30) }),
+      decided(authorize("a", 1000), approve("a"), capture("c", "a", 400, { final: true }), { ...approve("c", at(2)), releaseTransactionId: "r" }),
+      decided(authorize("a", 1000), approve("a"), { type: "ExpireAuthorization", transactionId: "a", voidTransactionId: "v", hostConfigurationVersion: 1, now: at(9) }),
+    ];
+    for (const events of histories) expect(throughTheColumn(events)).toEqual(fold(paymentDecider, events));
+  });
+
+  it("stores a limit breach, a confirmed not-found and a final capture only where there is one", () => {
+    const [stored] = toStored(fold(paymentDecider, decided(sell("s", 1000), approve("s")))).transactions;
+    expect(stored).not.toHaveProperty("limitBreach");
+    expect(stored).not.toHaveProperty("failureConfirmed");
+    expect(stored).not.toHaveProperty("final");
+  });
+
+  it("reads a state stored before the later fields existed with each as none", () => {
+    const stored = toStored(fold(paymentDecider, decided(sell("s", 1000), approve("s"))));
+    const later = ["approvedLate", "reversalId", "reversed", "settlementId", "expiredAt", "approvedAt", "limitBreach", "failureConfirmed", "final"];
+    const before = { ...stored, transactions: stored.transactions.map((transaction) => Object.fromEntries(Object.entries(transaction).filter(([key]) => !later.includes(key)))) };
+    const read = fromStored(before as typeof stored).transactions.get("s")!;
+    expect(read).toMatchObject({
+      status: "approved",
+      approvedLate: null,
+      reversalId: null,
+      reversed: false,
+      settlementId: null,
+      expiredAt: null,
+      approvedAt: null,
+      limitBreach: null,
+      failureConfirmed: false,
+      final: false,
+    });
+  });
+});
