@@ -101,7 +101,12 @@ for (const target of testDatabaseTargets()) {
       });
       expect(batch.processorTotals).toEqual(batch.totals);
       expect(batch.transactionCount).toBe(3);
-      expect(await batchTransactionIds(batch.id)).toEqual([sold.id, captured.body.id, refunded.body.id].toSorted().toReversed());
+      // The job's close is no write of this client's: the transactions read model, which the batch's
+      // list and the sale are read from, may trail the settlements one.
+      await vi.waitFor(
+        async () => expect(await batchTransactionIds(batch.id)).toEqual([sold.id, captured.body.id, refunded.body.id].toSorted().toReversed()),
+        { timeout: 10_000, interval: 50 },
+      );
       expect(await transaction(sold.id)).toMatchObject({ settlementId: batch.id, settledAt: "2026-06-11T04:31:00.000Z" });
       expect((await transaction(authorization.body.id)).settlementId).toBeNull();
       expect((await api.request("GET", `/v1/settlements/${batch.id}`, { key: acme.key })).body).toEqual(batch);
@@ -119,7 +124,7 @@ for (const target of testDatabaseTargets()) {
       clock.set("2026-06-12T04:31:00Z");
       await vi.waitFor(async () => expect(await settlements()).toHaveLength(2), { timeout: 10_000, interval: 50 });
       const [next] = await settlements();
-      expect(await batchTransactionIds(next.id)).toEqual([lateRefund.body.id]);
+      await vi.waitFor(async () => expect(await batchTransactionIds(next.id)).toEqual([lateRefund.body.id]), { timeout: 10_000, interval: 50 });
       expect(next.totals).toEqual([{ currency: "USD", salesCount: 0, salesAmount: 0, refundsCount: 1, refundsAmount: 100, netAmount: -100 }]);
     });
 

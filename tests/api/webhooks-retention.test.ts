@@ -62,6 +62,10 @@ for (const target of testDatabaseTargets()) {
         timeout: 10_000,
         interval: 50,
       });
+      await vi.waitFor(async () => expect((await deliveries(endpoints["/recent"]!)).map((row) => row.status)).toEqual(["delivered", "delivered"]), {
+        timeout: 10_000,
+        interval: 50,
+      });
       await vi.waitFor(async () => expect(await attempts(endpoints["/down"]!)).toBe(1), { timeout: 10_000, interval: 50 });
       const deleted = await api.request("DELETE", `/v1/webhook-endpoints/${endpoints["/deleted"]}`, { key: acme.key });
       expect(deleted.status).toBe(204);

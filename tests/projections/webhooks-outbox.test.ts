@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openEventStore } from "../../src/eventstore/open.ts";
 import { readStreamsFor } from "../../src/projections/projection.ts";
 import { rebuildProjection } from "../../src/projections/rebuild.ts";
@@ -47,8 +47,9 @@ for (const target of testDatabaseTargets()) {
       expect(transactionIdsReceived()).toEqual([`transaction.pending ${after.body.id}`, `transaction.approved ${after.body.id}`]);
 
       const deliveries = () => api.database.db.selectFrom("webhook_deliveries").select(["delivery_id", "status", "attempts"]).orderBy("delivery_id").execute();
+      // A delivery is marked once its answer is back, after the receiver has the request.
+      await vi.waitFor(async () => expect((await deliveries()).map((row) => row.status)).toEqual(["delivered", "delivered"]), { timeout: 10_000, interval: 50 });
       const deliveredBefore = await deliveries();
-      expect(deliveredBefore.map((row) => row.status)).toEqual(["delivered", "delivered"]);
       const replayed = await rebuildProjection({ db: api.database.db, store: openEventStore(undefined, api.database.db), projection: webhooksProjection });
       expect(replayed).toBeGreaterThanOrEqual(5);
       const listed = await api.request("GET", "/v1/webhook-endpoints", { key: acme.key });
