@@ -73,6 +73,7 @@ export default tseslint.config(
   {
     // A read model's queries sit beside its projection (README "Projections"): outside
     // src/projections, the `transactions` table is read through src/projections/transactions.
+    // A later config's options replace an earlier one's for the same rule, hence moduleState again.
     files: ["src/**/*.ts"],
     ignores: ["**/main.ts", "src/projections/**", "src/db/migrations/**"],
     rules: { "no-restricted-syntax": ["error", ...moduleState, ...transactionsTableQueries] },

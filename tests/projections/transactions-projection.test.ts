@@ -1,12 +1,11 @@
 import type { Kysely } from "kysely";
 import { afterEach, beforeEach, describe, it } from "vitest";
 import type { Database } from "../../src/db/schema.ts";
-import { fold } from "../../src/domain/decider.ts";
-import { paymentDecider, type PaymentCommand, type PaymentEvent } from "../../src/domain/payments/index.ts";
+import type { PaymentCommand, PaymentEvent } from "../../src/domain/payments/index.ts";
 import { transactionsProjection } from "../../src/projections/transactions/transactions-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { eventLog, projectionSpec } from "../support/projection-spec.ts";
-import { approve, approvedLate, at, authorize, capture, fail, failed, initiated, sell } from "../domain/payments/fixtures.ts";
+import { approve, approvedLate, at, authorize, capture, decidedAfter, fail, failed, initiated, sell } from "../domain/payments/fixtures.ts";
 
 // The columns the jobs select on: `resolver_work` (the pending resolver), `awaiting_settlement`
 // (settlement's candidates) and `capturable_since` (the authorization expiry), kept by the
@@ -61,14 +60,7 @@ for (const target of testDatabaseTargets()) {
         return record("payment-0190a8e2-0000-7000-8000-0000000000a1", events);
       };
       return {
-        decide: (...commands: PaymentCommand[]) =>
-          append(
-            commands.reduce<PaymentEvent[]>((events, command) => {
-              const decision = paymentDecider.decide(command, fold(paymentDecider, [...history, ...events]));
-              if (!decision.ok) throw new Error(`${command.type} refused: ${decision.detail}`);
-              return [...events, ...decision.events];
-            }, []),
-          ),
+        decide: (...commands: PaymentCommand[]) => append(decidedAfter(history, ...commands)),
         record: (...events: PaymentEvent[]) => append(events),
       };
     }

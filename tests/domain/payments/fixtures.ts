@@ -1,4 +1,6 @@
 import { safeCard } from "../../../src/domain/cards.ts";
+import { fold } from "../../../src/domain/decider.ts";
+import { paymentDecider, type PaymentCommand } from "../../../src/domain/payments/index.ts";
 import type {
   DeclineCode,
   FailureReason,
@@ -229,3 +231,12 @@ export const recordReversal = (
   result: { status, processorResponse: status === "reversed" ? voidResponse : failureResponse },
   now,
 });
+
+/** The events these commands record after `history`, each decided on the stream so far; a refusal throws. */
+export function decidedAfter(history: readonly PaymentEvent[], ...commands: PaymentCommand[]): PaymentEvent[] {
+  return commands.reduce<PaymentEvent[]>((events, command) => {
+    const decision = paymentDecider.decide(command, fold(paymentDecider, [...history, ...events]));
+    if (!decision.ok) throw new Error(`${command.type} refused: ${decision.detail}`);
+    return [...events, ...decision.events];
+  }, []);
+}

@@ -2,16 +2,10 @@ import { describe, expect, it } from "vitest";
 import { fold } from "../../../src/domain/decider.ts";
 import { paymentDecider, type PaymentCommand, type PaymentEvent } from "../../../src/domain/payments/index.ts";
 import { fromStored, toStored } from "../../../src/domain/payments/stored-state.ts";
-import { approve, at, authorize, capture, decline, fail, sell } from "./fixtures.ts";
+import { approve, at, authorize, capture, decidedAfter, decline, fail, sell } from "./fixtures.ts";
 
-/** The events a run of commands records, each decided on the events before it. */
-function decided(...commands: PaymentCommand[]): PaymentEvent[] {
-  return commands.reduce<PaymentEvent[]>((events, command) => {
-    const decision = paymentDecider.decide(command, fold(paymentDecider, events));
-    if (!decision.ok) throw new Error(`${command.type} refused: ${decision.detail}`);
-    return [...events, ...decision.events];
-  }, []);
-}
+/** The events a run of commands records on a new payment. */
+const decided = (...commands: PaymentCommand[]) => decidedAfter([], ...commands);
 
 /** Through the read model's column: JSON text and back. */
 const throughTheColumn = (events: PaymentEvent[]) => fromStored(JSON.parse(JSON.stringify(toStored(fold(paymentDecider, events)))));
