@@ -2,16 +2,16 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "../../src/db/schema.ts";
 import { type LimitUsageEvent, limitUsageStreamId, type OpenReservation, openReservations } from "../../src/domain/limits/usage.ts";
 import type { EventStore } from "../../src/eventstore/port.ts";
-import type { TransactionState } from "../../src/domain/payments/state.ts";
+import { type FlatTransaction, flatTransaction, fromStored, type StoredPaymentState } from "../../src/domain/payments/stored-state.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { APPROVED } from "../../src/processors/response-codes.ts";
 import type { ReceivedWebhook } from "./webhook-receiver.ts";
 import type { Answer, StoredPaymentMethod } from "./workload.ts";
 
-/** One payment as the read model folded it (`payments.state`). */
+/** One payment as the read model folded it (`payments.state`), each transaction with every status's fields. */
 export interface LedgerPayment {
   rootTransactionId: string | null;
-  transactions: TransactionState[];
+  transactions: FlatTransaction[];
 }
 
 /** Everything the invariants judge, gathered once the load has stopped and the resolvers settled. */
@@ -135,7 +135,10 @@ export async function readLedger(
     .where("status", "<>", "delivered")
     .execute();
   return {
-    payments: rows.map((row) => row.state as unknown as LedgerPayment),
+    payments: rows.map((row) => {
+      const state = fromStored(row.state as StoredPaymentState);
+      return { rootTransactionId: state.rootTransactionId, transactions: [...state.transactions.values()].map(flatTransaction) };
+    }),
     incompleteIdempotencyRecords: incomplete,
     settlements,
     undeliveredWebhooks,
@@ -185,7 +188,7 @@ function rootPaymentAnswers(answers: Answer[]): Answer[] {
  * A payment sent naming a payment method after its DELETE was answered 204 is approved neither
  * in the ledger nor at the processor: the card number is beyond anyone's reach by then.
  */
-function nothingApprovedWithADeletedPaymentMethod(evidence: Evidence, byId: Map<string, TransactionState>): Violation[] {
+function nothingApprovedWithADeletedPaymentMethod(evidence: Evidence, byId: Map<string, FlatTransaction>): Violation[] {
   const approvedAtProcessor = new Map(
     evidence.processorTransactions.filter((record) => record.code === APPROVED).map((record) => [record.transactionId, record.processor]),
   );
@@ -208,7 +211,7 @@ function nothingApprovedWithADeletedPaymentMethod(evidence: Evidence, byId: Map<
 }
 
 /** Each sale and authorization has the `paymentMethodId` it was sent with (none for a card inline) and the stored card's last four digits. */
-function storedCardPaymentsCarryTheirPaymentMethod(evidence: Evidence, byId: Map<string, TransactionState>): Violation[] {
+function storedCardPaymentsCarryTheirPaymentMethod(evidence: Evidence, byId: Map<string, FlatTransaction>): Violation[] {
   const last4Of = new Map(evidence.paymentMethods.map(({ id, last4 }) => [id, last4]));
   const violations: Violation[] = [];
   for (const answer of rootPaymentAnswers(evidence.answers)) {
@@ -236,7 +239,7 @@ function storedCardPaymentsCarryTheirPaymentMethod(evidence: Evidence, byId: Map
  * outcome of a transaction never arrived before its `transaction.pending` was accepted; the
  * outbox holds nothing undelivered.
  */
-function webhooksDelivered(evidence: Evidence, transactions: TransactionState[]): Violation[] {
+function webhooksDelivered(evidence: Evidence, transactions: FlatTransaction[]): Violation[] {
   const invariant = "webhooks delivered, signed, in order";
   const violations: Violation[] = [];
   const firstArrival = new Map<string, ReceivedWebhook>();
@@ -268,8 +271,8 @@ function webhooksDelivered(evidence: Evidence, transactions: TransactionState[])
   return violations;
 }
 
-function processorApprovalsAreInTheLedger(records: SimulatedTransaction[], byId: Map<string, TransactionState>): Violation[] {
-  const reversals = new Map<string, TransactionState>();
+function processorApprovalsAreInTheLedger(records: SimulatedTransaction[], byId: Map<string, FlatTransaction>): Violation[] {
+  const reversals = new Map<string, FlatTransaction>();
   for (const transaction of byId.values()) if (transaction.reversalId) reversals.set(transaction.reversalId, transaction);
   const violations: Violation[] = [];
   for (const record of records) {
@@ -293,7 +296,7 @@ function processorApprovalsAreInTheLedger(records: SimulatedTransaction[], byId:
 }
 
 function ledgerApprovalsAreApprovedAtTheProcessor(
-  transactions: TransactionState[],
+  transactions: FlatTransaction[],
   atProcessor: Map<string, SimulatedTransaction>,
 ): Violation[] {
   return transactions
@@ -306,7 +309,7 @@ function ledgerApprovalsAreApprovedAtTheProcessor(
     }));
 }
 
-function voidsAgree(transactions: TransactionState[], atProcessor: Map<string, SimulatedTransaction>): Violation[] {
+function voidsAgree(transactions: FlatTransaction[], atProcessor: Map<string, SimulatedTransaction>): Violation[] {
   const violations: Violation[] = [];
   for (const transaction of transactions) {
     if (transaction.status !== "approved" || transaction.type === "void" || transaction.type === "refund") continue;
@@ -327,8 +330,8 @@ function voidsAgree(transactions: TransactionState[], atProcessor: Map<string, S
  */
 function settlementsAgree(
   evidence: Evidence,
-  transactions: TransactionState[],
-  byId: Map<string, TransactionState>,
+  transactions: FlatTransaction[],
+  byId: Map<string, FlatTransaction>,
   atProcessor: Map<string, SimulatedTransaction>,
 ): Violation[] {
   const violations: Violation[] = [];
@@ -365,7 +368,7 @@ function settlementsAgree(
  * under its id is answered with its first close; its transactions under another id would show
  * here); one scheduled batch per host configuration and day.
  */
-function oneBatchEach(evidence: Evidence, transactions: TransactionState[]): Violation[] {
+function oneBatchEach(evidence: Evidence, transactions: FlatTransaction[]): Violation[] {
   const invariant = "each settled transaction in one batch, each batch once at the processor";
   const violations: Violation[] = [];
   const listedBy = new Map<string, string[]>();
@@ -496,7 +499,7 @@ function expiriesReleased(evidence: Evidence, atProcessor: Map<string, Simulated
 }
 
 /** A reversed transaction holds nothing at the processor: its void got there, or the processor never approved it. */
-function reversalsReachedTheProcessor(transactions: TransactionState[], atProcessor: Map<string, SimulatedTransaction>): Violation[] {
+function reversalsReachedTheProcessor(transactions: FlatTransaction[], atProcessor: Map<string, SimulatedTransaction>): Violation[] {
   return transactions
     .filter((transaction) => transaction.reversed)
     .filter((transaction) => {
@@ -510,7 +513,7 @@ function reversalsReachedTheProcessor(transactions: TransactionState[], atProces
     }));
 }
 
-function oneChargePerIdempotencyKey(evidence: Evidence, byId: Map<string, TransactionState>): Violation[] {
+function oneChargePerIdempotencyKey(evidence: Evidence, byId: Map<string, FlatTransaction>): Violation[] {
   const violations: Violation[] = [];
   // Each logical authorization or sale carries its own reference: two processor approvals of one
   // reference are one request charged twice.
@@ -548,7 +551,7 @@ function oneChargePerIdempotencyKey(evidence: Evidence, byId: Map<string, Transa
 }
 
 /** A final answer (anything but pending) must be the ledger's outcome; a 2xx must be there at all. */
-function answersAreInTheLedger(answers: Answer[], byId: Map<string, TransactionState>): Violation[] {
+function answersAreInTheLedger(answers: Answer[], byId: Map<string, FlatTransaction>): Violation[] {
   const violations: Violation[] = [];
   for (const answer of answers) {
     const transaction = byId.get(answer.transactionId);
@@ -567,7 +570,7 @@ function amountsHold(payments: LedgerPayment[]): Violation[] {
   const violations: Violation[] = [];
   for (const payment of payments) {
     for (const parent of payment.transactions) {
-      const children = (type: TransactionState["type"]) =>
+      const children = (type: FlatTransaction["type"]) =>
         payment.transactions.filter(
           (child) => child.parentTransactionId === parent.id && child.type === type && child.status === "approved",
         );
@@ -633,7 +636,7 @@ function heldAmountsAgree(payments: LedgerPayment[], atProcessor: Map<string, Si
   return violations;
 }
 
-function nothingPending(transactions: TransactionState[]): Violation[] {
+function nothingPending(transactions: FlatTransaction[]): Violation[] {
   return transactions
     .filter((transaction) => transaction.status === "pending" || transaction.reversalId !== null)
     .map((transaction) => ({
@@ -644,7 +647,7 @@ function nothingPending(transactions: TransactionState[]): Violation[] {
 }
 
 /** What a root authorization or sale holds of its client's limit: mirrors `givesLimitBack`. */
-function countsTowardLimit(payment: LedgerPayment, root: TransactionState): boolean {
+function countsTowardLimit(payment: LedgerPayment, root: FlatTransaction): boolean {
   const ended = root.status === "declined" || root.status === "failed";
   if (ended && (root.approvedLate === null || root.reversed)) return false;
   const voidedByOwnVoid = payment.transactions.some(
@@ -658,7 +661,7 @@ function countsTowardLimit(payment: LedgerPayment, root: TransactionState): bool
  * transaction with its outcome (a retry answers that transaction) or to a settlement batch. Each one without is named with
  * what its client got.
  */
-function idempotencyRecordsComplete(evidence: Evidence, byId: ReadonlyMap<string, TransactionState>): Violation[] {
+function idempotencyRecordsComplete(evidence: Evidence, byId: ReadonlyMap<string, FlatTransaction>): Violation[] {
   // A manual close's key belongs to its batch: a retry answers the batch as it stands, whatever it is.
   const batches = new Set(evidence.settlements.map((batch) => batch.settlementId));
   const answeredByLog = (transactionId: string | null) =>

@@ -1,5 +1,5 @@
 import { occurredAtOf } from "../audit/event-log.ts";
-import { evolve, initialState, type PaymentEvent, stateOf, type TransactionState } from "../domain/payments/index.ts";
+import { evolve, flatTransaction, initialState, type PaymentEvent, stateOf, type TransactionState } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 import type { Recorded } from "../eventstore/typed-read.ts";
 
@@ -41,14 +41,15 @@ function recordedBy({ metadata }: RecordedEvent): string {
 
 function stateColumns(transaction: TransactionState | undefined, prefix = ""): string[] {
   if (!transaction) return ["-", "", "", "", "", ""];
-  const reason = transaction.declineCode ?? transaction.failureReason;
+  const flat = flatTransaction(transaction);
+  const reason = flat.declineCode ?? flat.failureReason;
   return [
-    `${prefix}${transaction.type} ${transaction.id}`,
-    `${transaction.amount} ${transaction.currency}`,
-    `${transaction.status}${reason ? ` (${reason})` : ""}${transaction.voided ? ", voided" : ""}`,
+    `${prefix}${flat.type} ${flat.id}`,
+    `${flat.amount} ${flat.currency}`,
+    `${flat.status}${reason ? ` (${reason})` : ""}${flat.voided ? ", voided" : ""}`,
     stateOf(transaction),
-    String(transaction.capturedAmount),
-    String(transaction.refundedAmount),
+    String(flat.capturedAmount),
+    String(flat.refundedAmount),
   ];
 }
 

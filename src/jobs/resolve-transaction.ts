@@ -196,7 +196,7 @@ async function reverse(job: Job): Promise<PendingResolution | null> {
 
 /** The void's result; `null` while the processor gives no usable answer (sent again, same id, next time). */
 async function voidAtProcessor({ transaction, hostConfiguration, connector, timing, context }: Job, reversalId: string): Promise<ReversalResult | null> {
-  const reference = (transaction.approvedLate ?? transaction.processorResponse)?.reference;
+  const reference = (transaction.approvedLate ?? (transaction.status === "pending" ? null : transaction.processorResponse))?.reference;
   const answer = await connector.submit({
     operation: "void",
     transactionId: reversalId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkInvariants, type Evidence, type InvariantName, type LedgerBatch } from "../../bench/chaos/invariants.ts";
-import type { TransactionState } from "../../src/domain/payments/state.ts";
+import type { FlatTransaction } from "../../src/domain/payments/stored-state.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import type { Answer } from "../../bench/chaos/workload.ts";
 
@@ -9,7 +9,7 @@ import type { Answer } from "../../bench/chaos/workload.ts";
 const judgedAt = new Date("2026-03-01T12:10:00.000Z");
 const ago = (seconds: number) => new Date(judgedAt.getTime() - seconds * 1_000).toISOString();
 
-function transaction(fields: Partial<TransactionState> & Pick<TransactionState, "id" | "type">): TransactionState {
+function transaction(fields: Partial<FlatTransaction> & Pick<FlatTransaction, "id" | "type">): FlatTransaction {
   return {
     status: "approved",
     clientId: "client-1",
@@ -47,7 +47,7 @@ function transaction(fields: Partial<TransactionState> & Pick<TransactionState, 
 }
 
 /** The processor's record of a ledger transaction: approved, as the ledger has it. */
-const recordOf = (of: TransactionState, fields: Partial<SimulatedTransaction> = {}): SimulatedTransaction => ({
+const recordOf = (of: FlatTransaction, fields: Partial<SimulatedTransaction> = {}): SimulatedTransaction => ({
   processor: of.processor,
   transactionId: of.id,
   operation: of.type,
@@ -67,7 +67,7 @@ const recordOf = (of: TransactionState, fields: Partial<SimulatedTransaction> = 
   ...fields,
 });
 
-function evidence(transactions: TransactionState[], fields: Partial<Evidence> = {}): Evidence {
+function evidence(transactions: FlatTransaction[], fields: Partial<Evidence> = {}): Evidence {
   return {
     payments: transactions.map((each) => ({ rootTransactionId: each.id, transactions: [each] })),
     processorTransactions: transactions.map((each) => recordOf(each)),
@@ -93,7 +93,7 @@ const violationsOf = (invariant: InvariantName, judged: Evidence) =>
     .map((violation) => violation.transactionId ?? violation.settlementId);
 
 describe("expiry invariants", () => {
-  const authorization = (fields: Partial<TransactionState> = {}) => transaction({ id: "auth-1", type: "authorization", ...fields });
+  const authorization = (fields: Partial<FlatTransaction> = {}) => transaction({ id: "auth-1", type: "authorization", ...fields });
 
   it("wants an approved authorization with something left to capture expired once its TTL and the grace are past", () => {
     expect(violationsOf("authorizations past their time expired", evidence([authorization({ approvedAt: ago(46) })]))).toEqual(["auth-1"]);
@@ -212,7 +212,7 @@ describe("settlement invariants", () => {
   it("wants what was approved well before a scheduled close settled once it came round", () => {
     const closedAt = new Date(judgedAt.getTime() - 60_000);
     const scheduledCloses = [{ hostConfigurationId: "host-1", at: closedAt }];
-    const before = (id: string, fields: Partial<TransactionState> = {}) =>
+    const before = (id: string, fields: Partial<FlatTransaction> = {}) =>
       transaction({ id, type: "sale", createdAt: ago(200), approvedAt: ago(199), ...fields });
     const left = evidence([before("sale-1"), before("sale-2", { approvedAt: ago(65) }), before("sale-3", { voided: true }), before("sale-4", { hostConfigurationId: "host-2" })], {
       scheduledCloses,
@@ -227,7 +227,7 @@ describe("payment method invariants", () => {
   const storedCard = { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "f" } as const;
   const deletedAt = ago(200);
   const paymentMethods = [{ clientId: "client-1", id: "pm-1", last4: "4242", deletedAt }];
-  const answerOf = (of: TransactionState, fields: Partial<Answer>): Answer => ({
+  const answerOf = (of: FlatTransaction, fields: Partial<Answer>): Answer => ({
     clientId: of.clientId,
     idempotencyKey: `key-${of.id}`,
     operation: "sale",
@@ -268,7 +268,7 @@ describe("payment method invariants", () => {
     const stored = transaction({ id: "auth-1", type: "authorization", paymentMethodId: "pm-1", card: storedCard });
     const inline = transaction({ id: "sale-1", type: "sale", card: { ...storedCard, last4: "4444" } });
     const answers = [answerOf(stored, { operation: "authorization", paymentMethodId: "pm-1" }), answerOf(inline, {})];
-    const judged = (...transactions: TransactionState[]) => violationsOf("stored-card payments carry their payment method", evidence(transactions, { answers, paymentMethods }));
+    const judged = (...transactions: FlatTransaction[]) => violationsOf("stored-card payments carry their payment method", evidence(transactions, { answers, paymentMethods }));
     expect(judged(stored, inline)).toEqual([]);
     expect(judged(transaction({ ...stored, paymentMethodId: undefined }), inline)).toEqual(["auth-1"]);
     expect(judged(transaction({ ...stored, card: { ...storedCard, last4: "0005" } }), inline)).toEqual(["auth-1"]);

@@ -12,7 +12,7 @@ export function followUpRequest(state: PaymentState, transactionId: string, host
     operation: transaction.type,
     transactionId,
     parentTransactionId: parent.id,
-    parentProcessorReference: parent.processorResponse?.reference ?? undefined,
+    parentProcessorReference: parent.status === "approved" ? (parent.processorResponse.reference ?? undefined) : undefined,
     amount: transaction.amount,
     currency: transaction.currency,
     hostConfiguration,

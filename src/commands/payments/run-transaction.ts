@@ -189,7 +189,8 @@ export function asRecorded(
 ): TransactionAsItStands {
   const transaction = toTransactionView(state, initiate.transactionId);
   if (!transaction) throw new Error("an initiated transaction is missing from its payment");
-  const limitBreach = state.transactions.get(initiate.transactionId)?.limitBreach;
+  const recorded = state.transactions.get(initiate.transactionId);
+  const limitBreach = recorded?.status === "declined" ? recorded.limitBreach : undefined;
   const written = tip && { clientId: initiate.clientId, paymentId, revision: tip.revision };
   return { ok: true, transaction, ...(limitBreach && { limitBreach }), ...(written && { written }) };
 }

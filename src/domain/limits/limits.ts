@@ -53,7 +53,8 @@ export function givesLimitBack(state: PaymentState, transactionId: string): bool
     transaction.type === "void" &&
     transaction.status === "approved" &&
     transaction.parentTransactionId === state.rootTransactionId &&
-    root?.capturedAmount === 0 &&
+    root?.status === "approved" &&
+    root.capturedAmount === 0 &&
     !capturePending
   );
 }
@@ -67,5 +68,5 @@ export function limitReturnedBy(state: PaymentState, transactionId: string): num
   const transaction = state.transactions.get(transactionId);
   const root = state.rootTransactionId === null ? undefined : state.transactions.get(state.rootTransactionId);
   if (!transaction || !root || transaction.type !== "void" || transaction.status !== "approved") return 0;
-  return transaction.parentTransactionId === root.id && root.capturedAmount > 0 ? transaction.amount : 0;
+  return transaction.parentTransactionId === root.id && root.status === "approved" && root.capturedAmount > 0 ? transaction.amount : 0;
 }

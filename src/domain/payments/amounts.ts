@@ -20,7 +20,7 @@ export const isVoidedOrVoiding = (state: PaymentState, id: string): boolean =>
 
 /** The approved and pending captures of an authorization that still hold their amount: not voided. */
 const holdingCaptures = (state: PaymentState, authorizationId: string): TransactionState[] =>
-  openChildren(state, authorizationId, "capture").filter((capture) => !capture.voided);
+  openChildren(state, authorizationId, "capture").filter((capture) => capture.status !== "approved" || !capture.voided);
 
 const isPending = (transaction: TransactionState) => transaction.status === "pending";
 

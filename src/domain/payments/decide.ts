@@ -22,7 +22,7 @@ import {
   type RequestReversal,
   requestReversal,
 } from "./reversal.ts";
-import { evolve, type PaymentState, type TransactionState } from "./state.ts";
+import { type ApprovedTransaction, evolve, type PaymentState, type TransactionState } from "./state.ts";
 
 // --- commands --------------------------------------------------------------------------------
 
@@ -205,24 +205,24 @@ const followUp = (
   },
 });
 
-/** Only an approved transaction that is not voided, nor being voided, can be followed. */
-function followable(state: PaymentState, parent: TransactionState): PaymentDecision | null {
+/** Only an approved transaction that is not voided, nor being voided, nor expired, can be followed. */
+function followable(state: PaymentState, parent: TransactionState): { parent: ApprovedTransaction } | { refusal: PaymentDecision } {
   if (parent.status !== "approved") {
-    return reject("invalid_transaction_state", `The ${parent.type} is ${parent.status}.`);
+    return { refusal: reject("invalid_transaction_state", `The ${parent.type} is ${parent.status}.`) };
   }
   if (isVoidedOrVoiding(state, parent.id)) {
-    return reject("invalid_transaction_state", `The ${parent.type} is voided or being voided.`);
+    return { refusal: reject("invalid_transaction_state", `The ${parent.type} is voided or being voided.`) };
   }
-  if (parent.expiredAt !== null) return reject("invalid_transaction_state", `The ${parent.type} has expired.`);
-  return null;
+  if (parent.expiredAt !== null) return { refusal: reject("invalid_transaction_state", `The ${parent.type} has expired.`) };
+  return { parent };
 }
 
 function capture(command: InitiateCapture, state: PaymentState, parent: TransactionState): PaymentDecision {
   if (parent.type !== "authorization") {
     return reject("invalid_transaction_state", `Only an authorization can be captured, not ${withArticle(parent.type)}.`);
   }
-  const refused = followable(state, parent);
-  if (refused) return refused;
+  const followed = followable(state, parent);
+  if ("refusal" in followed) return followed.refusal;
   if (command.amount !== undefined && !isValidAmount(command.amount)) {
     return reject("validation_error", `Invalid amount: ${command.amount}.`);
   }
@@ -247,8 +247,8 @@ function refund(command: InitiateRefund, state: PaymentState, parent: Transactio
   if (parent.type !== "sale" && parent.type !== "capture") {
     return reject("invalid_transaction_state", `Only a sale or a capture can be refunded, not ${withArticle(parent.type)}.`);
   }
-  const refused = followable(state, parent);
-  if (refused) return refused;
+  const followed = followable(state, parent);
+  if ("refusal" in followed) return followed.refusal;
   if (command.amount !== undefined && !isValidAmount(command.amount)) {
     return reject("validation_error", `Invalid amount: ${command.amount}.`);
   }
@@ -265,8 +265,8 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
   if (parent.type === "refund" || parent.type === "void") {
     return reject("invalid_transaction_state", `A ${parent.type} cannot be voided.`);
   }
-  const refused = followable(state, parent);
-  if (refused) return refused;
+  const followed = followable(state, parent);
+  if ("refusal" in followed) return followed.refusal;
   if (parent.type === "authorization") {
     // The rest is exact only once every capture is answered (see `capture`).
     if (unsettledCaptures(state, parent.id).length > 0) {
@@ -276,7 +276,7 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
     if (rest === 0) return reject("invalid_transaction_state", "Nothing of the authorization is left to capture.");
     return accept<PaymentEvent>(followUp(command, parent, rest));
   }
-  if (parent.settledAt !== null) return reject("invalid_transaction_state", `The ${parent.type} is settled.`);
+  if (followed.parent.settledAt !== null) return reject("invalid_transaction_state", `The ${parent.type} is settled.`);
   // A capture's void gives its amount back to the authorization's hold: never while its rest is being released.
   if (parent.type === "capture" && parent.parentTransactionId !== null && releasePending(state, parent.parentTransactionId)) {
     return reject("invalid_transaction_state", "The release of the authorization's rest is pending; void the capture once it is answered.");
@@ -313,10 +313,16 @@ function initiate(command: InitiateTransaction, state: PaymentState): PaymentDec
 // --- outcomes --------------------------------------------------------------------------------
 
 function sameOutcome(transaction: TransactionState, outcome: Outcome): boolean {
-  if (transaction.status !== outcome.status) return false;
-  if (outcome.status === "declined") return transaction.declineCode === outcome.declineCode;
-  if (outcome.status === "failed") return transaction.failureReason === outcome.reason;
-  return true;
+  switch (transaction.status) {
+    case "pending":
+      return false;
+    case "approved":
+      return outcome.status === "approved";
+    case "declined":
+      return outcome.status === "declined" && transaction.declineCode === outcome.declineCode;
+    case "failed":
+      return outcome.status === "failed" && transaction.failureReason === outcome.reason;
+  }
 }
 
 /**
@@ -423,12 +429,14 @@ export const settleable = (state: PaymentState, transaction: TransactionState): 
 function settle(command: SettleTransaction, state: PaymentState): PaymentDecision {
   const transaction = state.transactions.get(command.transactionId);
   if (!transaction) return reject("not_found", "No such transaction.");
-  if (transaction.settlementId === command.settlementId) return accept();
-  if (transaction.settlementId !== null) return reject("invalid_transaction_state", `The ${transaction.type} is settled.`);
+  const settlementId = transaction.status === "approved" ? transaction.settlementId : null;
+  if (settlementId === command.settlementId) return accept();
+  if (settlementId !== null) return reject("invalid_transaction_state", `The ${transaction.type} is settled.`);
   // The processor settled it: a void still pending will be refused there (or never reached it).
   const settles = transaction.type === "sale" || transaction.type === "capture" || transaction.type === "refund";
-  if (!settles || transaction.status !== "approved" || transaction.voided) {
-    return reject("invalid_transaction_state", `The ${transaction.type} is ${transaction.status}${transaction.voided ? " and voided" : ""}: no batch settles it.`);
+  const voided = transaction.status === "approved" && transaction.voided;
+  if (!settles || transaction.status !== "approved" || voided) {
+    return reject("invalid_transaction_state", `The ${transaction.type} is ${transaction.status}${voided ? " and voided" : ""}: no batch settles it.`);
   }
   return accept<PaymentEvent>({
     type: "TransactionSettled.v1",
@@ -439,7 +447,7 @@ function settle(command: SettleTransaction, state: PaymentState): PaymentDecisio
 function expire(command: ExpireAuthorization, state: PaymentState): PaymentDecision {
   const authorization = state.transactions.get(command.transactionId);
   if (!authorization || authorization.type !== "authorization") return reject("not_found", "No such authorization.");
-  if (authorization.expiredAt !== null) return reject("invalid_transaction_state", "The authorization has expired already.");
+  if (authorization.status === "approved" && authorization.expiredAt !== null) return reject("invalid_transaction_state", "The authorization has expired already.");
   // As for any release (see `capture`): the rest is exact only once every capture is answered.
   // The expiry waits for them; a capture that never reached the processor leaves its amount held.
   if (unsettledCaptures(state, authorization.id).length > 0) {

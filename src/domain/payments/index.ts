@@ -17,3 +17,4 @@ export * from "./reversal.ts";
 export * from "./state.ts";
 export * from "./transaction-state.ts";
 export * from "./view.ts";
+export { type FlatTransaction, flatTransaction } from "./stored-state.ts";

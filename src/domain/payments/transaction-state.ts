@@ -1,4 +1,4 @@
-import type { TransactionState } from "./state.ts";
+import type { ApprovedTransaction, TransactionState } from "./state.ts";
 
 /** Where a transaction stands now, after everything done to it since (the API's `state`). */
 export const transactionStates = [
@@ -39,7 +39,7 @@ export function stateOf(transaction: TransactionState): TransactionStateName {
  * An expired authorization's rest is voided by the expiry itself, so expiry is checked before the
  * void; a void or expiry that releases only the rest (captures kept) leaves nothing held: captured.
  */
-function authorizationState({ amount, capturedAmount, voided, expiredAt }: TransactionState): TransactionStateName {
+function authorizationState({ amount, capturedAmount, voided, expiredAt }: ApprovedTransaction): TransactionStateName {
   if (expiredAt !== null && capturedAmount === 0) return "expired";
   if (voided && capturedAmount === 0) return "voided";
   if (capturedAmount >= amount || ((voided || expiredAt !== null) && capturedAmount > 0)) return "captured";
@@ -47,7 +47,7 @@ function authorizationState({ amount, capturedAmount, voided, expiredAt }: Trans
   return "authorized";
 }
 
-function chargeState({ amount, refundedAmount, voided }: TransactionState): TransactionStateName {
+function chargeState({ amount, refundedAmount, voided }: ApprovedTransaction): TransactionStateName {
   if (voided) return "voided";
   if (refundedAmount >= amount) return "refunded";
   if (refundedAmount > 0) return "partially_refunded";

@@ -2,6 +2,7 @@ import type { SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import type { DeclineCode, FailureReason, ProcessorResponse, TransactionType } from "./events.ts";
 import type { PaymentState, TransactionStatus } from "./state.ts";
+import { flatTransaction } from "./stored-state.ts";
 import { stateOf, type TransactionStateName } from "./transaction-state.ts";
 
 /** The transaction object of the API, exactly. */
@@ -37,8 +38,9 @@ export type TransactionView = {
 };
 
 export function toTransactionView(state: PaymentState, id: string): TransactionView | null {
-  const t = state.transactions.get(id);
-  if (!t) return null;
+  const transaction = state.transactions.get(id);
+  if (!transaction) return null;
+  const t = flatTransaction(transaction);
   return {
     id: t.id,
     type: t.type,
@@ -61,7 +63,7 @@ export function toTransactionView(state: PaymentState, id: string): TransactionV
     settledAt: t.settledAt,
     settlementId: t.settlementId,
     expiredAt: t.expiredAt,
-    state: stateOf(t),
+    state: stateOf(transaction),
     reference: t.reference,
     metadata: { ...t.metadata },
     createdAt: t.createdAt,

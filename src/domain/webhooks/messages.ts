@@ -1,4 +1,4 @@
-import { type PaymentState, stateOf, type TransactionView, toTransactionView } from "../payments/index.ts";
+import { type PaymentState, stateOf, type TransactionState, type TransactionView, toTransactionView } from "../payments/index.ts";
 import type { SettlementView } from "../settlements/view.ts";
 import type { WebhookEventType } from "./event-types.ts";
 
@@ -9,6 +9,9 @@ import type { WebhookEventType } from "./event-types.ts";
 export type WebhookMessage =
   | { type: WebhookEventType; clientId: string; subjectId: string; data: { transaction: TransactionView } }
   | { type: WebhookEventType; clientId: string; subjectId: string; data: { settlement: SettlementView } };
+
+const expiredAt = (transaction: TransactionState | undefined) => (transaction?.status === "approved" ? transaction.expiredAt : null);
+const settledAt = (transaction: TransactionState | undefined) => (transaction?.status === "approved" ? transaction.settledAt : null);
 
 /**
  * The messages of one payment event, from the payment before and after it: a transaction that
@@ -31,8 +34,8 @@ export function paymentMessages(before: PaymentState, after: PaymentState): Webh
       data: { transaction: toTransactionView(after, id)! },
     });
     if (previous?.status !== transaction.status) outcomes.push(message(`transaction.${transaction.status}`));
-    if (transaction.expiredAt !== null && previous?.expiredAt == null) outcomes.push(message("authorization.expired"));
-    if (previous?.status === transaction.status && (stateOf(previous) !== stateOf(transaction) || previous.settledAt !== transaction.settledAt)) {
+    if (expiredAt(transaction) !== null && expiredAt(previous) === null) outcomes.push(message("authorization.expired"));
+    if (previous?.status === transaction.status && (stateOf(previous) !== stateOf(transaction) || settledAt(previous) !== settledAt(transaction))) {
       updates.push(message("transaction.updated"));
     }
   }

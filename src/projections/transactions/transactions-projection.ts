@@ -92,7 +92,7 @@ function changedTransactions(paymentId: string, before: PaymentState, after: Pay
 /** What the jobs will do with a transaction: resolve it, settle it, or expire it some day. */
 function awaitedWork(state: PaymentState, id: string) {
   const transaction = state.transactions.get(id)!;
-  const capturable = transaction.expiredAt === null && capturableAmount(state, id) > 0;
+  const capturable = transaction.status === "approved" && transaction.expiredAt === null && capturableAmount(state, id) > 0;
   return {
     resolver_work: resolverWork(transaction),
     awaiting_settlement: settleable(state, transaction),

@@ -29,22 +29,29 @@ describe("a payment's state as the transactions read model stores it", () => {
     expect(stored).not.toHaveProperty("final");
   });
 
-  it("reads a state stored before the later fields existed with each as none", () => {
-    const stored = toStored(fold(paymentDecider, decided(sell("s", 1000), approve("s"))));
+  it("reads a state stored before the later fields existed with each as none, whatever its status", () => {
     const later = ["approvedLate", "reversalId", "reversed", "settlementId", "expiredAt", "approvedAt", "limitBreach", "failureConfirmed", "final"];
-    const before = { ...stored, transactions: stored.transactions.map((transaction) => Object.fromEntries(Object.entries(transaction).filter(([key]) => !later.includes(key)))) };
-    const read = fromStored(before as typeof stored).transactions.get("s")!;
-    expect(read).toMatchObject({
-      status: "approved",
-      approvedLate: null,
-      reversalId: null,
-      reversed: false,
-      settlementId: null,
-      expiredAt: null,
-      approvedAt: null,
-      limitBreach: null,
-      failureConfirmed: false,
-      final: false,
-    });
+    const storedBeforeThem = (events: PaymentEvent[]) => {
+      const stored = toStored(fold(paymentDecider, events));
+      const transactions = stored.transactions.map((transaction) => Object.fromEntries(Object.entries(transaction).filter(([key]) => !later.includes(key))));
+      return { ...stored, transactions } as typeof stored;
+    };
+    const none = { approvedLate: null, reversalId: null, reversed: false, final: false };
+    const approved = fromStored(storedBeforeThem(decided(sell("s", 1000), approve("s")))).transactions.get("s");
+    expect(approved).toEqual({ ...fold(paymentDecider, decided(sell("s", 1000), approve("s"))).transactions.get("s"), approvedAt: null });
+    expect(approved).toMatchObject({ status: "approved", ...none, settlementId: null, expiredAt: null, approvedAt: null });
+    const declined = fromStored(storedBeforeThem(decided(sell("s", 1000), decline("s")))).transactions.get("s");
+    expect(declined).toMatchObject({ status: "declined", ...none, limitBreach: null });
+    const failed = fromStored(storedBeforeThem(decided(sell("s", 1000), fail("s", "not_found")))).transactions.get("s");
+    expect(failed).toMatchObject({ status: "failed", ...none, failureConfirmed: false });
+  });
+
+  it("keeps only the fields of a transaction's status, so what one status cannot have is never read from the column", () => {
+    const [stored] = toStored(fold(paymentDecider, decided(sell("s", 1000), decline("s")))).transactions;
+    expect(stored).toMatchObject({ status: "declined", capturedAmount: 0, settledAt: null, failureReason: null });
+    const read = fromStored({ rootTransactionId: "s", transactions: [stored!] }).transactions.get("s")!;
+    for (const field of ["capturedAmount", "refundedAmount", "voided", "settledAt", "settlementId", "expiredAt", "approvedAt", "failureReason", "failureConfirmed"]) {
+      expect(read).not.toHaveProperty(field);
+    }
   });
 });
