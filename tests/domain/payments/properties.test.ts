@@ -14,6 +14,7 @@ import {
   refundableAmount,
   type TransactionType,
 } from "../../../src/domain/payments/index.ts";
+import { fromStored, type StoredPaymentState, toStored } from "../../../src/domain/payments/stored-state.ts";
 import { approve, authorize, capture, decline, fail, refund, sell, voidOf } from "./fixtures.ts";
 
 /**
@@ -212,6 +213,12 @@ describe("payment money rules, for any sequence of commands", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("the read model's flat stored form reads back as the state folded, after every event", () => {
+    holdsAfterEveryEvent((state) => {
+      expect(fromStored(JSON.parse(JSON.stringify(toStored(state))) as StoredPaymentState)).toEqual(state);
+    });
   });
 
   it("the scenarios reach the interesting cases, so the properties above are not vacuous", () => {
