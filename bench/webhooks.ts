@@ -27,13 +27,13 @@
  *    201 to the receiver getting the sale's transaction.approved is the delivery latency.
  *
  * 2. Deliveries per second when the dispatcher drains a backlog. A disabled endpoint builds no
- *    backlog (an endpoint gets only the events recorded while it is enabled: see /tmp/webhooks-spec.md),
+ *    backlog (an endpoint gets only the events recorded while it is enabled; what it was owed before waits, undelivered, until it is enabled again),
  *    so the backlog is made as an outage would make it: the bench holds the dispatcher's lease
  *    (`job:webhook-dispatcher` in projection_checkpoints, as another instance that stopped would),
  *    waits out the few seconds the dispatcher trusts its own lease, then a second client with an
  *    enabled `["*"]` endpoint makes `--backlog`/2 sales; once the webhooks projection has written
  *    them all to the outbox, the bench releases the lease and times how long until the receiver
- *    has them all and /metrics webhook_queue_depth is 0: deliveries/s over the whole backlog and
+ *    has them all and no delivery is pending: deliveries/s over the whole backlog and
  *    over each half of it (a rate that depends on how much is pending shows as two different
  *    halves). Under B the bench also reports how many of the messages made during a measured run
  *    reached the receiver during it: under 100 %, a backlog grew, and part of B's delivery work
@@ -86,6 +86,11 @@ import {
   type ResultRow,
   serverArgs,
 } from "./support.ts";
+import type { EventStore } from "../src/eventstore/port.ts";
+import { PostgresEventStore } from "../src/eventstore/postgres/event-store.ts";
+import { measureLag } from "../src/projections/lag.ts";
+import { measureWebhookQueue } from "../src/projections/webhooks/queue.ts";
+import { webhooksProjection } from "../src/projections/webhooks/webhooks-projection.ts";
 import { type ApprovedArrivals, clock, type Receiver, startReceiver } from "./webhook-receiver-client.ts";
 
 const GOAL_MAX_COST = 0.1;
@@ -129,34 +134,31 @@ async function createEndpoint(service: BenchService, receiver: Receiver, client:
   return endpoint;
 }
 
-interface Scraped {
+interface Outbox {
+  /** Deliveries still owed to enabled endpoints (what /metrics calls webhook_queue_depth). */
   queueDepth: number;
-  /** projection_lag_positions of the webhooks projection: 0 once every event is in the outbox. */
-  projectionLag: number;
+  /** How far the webhooks projection trails the log: 0 once every event is in the outbox. */
+  projectionLag: bigint;
 }
 
-async function scrape(baseUrl: string): Promise<Scraped> {
-  const response = await fetch(`${baseUrl}/metrics`);
-  const text = await response.text();
-  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}: ${text.slice(0, 200)}`);
-  const valueOf = (pattern: RegExp) => {
-    const match = pattern.exec(text);
-    if (!match?.[1]) throw new Error(`/metrics has no ${pattern.source}`);
-    return Number(match[1]);
-  };
-  return {
-    queueDepth: valueOf(/^webhook_queue_depth (\S+)$/m),
-    projectionLag: valueOf(/^projection_lag_positions\{projection="webhooks"\} (\S+)$/m),
-  };
+/**
+ * The outbox as the database holds it now. Not from /metrics: the service refreshes those gauges
+ * every 15 s, so a run's deliveries could read as done while thousands were pending (and then
+ * stay owed to the endpoint the bench disables next, counted missing).
+ */
+async function outboxOf(target: BenchTarget, store: EventStore): Promise<Outbox> {
+  const db = target.connection.db;
+  const [queue, lag] = await Promise.all([measureWebhookQueue(db), measureLag(db, store, webhooksProjection)]);
+  return { queueDepth: queue.pending, projectionLag: lag.positionsBehind };
 }
 
 /** Until every event is in the outbox and every delivery is done: webhooks projection caught up, queue depth 0. */
-async function waitDelivered(baseUrl: string, label: string): Promise<void> {
+async function waitDelivered(target: BenchTarget, store: EventStore, label: string): Promise<void> {
   const started = Date.now();
   let reported = started;
   for (;;) {
-    const { queueDepth, projectionLag } = await scrape(baseUrl);
-    if (queueDepth === 0 && projectionLag === 0) return;
+    const { queueDepth, projectionLag } = await outboxOf(target, store);
+    if (queueDepth === 0 && projectionLag === 0n) return;
     if (Date.now() - started > DRAIN_TIMEOUT_MS) {
       throw new Error(`${label}: still ${queueDepth} deliveries pending after ${DRAIN_TIMEOUT_MS / 60_000} minutes`);
     }
@@ -169,10 +171,10 @@ async function waitDelivered(baseUrl: string, label: string): Promise<void> {
 }
 
 /** Until the webhooks projection has written every event recorded so far to the outbox. */
-async function waitProjected(baseUrl: string): Promise<number> {
+async function waitProjected(target: BenchTarget, store: EventStore): Promise<number> {
   for (;;) {
-    const { queueDepth, projectionLag } = await scrape(baseUrl);
-    if (projectionLag === 0) return queueDepth;
+    const { queueDepth, projectionLag } = await outboxOf(target, store);
+    if (projectionLag === 0n) return queueDepth;
     await sleep(200);
   }
 }
@@ -338,6 +340,8 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
 
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
+  // The bench's own reader of the log, for the webhooks projection's lag.
+  const store = new PostgresEventStore(target.connection.db);
   try {
     const receiver = await startReceiver();
     console.log(`webhook receiver: in its own process at ${receiver.url}`);
@@ -375,17 +379,17 @@ async function main(): Promise<void> {
           let receivedBefore = 0;
           const measured = await measure(name, load, shape, async () => {
             await settledApprovedSales(target);
-            if (kind === "B") await waitDelivered(service.url, `${name}, warm-up's deliveries`);
+            if (kind === "B") await waitDelivered(target, store, `${name}, warm-up's deliveries`);
             receivedBefore = (await receiver.stats(AB_PATH)).requests;
             sampler = startSampler(service.url, client.key, bodies);
           });
           const samples = (await sampler?.stop()) ?? [];
           const received = (await receiver.stats(AB_PATH)).requests - receivedBefore;
-          const { queueDepth } = await scrape(service.url);
+          const { queueDepth } = await outboxOf(target, store);
           await settledApprovedSales(target);
           let window: Run["window"];
           if (kind === "B") {
-            await waitDelivered(service.url, `${name}, deliveries`);
+            await waitDelivered(target, store, `${name}, deliveries`);
             window = { from: from!, to: new Date() };
             await setEnabled(false);
           }
@@ -403,7 +407,7 @@ async function main(): Promise<void> {
                 goal: "- (under 100 %: a backlog grew)",
                 met: "-",
               },
-              { target: run.name, metric: "webhook_queue_depth as the run ended", value: String(run.queueDepthAtEnd), goal: "-", met: "-" },
+              { target: run.name, metric: "deliveries pending as the run ended", value: String(run.queueDepthAtEnd), goal: "-", met: "-" },
             );
           }
         }
@@ -450,7 +454,7 @@ async function main(): Promise<void> {
         const backlogClient = await createPayingClient(service.url, "Webhooks, backlog");
         await createEndpoint(service, receiver, backlogClient, BACKLOG_PATH, true);
         await holdDispatcherLease(target);
-        let drained: { messages: number; seconds: number; backlog: number; metricsSeconds: number; halves: [number, number] };
+        let drained: { messages: number; seconds: number; backlog: number; pendingSeconds: number; halves: [number, number] };
         try {
           console.log(`backlog: dispatcher's lease held; waiting ${DISPATCHER_TRUSTS_ITS_LEASE_MS / 1000} s for it to stop...`);
           await sleep(DISPATCHER_TRUSTS_ITS_LEASE_MS);
@@ -469,13 +473,13 @@ async function main(): Promise<void> {
             throw new Error(`backlog sales: ${burst.non2xx} non-2xx answers, ${burst.errors} errors`);
           }
           await settledApprovedSales(target, backlogClient.clientId);
-          const backlog = await waitProjected(service.url);
+          const backlog = await waitProjected(target, store);
           const receivedBefore = (await receiver.stats(BACKLOG_PATH)).requests;
           console.log(`backlog: ${backlog} deliveries pending (${receivedBefore} received while the lease was held); releasing it...`);
           const releasedAt = clock();
           await releaseDispatcherLease(target);
-          await waitDelivered(service.url, "backlog drain");
-          const metricsSeconds = (clock() - releasedAt) / 1000;
+          await waitDelivered(target, store, "backlog drain");
+          const pendingSeconds = (clock() - releasedAt) / 1000;
           const after = await receiver.stats(BACKLOG_PATH);
           const messages = after.requests - receivedBefore;
           const half = Math.floor(messages / 2);
@@ -485,7 +489,7 @@ async function main(): Promise<void> {
             messages,
             seconds: (after.lastArrival - releasedAt) / 1000,
             backlog,
-            metricsSeconds,
+            pendingSeconds,
             halves: [half / halfway, (messages - half) / ((after.lastArrival - releasedAt) / 1000 - halfway)],
           };
         } finally {
@@ -503,8 +507,8 @@ async function main(): Promise<void> {
           },
           {
             target: "backlog drain (one endpoint)",
-            metric: "time to the last one at the receiver / to webhook_queue_depth 0 (polled)",
-            value: `${formatNumber(drained.seconds, 2)} s / ${formatNumber(drained.metricsSeconds, 2)} s`,
+            metric: "time to the last one at the receiver / to no delivery pending (polled)",
+            value: `${formatNumber(drained.seconds, 2)} s / ${formatNumber(drained.pendingSeconds, 2)} s`,
             goal: "-",
             met: "-",
           },
@@ -534,7 +538,7 @@ async function main(): Promise<void> {
         const behind = enabled.filter((run) => keptUp(run) < 0.95);
         if (behind.length > 0) {
           console.log(
-            `\nnote: the dispatcher fell behind in ${behind.length} of ${enabled.length} B runs (webhook_queue_depth ` +
+            `\nnote: the dispatcher fell behind in ${behind.length} of ${enabled.length} B runs (deliveries pending ` +
               `${behind.map((run) => run.queueDepthAtEnd).join(", ")} as they ended): part of B's delivery work came after ` +
               "its measured run, so the cost row understates what a sustained load would cost.",
           );
@@ -550,6 +554,7 @@ async function main(): Promise<void> {
       await receiver.stop();
     }
   } finally {
+    await store.close();
     await target.close();
   }
 }
