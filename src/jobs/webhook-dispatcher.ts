@@ -14,6 +14,7 @@ import type { ReadYourWrites } from "../projections/read-your-writes.ts";
 import { waitForWebhookEndpointWrite } from "../projections/webhooks/own-writes.ts";
 import type { SendResult, WebhookSender } from "../webhooks/destination.ts";
 import { signatureHeaders } from "../webhooks/signature.ts";
+import { type DueDelivery, readDueDeliveries } from "./webhook-due-deliveries.ts";
 import { type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { inSpan, linkTo, withTraceHeaders } from "../telemetry/spans.ts";
 
@@ -48,27 +49,7 @@ const FAILING_ENDPOINT_DISABLED_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 const FAILURE_WARNING_INTERVAL_MS = 10 * 60 * 1000;
 const MAX_WARNED_ENDPOINTS = 10_000;
 
-type Candidate = {
-  deliveryId: string;
-  endpointId: string;
-  clientId: string;
-  /** The endpoint's last change when it was read: a disable judged on it is void once it changed. */
-  endpointUpdatedAt: Date;
-  messageId: string;
-  payload: string;
-  /** The trace of the append that caused the message, when it was traced. */
-  traceparent: string | null;
-  attempts: number;
-  roundStart: number;
-  /** The delivery's redeliveries when it was read: one asked for during the attempt is not lost. */
-  redeliveries: number;
-  url: string;
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: Date | null;
-};
-
-type Recorded = { candidate: Candidate; result: SendResult; decision: RetryDecision };
+type Recorded = { candidate: DueDelivery; result: SendResult; decision: RetryDecision };
 /** After an attempt is recorded: whether its endpoint's every attempt has now failed for 3 days. */
 type RecordedOutcome = { failingTooLong: boolean };
 
@@ -89,9 +70,9 @@ export class WebhookDispatcher {
   readonly #options: Required<WebhookDispatcherOptions>;
   readonly #owner = randomUUID();
   readonly #stopping = new AbortController();
-  readonly #inFlight = new Map<string, { candidate: Candidate; sent: Promise<void> }>();
+  readonly #inFlight = new Map<string, { candidate: DueDelivery; sent: Promise<void> }>();
   readonly #busy = new Map<string, number>();
-  #candidates = new Map<string, Candidate[]>();
+  #candidates = new Map<string, DueDelivery[]>();
   #leaseRenewedAt = 0;
   #leading = false;
   #looking: Promise<void> | undefined;
@@ -173,30 +154,10 @@ export class WebhookDispatcher {
   }
 
   /** Per enabled endpoint, its next due deliveries, the earliest due first. */
-  async #dueCandidates(): Promise<Map<string, Candidate[]>> {
+  async #dueCandidates(): Promise<Map<string, DueDelivery[]>> {
     const { context, maxInFlightPerEndpoint } = this.#options;
-    const { rows } = await sql<Candidate>`
-      select d.delivery_id as "deliveryId", d.endpoint_id as "endpointId", e.client_id as "clientId",
-             e.updated_at as "endpointUpdatedAt",
-             d.message_id as "messageId", d.payload, d.traceparent, d.attempts, d.round_start as "roundStart", d.redeliveries,
-             e.url, e.secret, e.previous_secret as "previousSecret",
-             e.previous_secret_expires_at as "previousSecretExpiresAt"
-      from webhook_endpoints e
-      cross join lateral (
-        select * from webhook_deliveries d
-        where d.endpoint_id = e.endpoint_id and d.status = 'pending' and d.next_attempt_at <= now()
-          and not (d.delivery_id = any(array(select jsonb_array_elements_text(${JSON.stringify([...this.#inFlight.keys()])}::jsonb)::uuid)))
-          and not exists (
-            select from webhook_deliveries earlier
-            where earlier.endpoint_id = d.endpoint_id and earlier.subject_id = d.subject_id and earlier.status = 'pending'
-              and (earlier.position, earlier.ordinal) < (d.position, d.ordinal)
-          )
-        order by d.next_attempt_at, d.position, d.ordinal
-        limit ${maxInFlightPerEndpoint * 4}
-      ) d
-      where e.enabled and not e.deleted
-    `.execute(context.db);
-    const candidates = new Map<string, Candidate[]>();
+    const rows = await readDueDeliveries(context.db, [...this.#inFlight.keys()], maxInFlightPerEndpoint * 4);
+    const candidates = new Map<string, DueDelivery[]>();
     for (const row of rows) {
       const list = candidates.get(row.endpointId) ?? [];
       list.push(row);
@@ -216,7 +177,7 @@ export class WebhookDispatcher {
     if (!this.#stopping.signal.aborted) void this.#look();
   }
 
-  #send(candidate: Candidate): void {
+  #send(candidate: DueDelivery): void {
     this.#busy.set(candidate.endpointId, (this.#busy.get(candidate.endpointId) ?? 0) + 1);
     const sent = this.#attempt(candidate)
       .catch((error: unknown) => {
@@ -238,7 +199,7 @@ export class WebhookDispatcher {
    * Signs and sends, then records the outcome. An endpoint whose secret does not decrypt is sent
    * nothing and disabled: its messages stay owed, without an attempt counted against them.
    */
-  #attempt(candidate: Candidate): Promise<void> {
+  #attempt(candidate: DueDelivery): Promise<void> {
     // A trace of its own, linked to the one that recorded the event; its `traceparent` goes to the endpoint.
     const span = {
       root: true,
@@ -257,7 +218,7 @@ export class WebhookDispatcher {
     return inSpan(this.#options.context.registries.tracer, "webhook delivery", span, (active) => this.#sendAndRecord(candidate, active));
   }
 
-  async #sendAndRecord(candidate: Candidate, span: Span): Promise<void> {
+  async #sendAndRecord(candidate: DueDelivery, span: Span): Promise<void> {
     const { retryBaseMs, sender, observe } = this.#options;
     const keys = this.#signingKeys(candidate);
     if (keys === undefined) return this.#disable(candidate, "secret_undecryptable");
@@ -282,7 +243,7 @@ export class WebhookDispatcher {
    * does not decrypt (its master key is no longer configured). A previous secret that does not
    * decrypt is left out: it only eases the 24 hours after a rotation.
    */
-  #signingKeys(candidate: Candidate): string[] | undefined {
+  #signingKeys(candidate: DueDelivery): string[] | undefined {
     const { secrets, context } = this.#options;
     const secretContext = webhookSecretContext(candidate.endpointId);
     const key = (ciphertext: string) => {
@@ -310,7 +271,7 @@ export class WebhookDispatcher {
    * Disables the endpoint as the candidate saw it; warns once, when this call disabled it. Its
    * other candidates are dropped: the next look no longer finds it enabled.
    */
-  async #disable(candidate: Candidate, reason: WebhookDisabledReason): Promise<void> {
+  async #disable(candidate: DueDelivery, reason: WebhookDisabledReason): Promise<void> {
     const { context, logger } = this.#options;
     const { endpointId, clientId } = candidate;
     this.#candidates.delete(endpointId);
@@ -335,7 +296,7 @@ export class WebhookDispatcher {
    * A failing endpoint leaves a warning at its first failure and then at most one every
    * FAILURE_WARNING_INTERVAL_MS, counting the failures in between; a delivery ends the episode.
    */
-  #noteOutcome(candidate: Candidate, failure: SendResult | undefined): void {
+  #noteOutcome(candidate: DueDelivery, failure: SendResult | undefined): void {
     const { endpointId, clientId } = candidate;
     if (failure === undefined) {
       this.#failureWarnings.delete(endpointId);
