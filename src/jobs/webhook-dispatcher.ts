@@ -90,7 +90,7 @@ export class WebhookDispatcher {
 
   constructor(options: WebhookDispatcherOptions) {
     this.#options = { leaseMs: 10_000, maxInFlightPerEndpoint: 8, maxInFlight: 64, ...options };
-    // Attempts that end together are recorded together: one transaction, two statements.
+    // Attempts that end together are recorded together, in one statement.
     this.#record = batchWhileBusy((batch: Recorded[]) => this.#recordAttempts(batch));
   }
 
@@ -339,36 +339,21 @@ export class WebhookDispatcher {
     }));
     const json = JSON.stringify(rows);
     const failingSinceAtMost = new Date(now.getTime() - FAILING_ENDPOINT_DISABLED_AFTER_MS);
-    const failingTooLong = await this.#options.context.db.transaction().execute(async (trx) => {
-      // One statement: the attempts, then the streaks (the final select sees the streaks as they were before it).
-      const { rows: failing } = await sql<{ endpointId: string }>`
-        with attempt as (
-          select * from jsonb_to_recordset(${json}::jsonb)
-            as row(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status text, response_status int,
-                   duration_ms int, error text, retry_in_ms bigint)
-        ), logged as (
-          insert into webhook_attempts (attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms,
-                                        error, next_attempt_at, created_at)
-          select attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms, error,
-                 now() + retry_in_ms * interval '1 millisecond', now()
-          from attempt
-        ), outcome as (
-          select endpoint_id, bool_or(status = 'delivered') as delivered from attempt group by endpoint_id
-        ), ended as (
-          delete from webhook_endpoint_failures f using outcome o where f.endpoint_id = o.endpoint_id and o.delivered
-        ), started as (
-          insert into webhook_endpoint_failures (endpoint_id, failing_since)
-          select endpoint_id, ${now.toISOString()}::timestamptz from outcome where not delivered
-          on conflict (endpoint_id) do nothing
-        )
-        select f.endpoint_id as "endpointId"
-        from webhook_endpoint_failures f
-        join outcome o on o.endpoint_id = f.endpoint_id and not o.delivered
-        join webhook_endpoints e on e.endpoint_id = f.endpoint_id
-        where greatest(f.failing_since, e.updated_at) <= ${failingSinceAtMost.toISOString()}::timestamptz
-      `.execute(trx);
-      // A redelivery asked for while the attempt ran stands: the delivery is due again, on a new schedule.
-      await sql`
+    // One statement, so one round trip and atomic alone: the attempts, the deliveries moved on, the
+    // streaks (the final select sees the streaks as they were before it). A redelivery asked for
+    // while the attempt ran stands: the delivery is due again, on a new schedule.
+    const { rows: failing } = await sql<{ endpointId: string }>`
+      with attempt as (
+        select * from jsonb_to_recordset(${json}::jsonb)
+          as row(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status text, response_status int,
+                 duration_ms int, error text, retry_in_ms bigint, redeliveries int)
+      ), logged as (
+        insert into webhook_attempts (attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms,
+                                      error, next_attempt_at, created_at)
+        select attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms, error,
+               now() + retry_in_ms * interval '1 millisecond', now()
+        from attempt
+      ), moved_on as (
         update webhook_deliveries d
         set attempts = row.attempt,
             status = case when d.redeliveries = row.redeliveries then row.status else 'pending' end,
@@ -377,12 +362,24 @@ export class WebhookDispatcher {
                                    then coalesce(now() + row.retry_in_ms * interval '1 millisecond', d.next_attempt_at)
                                    else now() end,
             updated_at = now()
-        from jsonb_to_recordset(${json}::jsonb)
-          as row(delivery_id uuid, attempt int, status text, retry_in_ms bigint, redeliveries int)
+        from attempt row
         where d.delivery_id = row.delivery_id
-      `.execute(trx);
-      return new Set(failing.map((row) => row.endpointId));
-    });
+      ), outcome as (
+        select endpoint_id, bool_or(status = 'delivered') as delivered from attempt group by endpoint_id
+      ), ended as (
+        delete from webhook_endpoint_failures f using outcome o where f.endpoint_id = o.endpoint_id and o.delivered
+      ), started as (
+        insert into webhook_endpoint_failures (endpoint_id, failing_since)
+        select endpoint_id, ${now.toISOString()}::timestamptz from outcome where not delivered
+        on conflict (endpoint_id) do nothing
+      )
+      select f.endpoint_id as "endpointId"
+      from webhook_endpoint_failures f
+      join outcome o on o.endpoint_id = f.endpoint_id and not o.delivered
+      join webhook_endpoints e on e.endpoint_id = f.endpoint_id
+      where greatest(f.failing_since, e.updated_at) <= ${failingSinceAtMost.toISOString()}::timestamptz
+    `.execute(this.#options.context.db);
+    const failingTooLong = new Set(failing.map((row) => row.endpointId));
     return batch.map(({ candidate }) => ({ failingTooLong: failingTooLong.has(candidate.endpointId) }));
   }
 }
