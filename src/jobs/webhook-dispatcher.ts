@@ -58,8 +58,9 @@ type RecordedOutcome = { failingTooLong: boolean };
  *
  * Each look at the outbox takes, per enabled endpoint, the next due deliveries (an index scan of
  * that endpoint's pending rows), so one endpoint's backlog never hides another's. Sends run
- * concurrently, at most `maxInFlightPerEndpoint` per endpoint and `maxInFlight` in all; a finished
- * send starts the endpoint's next candidate at once and looks again only when it has none.
+ * concurrently: at most `maxInFlightPerEndpoint` requests awaiting an endpoint's answer, and
+ * `maxInFlight` attempts in all until their outcomes are recorded. An answer starts the endpoint's
+ * next candidate at once, and the dispatcher looks again only when the endpoint has none.
  *
  * Order: a message is not due while an earlier one about the same transaction (or batch) is still
  * pending for its endpoint: in flight, waiting for its retry, or sent without its outcome recorded
@@ -178,28 +179,39 @@ export class WebhookDispatcher {
   }
 
   #send(candidate: DueDelivery): void {
-    this.#busy.set(candidate.endpointId, (this.#busy.get(candidate.endpointId) ?? 0) + 1);
-    const sent = this.#attempt(candidate)
+    const { endpointId, deliveryId } = candidate;
+    this.#busy.set(endpointId, (this.#busy.get(endpointId) ?? 0) + 1);
+    // The endpoint's slot is its request's: it frees once the endpoint has answered, while the
+    // outcome is still being recorded (the delivery stays in flight, and its subject's next message
+    // waits, until then).
+    let holdsSlot = true;
+    const freeSlot = () => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      const busy = (this.#busy.get(endpointId) ?? 1) - 1;
+      if (busy > 0) this.#busy.set(endpointId, busy);
+      else this.#busy.delete(endpointId);
+      if (!this.#stopping.signal.aborted) this.#startNext(endpointId);
+    };
+    const sent = this.#attempt(candidate, freeSlot)
       .catch((error: unknown) => {
         // Unrecorded, the delivery stays pending and due: the next look finds it again.
-        this.#options.logger.error({ err: error, deliveryId: candidate.deliveryId }, "webhook attempt not recorded");
+        this.#options.logger.error({ err: error, deliveryId }, "webhook attempt not recorded");
       })
       .finally(() => {
-        this.#inFlight.delete(candidate.deliveryId);
-        this.#endedDuringLook?.add(candidate.deliveryId);
-        const busy = (this.#busy.get(candidate.endpointId) ?? 1) - 1;
-        if (busy > 0) this.#busy.set(candidate.endpointId, busy);
-        else this.#busy.delete(candidate.endpointId);
-        if (!this.#stopping.signal.aborted) this.#startNext(candidate.endpointId);
+        this.#inFlight.delete(deliveryId);
+        this.#endedDuringLook?.add(deliveryId);
+        freeSlot();
+        if (!this.#stopping.signal.aborted) this.#startNext(endpointId);
       });
-    this.#inFlight.set(candidate.deliveryId, { candidate, sent });
+    this.#inFlight.set(deliveryId, { candidate, sent });
   }
 
   /**
    * Signs and sends, then records the outcome. An endpoint whose secret does not decrypt is sent
    * nothing and disabled: its messages stay owed, without an attempt counted against them.
    */
-  #attempt(candidate: DueDelivery): Promise<void> {
+  #attempt(candidate: DueDelivery, answered: () => void): Promise<void> {
     // A trace of its own, linked to the one that recorded the event; its `traceparent` goes to the endpoint.
     const span = {
       root: true,
@@ -215,15 +227,16 @@ export class WebhookDispatcher {
         "server.address": URL.parse(candidate.url)?.hostname ?? "",
       },
     };
-    return inSpan(this.#options.context.registries.tracer, "webhook delivery", span, (active) => this.#sendAndRecord(candidate, active));
+    return inSpan(this.#options.context.registries.tracer, "webhook delivery", span, (active) => this.#sendAndRecord(candidate, active, answered));
   }
 
-  async #sendAndRecord(candidate: DueDelivery, span: Span): Promise<void> {
+  async #sendAndRecord(candidate: DueDelivery, span: Span, answered: () => void): Promise<void> {
     const { retryBaseMs, sender, observe } = this.#options;
     const keys = this.#signingKeys(candidate);
     if (keys === undefined) return this.#disable(candidate, "secret_undecryptable");
     const headers = withTraceHeaders(signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys));
     const result = await sender.send(candidate.url, candidate.payload, headers);
+    answered();
     const delivered = result.kind === "answered" && result.status >= 200 && result.status < 300;
     const attemptInRound = candidate.attempts + 1 - candidate.roundStart;
     const decision = retryDecision({ delivered, attemptInRound, baseMs: retryBaseMs });
