@@ -191,9 +191,14 @@ export class WebhookDispatcher {
       const busy = (this.#busy.get(endpointId) ?? 1) - 1;
       if (busy > 0) this.#busy.set(endpointId, busy);
       else this.#busy.delete(endpointId);
+    };
+    const startNext = () => {
       if (!this.#stopping.signal.aborted) this.#startNext(endpointId);
     };
-    const sent = this.#attempt(candidate, freeSlot)
+    const sent = this.#attempt(candidate, () => {
+      freeSlot();
+      startNext();
+    })
       .catch((error: unknown) => {
         // Unrecorded, the delivery stays pending and due: the next look finds it again.
         this.#options.logger.error({ err: error, deliveryId }, "webhook attempt not recorded");
@@ -202,7 +207,7 @@ export class WebhookDispatcher {
         this.#inFlight.delete(deliveryId);
         this.#endedDuringLook?.add(deliveryId);
         freeSlot();
-        if (!this.#stopping.signal.aborted) this.#startNext(endpointId);
+        startNext();
       });
     this.#inFlight.set(deliveryId, { candidate, sent });
   }

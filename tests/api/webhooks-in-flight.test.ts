@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
+import { startTestService, type TestService } from "../support/service.ts";
 import { startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 /** The dispatcher's default: requests awaiting one endpoint's answer at a time. */
@@ -12,15 +11,12 @@ const SALES = 12;
 
 for (const target of testDatabaseTargets()) {
   describe(`webhook requests in flight to one endpoint, on ${target}`, () => {
-    let simulator: Simulator;
     let receiver: WebhookReceiver;
     let api: TestService;
 
     beforeAll(async () => {
-      simulator = await startSimulator();
       receiver = await startWebhookReceiver("never");
       api = await startTestService(target, {
-        ...everyProcessorAt(simulator.url),
         WEBHOOK_ALLOW_HTTP: "true",
         WEBHOOK_ALLOW_PRIVATE: "true",
         WEBHOOK_DISPATCH_INTERVAL_MS: "50",
@@ -29,7 +25,6 @@ for (const target of testDatabaseTargets()) {
     afterAll(async () => {
       await api?.stop();
       await receiver?.close();
-      await simulator?.close();
     });
 
     it(`are at most ${MAX_IN_FLIGHT_PER_ENDPOINT} while it does not answer; once it does, the rest follow, each transaction in order`, async () => {
