@@ -43,14 +43,10 @@ import { fork } from "node:child_process";
 import { randomInt, randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { setTimeout as sleep } from "node:timers/promises";
 import Fastify from "fastify";
 import pg from "pg";
 import type { HostConfigurationView } from "../src/domain/host-configurations/decider.ts";
 import { batchWhileBusy } from "../src/batching/batch-while-busy.ts";
-import { createEventStoreDbEventStore } from "../src/eventstore/eventstoredb/event-store.ts";
-import { projections } from "../src/projections/all.ts";
-import { measureLag } from "../src/projections/lag.ts";
 import { createConnectors } from "../src/processors/connectors.ts";
 import { createHttpClient } from "../src/processors/http.ts";
 import {
@@ -67,8 +63,9 @@ import {
   saleBodies,
   settledApprovedSales,
   startBenchService,
+  untilProjectionsCaughtUp,
 } from "./http-load.ts";
-import { type BenchTarget, formatNumber, intOption, openTarget, printResults, type ResultRow, serverArgs } from "./support.ts";
+import { formatNumber, intOption, openTarget, printResults, type ResultRow, serverArgs } from "./support.ts";
 
 /** Issue 33: a sale with a stored card costs at most this much more than one with the card inline. */
 const GOAL_MAX_PAYMENT_METHOD_COST = 0.1;
@@ -258,26 +255,6 @@ async function comparePaymentMethods(serviceUrl: string, key: string): Promise<R
       met: cost <= GOAL_MAX_PAYMENT_METHOD_COST ? "yes" : "no",
     },
   ];
-}
-
-/**
- * Waits until every projection of the service on `target` has applied what EventStoreDB holds:
- * the server keeps the events of earlier runs, which a fresh read model applies first, and the
- * sales measured meanwhile would pay for it (a first run of 20-33 sales/s against 81 after).
- */
-async function untilProjectionsCaughtUp(target: BenchTarget, eventStoreUrl: string): Promise<void> {
-  const store = createEventStoreDbEventStore(eventStoreUrl);
-  const started = performance.now();
-  try {
-    for (;;) {
-      const lags = await Promise.all(projections.map((projection) => measureLag(target.connection.db, store, projection)));
-      if (lags.every((lag) => lag.positionsBehind === 0n)) break;
-      await sleep(1_000);
-    }
-  } finally {
-    await store.close();
-  }
-  console.log(`projections caught up with what EventStoreDB held in ${formatNumber((performance.now() - started) / 1_000, 1)} s`);
 }
 
 /** A service on a fresh database, events in EventStoreDB at `eventStoreUrl` or else in that database, and a paying client of it. */

@@ -20,8 +20,14 @@
  * delay. After the close it reads the event store: the batch's events (sizes, when each was
  * recorded) and the payments' TransactionSettled events, which split the close into its phases.
  *
+ * With `--eventstore URL` (issue 29) the events go to that EventStoreDB, the read models staying
+ * in the bench's PostgreSQL database: the same close, with its batch's events in chunks that keep
+ * every append well under EventStoreDB's 1 MiB limit. Give it a fresh server: the projections
+ * first apply whatever it holds.
+ *
  * Usage: tsx bench/settlement.ts [--database-url URL] [--transactions 100000] [--seconds 10]
  *                                [--connections 64] [--seed-connections 128]
+ *                                [--eventstore esdb://127.0.0.1:2113?tls=false]
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -29,6 +35,8 @@ import autocannon from "autocannon";
 import { sql } from "kysely";
 import { z } from "zod";
 import { settlementStreamId } from "../src/domain/settlements/events.ts";
+import { openEventStore } from "../src/eventstore/open.ts";
+import type { EventStore, RecordedEvent } from "../src/eventstore/port.ts";
 import {
   ADMIN_KEY,
   type BenchService,
@@ -39,6 +47,7 @@ import {
   saleBodies,
   settledApprovedSales,
   startBenchService,
+  untilProjectionsCaughtUp,
 } from "./http-load.ts";
 import { type BenchTarget, formatNumber, intOption, openTarget, printResults, type ResultRow, serverArgs } from "./support.ts";
 
@@ -49,7 +58,8 @@ const WARM_UP_SECONDS = 3;
 const SEED_CHUNK = 10_000;
 const SAMPLE_EVERY_MS = 100;
 
-const { values, serverUrl } = serverArgs(["transactions", "seconds", "connections", "seed-connections"]);
+const { values, serverUrl } = serverArgs(["transactions", "seconds", "connections", "seed-connections", "eventstore"]);
+const eventStoreUrl = typeof values.eventstore === "string" ? values.eventstore : undefined;
 const transactions = intOption(values.transactions, 100_000, "transactions");
 const seconds = intOption(values.seconds, 10, "seconds");
 const connections = intOption(values.connections, 64, "connections");
@@ -216,23 +226,33 @@ interface EventsOfType {
 }
 
 /** The batch's own events and the payments' TransactionSettled events: when, how many, how large. */
-async function closeEvents(target: BenchTarget, settlementId: string): Promise<EventsOfType[]> {
-  const { rows } = await sql<{ type: string; count: string; first: Date; last: Date; largest: string; total: string }>`
-    select type, count(*)::text as count, min(recorded_at) as first, max(recorded_at) as last,
-           max(octet_length(data::text))::text as largest, sum(octet_length(data::text))::text as total
-    from events
-    where stream_id = ${settlementStreamId(settlementId)}
-       or (type = 'TransactionSettled.v1' and data->>'settlementId' = ${settlementId})
-    group by type
-    order by min(position)`.execute(target.connection.db);
-  return rows.map((row) => ({
-    type: row.type,
-    count: Number(row.count),
-    first: row.first,
-    last: row.last,
-    largestBytes: Number(row.largest),
-    totalBytes: Number(row.total),
-  }));
+async function closeEvents(store: EventStore, settlementId: string): Promise<EventsOfType[]> {
+  const events = await store.readStream(settlementStreamId(settlementId));
+  for (let after: string | null = null; ; ) {
+    const read = await store.readAll({ after, batchSize: 1_000, types: ["TransactionSettled.v1"] });
+    if (read.events.length === 0) break;
+    events.push(...read.events.filter((event) => event.data.settlementId === settlementId));
+    after = read.checkpoint;
+  }
+  const byType = new Map<string, RecordedEvent[]>();
+  for (const event of events) {
+    const ofType = byType.get(event.type) ?? [];
+    ofType.push(event);
+    byType.set(event.type, ofType);
+  }
+  return [...byType].map(([type, ofType]) => {
+    const sizes = ofType.map((event) => Buffer.byteLength(JSON.stringify(event.data)));
+    const times = ofType.map((event) => event.recordedAt.getTime());
+    // Folds, not spreads: a spread of 100,000 arguments overflows the stack.
+    return {
+      type,
+      count: ofType.length,
+      first: new Date(times.reduce((a, b) => Math.min(a, b))),
+      last: new Date(times.reduce((a, b) => Math.max(a, b))),
+      largestBytes: sizes.reduce((a, b) => Math.max(a, b)),
+      totalBytes: sizes.reduce((sum, size) => sum + size, 0),
+    };
+  });
 }
 
 const mb = (bytes: number) => `${formatNumber(bytes / 1024 / 1024, 1)} MB`;
@@ -286,8 +306,10 @@ function phaseRows(events: EventsOfType[], close: Window): ResultRow[] {
 async function main(): Promise<void> {
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
   try {
-    const service = await startBenchService(target);
+    const service = await startBenchService(target, eventStoreUrl ? { EVENTSTORE_URL: eventStoreUrl } : {});
+    const store = openEventStore(eventStoreUrl, target.connection.db);
     try {
+      if (eventStoreUrl) await untilProjectionsCaughtUp(target, eventStoreUrl);
       const batchClient = await createPayingClient(service.url, "Batch");
       const trafficClient = await createPayingClient(service.url, "Traffic");
       const seeded = await seed(target, salesOf(service, batchClient), batchClient.clientId, transactions);
@@ -326,9 +348,10 @@ async function main(): Promise<void> {
       const [beforeRate = 0, duringRate = 0, afterRate = 0] = perSecond;
       const withoutRate = (beforeRate + afterRate) / 2;
       const cost = 1 - duringRate / withoutRate;
-      const events = await closeEvents(target, await settlementIdOf(target, batchClient.hostConfiguration.id));
+      const events = await closeEvents(store, await settlementIdOf(target, batchClient.hostConfiguration.id));
 
       const results: ResultRow[] = [
+        row("events", "store", eventStoreUrl ? "EventStoreDB" : "PostgreSQL"),
         row(
           `seeding ${formatNumber(transactions)} sales`,
           "sales/s through the API (non-2xx + errors)",
@@ -356,6 +379,7 @@ async function main(): Promise<void> {
       ];
       printResults(results);
     } finally {
+      await store.close();
       await service.stop();
     }
   } finally {

@@ -346,6 +346,7 @@ async function run(): Promise<boolean> {
       mode,
       seed: options.seed,
       durationMs: loadMs,
+      loadStartedAt: started,
       stats,
       injected,
       violations,

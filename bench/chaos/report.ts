@@ -11,6 +11,8 @@ export interface RunResult {
   mode: "distributed" | "embedded" | "eventstoredb";
   seed: number;
   durationMs: number;
+  /** Epoch milliseconds the load started: the faults' times count from here. */
+  loadStartedAt: number;
   stats: WorkloadStats;
   injected: InjectedFault[];
   violations: Violation[];
@@ -84,6 +86,29 @@ function explain(evidence: Evidence, violations: readonly Violation[], timelines
   return lines;
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * For each kill of the EventStoreDB node: when the restarted node (or, in a cluster, the new
+ * leader) served the harness's reads again, and how long after the kill the first payment sent
+ * after it was answered 201: the service's own recovery, as a client sees it.
+ */
+function eventStoreRecoveries(result: RunResult): { killedAt: string; servedAgainAfter: string; firstWriteAfter: string }[] {
+  return result.injected
+    .filter(({ fault }) => fault.kind === "eventstore kill -9")
+    .map(({ startedAt, endedAt }) => {
+      const killedAt = result.loadStartedAt + startedAt;
+      const firstAnswered = result.evidence.answers
+        .filter((answer) => answer.httpStatus === 201 && Date.parse(answer.sentAt) >= killedAt)
+        .reduce((earliest, answer) => Math.min(earliest, Date.parse(answer.at)), Infinity);
+      return {
+        killedAt: seconds(startedAt),
+        servedAgainAfter: seconds(endedAt - startedAt),
+        firstWriteAfter: firstAnswered === Infinity ? "none" : seconds(firstAnswered - killedAt),
+      };
+    });
+}
+
 /** Prints the summary and the offending payments' timelines; returns whether the run failed. */
 export function printReport(result: RunResult, bounds: { maxRssBytes: number }): boolean {
   const out = (line = "") => process.stdout.write(`${line}\n`);
@@ -115,6 +140,13 @@ export function printReport(result: RunResult, bounds: { maxRssBytes: number }):
   for (const { fault } of result.injected) faultCounts.set(fault.kind, (faultCounts.get(fault.kind) ?? 0) + 1);
   for (const [kind, count] of faultCounts) faults.push([kind, count]);
   out(faults.toString());
+
+  const recoveries = eventStoreRecoveries(result);
+  if (recoveries.length > 0) {
+    const table = new Table({ head: ["EventStoreDB kill -9 at", "fault over (node restarted, reads served)", "first payment sent after the kill answered 201"] });
+    for (const recovery of recoveries) table.push([recovery.killedAt, recovery.servedAgainAfter, recovery.firstWriteAfter]);
+    out(table.toString());
+  }
 
   const closed = result.evidence.settlements.filter((batch) => batch.transactionIds !== null);
   const lifecycle = new Table({ head: ["without a client asking", "count"] });
