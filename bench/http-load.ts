@@ -111,8 +111,10 @@ export function rowsOf(target: string, unit: string, { connections, seconds, res
     },
     {
       target,
-      metric: "CPU per 2xx: every core, PostgreSQL's share",
-      value: cpu ? `${ms(cpu.machineMs / answered)}, ${ms(cpu.postgresMs / answered)}` : "- (no /proc)",
+      metric: cpu?.eventStoreMs === undefined ? "CPU per 2xx: every core, PostgreSQL's share" : "CPU per 2xx: every core, PostgreSQL's, EventStoreDB's",
+      value: cpu
+        ? [cpu.machineMs, cpu.postgresMs, ...(cpu.eventStoreMs === undefined ? [] : [cpu.eventStoreMs])].map((spent) => ms(spent / answered)).join(", ")
+        : "- (no /proc)",
       goal: "-",
       met: "-",
     },
