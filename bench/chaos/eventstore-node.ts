@@ -18,6 +18,11 @@ export interface EventStoreNode {
   kill(): Promise<void>;
   /** The operator's restart command, then waits until the node serves reads again. */
   restart(): Promise<void>;
+  /**
+   * Resolves once EventStoreDB serves the harness's reads again: after a restart for one node; in
+   * a cluster, once a new leader is elected and the client has found it.
+   */
+  answering(): Promise<void>;
 }
 
 export function eventStoreNode(url: string, store: EventStore, commands: { kill: string; restart: string }): EventStoreNode {
@@ -28,6 +33,7 @@ export function eventStoreNode(url: string, store: EventStore, commands: { kill:
       await run(commands.restart);
       await waitUntilAnswering(store);
     },
+    answering: () => waitUntilAnswering(store),
   };
 }
 

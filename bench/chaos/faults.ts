@@ -115,8 +115,18 @@ export function describeFault(fault: Fault): string {
   }
 }
 
-/** Runs one fault to its end: whatever it broke works again when this resolves. */
-async function inject(fault: Fault, targets: FaultTargets): Promise<void> {
+/** When a kill of the EventStoreDB node took effect and when its reads were served again, in ms from the load's start. */
+export interface EventStoreOutage {
+  killedAt: number;
+  /** Undefined: not within the node's restart bound (its restart then fails the run). */
+  answeringAt: number | undefined;
+}
+
+/**
+ * Runs one fault to its end: whatever it broke works again when this resolves. A kill of the
+ * EventStoreDB node reports its outage, as absolute times.
+ */
+async function inject(fault: Fault, targets: FaultTargets): Promise<EventStoreOutage | undefined> {
   switch (fault.kind) {
     case "kill -9":
     case "SIGTERM": {
@@ -148,12 +158,18 @@ async function inject(fault: Fault, targets: FaultTargets): Promise<void> {
     case "processor drops voids":
       await holdFor(targets.processorProxy, { kind: "drop_requests", matching: voidRequest }, fault.forMs);
       return;
-    case "eventstore kill -9":
+    case "eventstore kill -9": {
       if (!targets.eventStore) return;
       await targets.eventStore.kill();
+      const killedAt = Date.now();
+      const answeringAt = targets.eventStore.answering().then(
+        () => Date.now(),
+        () => undefined,
+      );
       await sleep(fault.downMs);
       await targets.eventStore.restart();
-      return;
+      return { killedAt, answeringAt: await answeringAt };
+    }
   }
 }
 
@@ -172,6 +188,8 @@ export interface InjectedFault {
   startedAt: number;
   endedAt: number;
   fault: Fault;
+  /** For a kill of the EventStoreDB node, in ms from the load's start like the rest. */
+  eventStoreOutage?: EventStoreOutage;
 }
 
 /**
@@ -193,8 +211,16 @@ export async function runFaults(
         if (options.signal.aborted) return;
         options.onStart?.(lane, fault);
         const startedAt = Date.now() - started;
-        await inject(fault, targets);
-        const record = { lane, startedAt, endedAt: Date.now() - started, fault };
+        const outage = await inject(fault, targets);
+        const record: InjectedFault = {
+          lane,
+          startedAt,
+          endedAt: Date.now() - started,
+          fault,
+          ...(outage && {
+            eventStoreOutage: { killedAt: outage.killedAt - started, answeringAt: outage.answeringAt === undefined ? undefined : outage.answeringAt - started },
+          }),
+        };
         injected.push(record);
         options.onFault(record);
       }

@@ -3,7 +3,12 @@ import type { EventStoreNode } from "../../bench/chaos/eventstore-node.ts";
 import { type FaultTargets, planFaults } from "../../bench/chaos/faults.ts";
 import { createRandom } from "../../bench/chaos/random.ts";
 
-const node: EventStoreNode = { url: "esdb://127.0.0.1:1?tls=false", kill: async () => undefined, restart: async () => undefined };
+const node: EventStoreNode = {
+  url: "esdb://127.0.0.1:1?tls=false",
+  kill: async () => undefined,
+  restart: async () => undefined,
+  answering: async () => undefined,
+};
 const withoutEventStore: FaultTargets = { instances: [], processorTimeoutMs: 2_000 };
 
 describe("the EventStoreDB lane of the chaos schedule", () => {
