@@ -6,6 +6,7 @@ import { validBodies } from "../support/host-configurations.ts";
 import { type OpenApiDocument, parameterProbes, requestsFor, type Route, routesOf } from "../support/openapi-requests.ts";
 import { approvedCard } from "../support/payments.ts";
 import { startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
+import { loopbackWebhookEnvironment } from "../support/webhook-receiver.ts";
 
 const SEED = 20_251_123;
 const REQUESTS = 1000;
@@ -32,8 +33,7 @@ for (const target of testDatabaseTargets()) {
         RATE_LIMIT_PER_MINUTE: "1000000",
         MAX_EVENT_LOOP_DELAY_MS: "0",
         // An endpoint on a closed loopback port: its deliveries fail, so it has attempts to list.
-        WEBHOOK_ALLOW_HTTP: "true",
-        WEBHOOK_ALLOW_PRIVATE: "true",
+        ...loopbackWebhookEnvironment(),
       });
       client = await api.createClient("Fuzzed");
       // Two of everything that lists, so that every list gives out a cursor.

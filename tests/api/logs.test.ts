@@ -3,7 +3,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { type Json, startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // What an operator reads: one line a request (its route, never its URL), and one line for each
 // decision the service takes on its own (a batch closed, an expiry, a pending transaction resolved).
@@ -33,10 +33,7 @@ for (const target of testDatabaseTargets()) {
           PENDING_RESOLVER_INTERVAL_MS: "50",
           LIFECYCLE_CHECK_INTERVAL_MS: "50",
           AUTHORIZATION_TTL_SECONDS: String(TTL_SECONDS),
-          WEBHOOK_ALLOW_HTTP: "true",
-          WEBHOOK_ALLOW_PRIVATE: "true",
-          WEBHOOK_RETRY_BASE_MS: "200",
-          WEBHOOK_DISPATCH_INTERVAL_MS: "20",
+          ...loopbackWebhookEnvironment({ retryBaseMs: 200, dispatchIntervalMs: 20 }),
         },
         { now: () => new Date(Date.now() + offsetMs) },
       );

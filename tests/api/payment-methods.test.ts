@@ -6,7 +6,7 @@ import { PaymentMethodLookup } from "../../src/commands/payment-methods/stored-c
 import { type Service, startService } from "../../src/service.ts";
 import { apiRequest, startTestService, TEST_ADMIN_KEY, testConfig, type Json, type TestService } from "../support/service.ts";
 import { everythingStored } from "../support/stored-text.ts";
-import { startWebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver } from "../support/webhook-receiver.ts";
 
 /** A stored card and the same card inline: the numbers each test uses are its own, to be searched for. */
 const stored = (number: string) => ({ number, expMonth: 12, expYear: 2030, holderName: "Jane Doe" });
@@ -19,7 +19,7 @@ for (const target of testDatabaseTargets()) {
     let globex: Awaited<ReturnType<TestService["createClient"]>>;
 
     beforeAll(async () => {
-      api = await startTestService(target, { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true" });
+      api = await startTestService(target, loopbackWebhookEnvironment());
       acme = await api.createClient("Acme");
       globex = await api.createClient("Globex");
       for (const client of [acme, globex]) {

@@ -7,7 +7,7 @@ import { transactionsProjection } from "../../src/projections/transactions/trans
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { type ApiResponse, type Json, startTestService, type TestService } from "../support/service.ts";
-import { startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // `state` (docs/api.md, the transaction object): every state reachable today, on GET, in history,
 // at `?asOf=`, in `transaction.updated` webhooks, and on a database migrated from before it existed.
@@ -36,10 +36,7 @@ for (const target of testDatabaseTargets()) {
         {
           LIFECYCLE_CHECK_INTERVAL_MS: "50",
           AUTHORIZATION_TTL_SECONDS: String(TTL_SECONDS),
-          WEBHOOK_ALLOW_HTTP: "true",
-          WEBHOOK_ALLOW_PRIVATE: "true",
-          WEBHOOK_RETRY_BASE_MS: "20",
-          WEBHOOK_DISPATCH_INTERVAL_MS: "50",
+          ...loopbackWebhookEnvironment({ retryBaseMs: 20, dispatchIntervalMs: 50 }),
         },
         { now: clock.now },
       );

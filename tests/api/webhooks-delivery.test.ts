@@ -16,6 +16,7 @@ import { validBodies } from "../support/host-configurations.ts";
 import { type ServiceProcess, startServiceProcess, stopProcess } from "../support/process.ts";
 import { apiRequest, type Json, everyProcessorAt, startTestService, TEST_ADMIN_KEY, type TestService, testSecrets } from "../support/service.ts";
 import {
+  loopbackWebhookEnvironment,
   type ReceivedRequest,
   startWebhookReceiver,
   subjectOf,
@@ -46,13 +47,7 @@ const EVENT_TYPES = [
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
-/** Plain http to a loopback receiver, a fast schedule and a dispatcher that looks often. */
-const webhookEnvironment = {
-  WEBHOOK_ALLOW_HTTP: "true",
-  WEBHOOK_ALLOW_PRIVATE: "true",
-  WEBHOOK_RETRY_BASE_MS: "20",
-  WEBHOOK_DISPATCH_INTERVAL_MS: "50",
-};
+const webhookEnvironment = loopbackWebhookEnvironment({ retryBaseMs: 20, dispatchIntervalMs: 50 });
 
 /**
  * The service's clock: real time plus an offset the test moves forward. It keeps running (the
@@ -553,8 +548,7 @@ for (const target of testDatabaseTargets()) {
     beforeAll(async () => {
       receiver = await startWebhookReceiver("never");
       api = await startTestService(target, {
-        ...webhookEnvironment,
-        WEBHOOK_RETRY_BASE_MS: String(BASE_MS),
+        ...loopbackWebhookEnvironment({ retryBaseMs: BASE_MS, dispatchIntervalMs: 50 }),
         WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
       });
     });

@@ -13,19 +13,13 @@ import {
   type TestService,
   testSecrets,
 } from "../support/service.ts";
-import { startWebhookReceiver, typeOf, verified, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver, typeOf, verified, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // API.md "Webhooks": an endpoint whose every delivery has failed for 3 days, or whose secret can
 // no longer be decrypted, is disabled (`enabled: false`, `disabledReason`), once, with a warning
 // in the log; enabling it again resumes delivery of what is owed.
 
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
-const webhookEnvironment = {
-  WEBHOOK_ALLOW_HTTP: "true",
-  WEBHOOK_ALLOW_PRIVATE: "true",
-  WEBHOOK_RETRY_BASE_MS: "20",
-  WEBHOOK_DISPATCH_INTERVAL_MS: "20",
-};
 /** The test keys, and a second master key (the active one) that a later start no longer has. */
 const RETIRED_KEY = "retired:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=";
 const withRetiredKey = { SECRETS_MASTER_KEYS: `${testSecrets.SECRETS_MASTER_KEYS},${RETIRED_KEY}` };
@@ -54,7 +48,11 @@ for (const target of testDatabaseTargets()) {
     const start = async (environment: Record<string, string>) => {
       await service?.stop();
       service = await startService(
-        testConfig(database.url, { PROCESSOR_TIMEOUT_MS: "2000", ...webhookEnvironment, ...environment }),
+        testConfig(database.url, {
+          PROCESSOR_TIMEOUT_MS: "2000",
+          ...loopbackWebhookEnvironment({ retryBaseMs: 20, dispatchIntervalMs: 20 }),
+          ...environment,
+        }),
         createLogger("info", logs.sink),
         { ...database, close: async () => {} },
       );
@@ -143,7 +141,7 @@ for (const target of testDatabaseTargets()) {
     beforeAll(async () => {
       receiver = await startWebhookReceiver((request) => (request.path === "/failing" ? 500 : 200));
       // Retries 200 ms, 400 ms, 800 ms... apart: several within the test, none given up.
-      api = await startTestService(target, { ...webhookEnvironment, WEBHOOK_RETRY_BASE_MS: "200" }, { now: clock.now });
+      api = await startTestService(target, loopbackWebhookEnvironment({ retryBaseMs: 200, dispatchIntervalMs: 20 }), { now: clock.now });
       acme = await api.createClient("Acme");
       const configured = await api.request("POST", "/v1/host-configurations/processor_a", {
         body: { ...validBodies.processor_a, clientId: acme.clientId },

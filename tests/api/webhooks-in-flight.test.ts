@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type TestService } from "../support/service.ts";
-import { startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 /** The dispatcher's default: requests awaiting one endpoint's answer at a time. */
 const MAX_IN_FLIGHT_PER_ENDPOINT = 8;
@@ -16,11 +16,7 @@ for (const target of testDatabaseTargets()) {
 
     beforeAll(async () => {
       receiver = await startWebhookReceiver("never");
-      api = await startTestService(target, {
-        WEBHOOK_ALLOW_HTTP: "true",
-        WEBHOOK_ALLOW_PRIVATE: "true",
-        WEBHOOK_DISPATCH_INTERVAL_MS: "50",
-      });
+      api = await startTestService(target, loopbackWebhookEnvironment({ dispatchIntervalMs: 50 }));
     });
     afterAll(async () => {
       await api?.stop();

@@ -3,6 +3,7 @@ import { webhooksProjection } from "../../src/projections/webhooks/webhooks-proj
 import { testDatabaseTargets } from "../support/database.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 import { whileProjectionStalled } from "../support/stalled-projection.ts";
+import { loopbackWebhookEnvironment } from "../support/webhook-receiver.ts";
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
@@ -10,7 +11,7 @@ for (const target of testDatabaseTargets()) {
   describe(`webhook endpoints written while their projection is stalled, on ${target}`, () => {
     let api: TestService;
     beforeAll(async () => {
-      api = await startTestService(target, { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true" });
+      api = await startTestService(target, loopbackWebhookEnvironment());
     });
     afterAll(() => api.stop());
 

@@ -7,7 +7,7 @@ import { webhooksProjection } from "../../src/projections/webhooks/webhooks-proj
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type TestService } from "../support/service.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 // API.md: WEBHOOK_LOG_RETENTION_DAYS is how long delivery attempts are kept. What is older and
 // finished goes; a delivery still owed never does.
@@ -22,11 +22,8 @@ for (const target of testDatabaseTargets()) {
     beforeAll(async () => {
       receiver = await startWebhookReceiver((request) => (request.path === "/down" || request.path === "/deleted" ? 503 : 200));
       api = await startTestService(target, {
-        WEBHOOK_ALLOW_HTTP: "true",
-        WEBHOOK_ALLOW_PRIVATE: "true",
         // The first retry an hour away: an undelivered message stays pending through the test.
-        WEBHOOK_RETRY_BASE_MS: "3600000",
-        WEBHOOK_DISPATCH_INTERVAL_MS: "50",
+        ...loopbackWebhookEnvironment({ retryBaseMs: 3_600_000, dispatchIntervalMs: 50 }),
         WEBHOOK_LOG_RETENTION_DAYS: "30",
         RETENTION_PURGE_INTERVAL_MS: "100",
       });

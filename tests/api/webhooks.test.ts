@@ -7,7 +7,15 @@ import { type Service, startService } from "../../src/service.ts";
 import { openTestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { apiRequest, type Json, startTestService, TEST_ADMIN_KEY, type TestService, testConfig } from "../support/service.ts";
-import { type ReceivedRequest, startWebhookReceiver, subjectOf, typeOf, verified, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import {
+  loopbackWebhookEnvironment,
+  type ReceivedRequest,
+  startWebhookReceiver,
+  subjectOf,
+  typeOf,
+  verified,
+  type WebhookReceiver,
+} from "../support/webhook-receiver.ts";
 
 // Webhook endpoints through the real API, from the contract (docs/api.md "Webhooks",
 // "Idempotency", "Errors", and the webhooks decisions). Signatures are checked with the
@@ -17,13 +25,6 @@ const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
-
-const webhookEnvironment = {
-  WEBHOOK_ALLOW_HTTP: "true",
-  WEBHOOK_ALLOW_PRIVATE: "true",
-  WEBHOOK_RETRY_BASE_MS: "20",
-  WEBHOOK_DISPATCH_INTERVAL_MS: "50",
-};
 
 type Client = Awaited<ReturnType<TestService["createClient"]>>;
 
@@ -64,7 +65,7 @@ for (const target of testDatabaseTargets()) {
 
     beforeAll(async () => {
       receiver = await startWebhookReceiver(200);
-      api = await startTestService(target, webhookEnvironment);
+      api = await startTestService(target, loopbackWebhookEnvironment({ retryBaseMs: 20, dispatchIntervalMs: 50 }));
       acme = await api.createClient("Acme");
       globex = await api.createClient("Globex");
       for (const client of [acme, globex]) {

@@ -7,6 +7,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { type Json, startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
+import { loopbackWebhookEnvironment } from "../support/webhook-receiver.ts";
 import { accessibilityViolations, hasChromium, launchChromium, openTab, signIn } from "./browser.ts";
 
 type Client = Awaited<ReturnType<TestService["createClient"]>>;
@@ -99,11 +100,8 @@ describe.skipIf(!hasChromium)(`the console's actions in Chromium, on ${target}`,
   beforeAll(async () => {
     await ensureConsoleBuilt();
     api = await startTestService(target, {
-      WEBHOOK_ALLOW_HTTP: "true",
-      WEBHOOK_ALLOW_PRIVATE: "true",
       // Thirteen attempts in a few seconds: a delivery is given up within the test.
-      WEBHOOK_RETRY_BASE_MS: "1",
-      WEBHOOK_DISPATCH_INTERVAL_MS: "50",
+      ...loopbackWebhookEnvironment({ retryBaseMs: 1, dispatchIntervalMs: 50 }),
     });
     browser = await launchChromium();
     receiver = await startReceiver();

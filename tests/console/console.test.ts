@@ -11,6 +11,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { type Json, startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
+import { loopbackWebhookEnvironment } from "../support/webhook-receiver.ts";
 import { accessibilityViolations, hasChromium, launchChromium, openTab, screenshot, signIn } from "./browser.ts";
 
 /** A client of the fixture and what only it owns, for the tests of what a client key may see. */
@@ -223,10 +224,7 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
   beforeAll(async () => {
     await ensureConsoleBuilt();
     api = await startTestService(target, {
-      WEBHOOK_ALLOW_HTTP: "true",
-      WEBHOOK_ALLOW_PRIVATE: "true",
-      WEBHOOK_RETRY_BASE_MS: "20",
-      WEBHOOK_DISPATCH_INTERVAL_MS: "50",
+      ...loopbackWebhookEnvironment({ retryBaseMs: 20, dispatchIntervalMs: 50 }),
       // The resolver makes its one pass as the service starts, so what is pending stays so.
       PENDING_RESOLVER_INTERVAL_MS: "3600000",
     });

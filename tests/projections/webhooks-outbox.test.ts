@@ -7,7 +7,7 @@ import { webhooksProjection } from "../../src/projections/webhooks/webhooks-proj
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type TestService } from "../support/service.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 const sale = { processor: "processor_a", amount: 1000, currency: "USD", userId: "u1", card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } };
 
@@ -19,7 +19,7 @@ for (const target of testDatabaseTargets()) {
 
     beforeAll(async () => {
       receiver = await startWebhookReceiver(200);
-      api = await startTestService(target, { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_DISPATCH_INTERVAL_MS: "50" });
+      api = await startTestService(target, loopbackWebhookEnvironment({ dispatchIntervalMs: 50 }));
       acme = await api.createClient("Acme");
       const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: acme.clientId } });
       expect(configured.status).toBe(201);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import type { Config } from "../../src/config.ts";
 import type { Json } from "./service.ts";
 
 /** What the receiver does with a request: answer with that status, or never answer at all. */
@@ -52,6 +53,23 @@ export interface WebhookReceiver {
     options?: { path?: string; timeoutMs?: number; message?: string },
   ): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
+}
+
+/** How soon the service's dispatcher retries and looks for due deliveries; what is left out keeps the service's default. */
+export type WebhookSchedule = Partial<Pick<Config["webhooks"], "retryBaseMs" | "dispatchIntervalMs">>;
+
+/**
+ * The service's environment for delivering webhooks to this machine (a test's receiver on
+ * 127.0.0.1, or a closed loopback port): plain http and loopback addresses, which it refuses by
+ * default, with `schedule` for a test that cannot wait out the defaults.
+ */
+export function loopbackWebhookEnvironment(schedule: WebhookSchedule = {}): Record<string, string> {
+  return {
+    WEBHOOK_ALLOW_HTTP: "true",
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    ...(schedule.retryBaseMs === undefined ? {} : { WEBHOOK_RETRY_BASE_MS: String(schedule.retryBaseMs) }),
+    ...(schedule.dispatchIntervalMs === undefined ? {} : { WEBHOOK_DISPATCH_INTERVAL_MS: String(schedule.dispatchIntervalMs) }),
+  };
 }
 
 /** A real HTTP server on a free loopback port that records every request and answers per `behaviour`. */

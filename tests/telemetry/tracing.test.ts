@@ -6,7 +6,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { type ProcessorRelay, startProcessorRelay } from "../support/processor-relay.ts";
 import { type ApiResponse, everyProcessorAt, startTestService, TEST_ADMIN_KEY, type TestService, testSecrets } from "../support/service.ts";
-import { startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
+import { loopbackWebhookEnvironment, startWebhookReceiver, subjectOf, typeOf, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver.ts";
 
 // Tracing end to end: the real service exports to a real OTLP/HTTP receiver in this process; the
@@ -73,9 +73,7 @@ for (const target of testDatabaseTargets()) {
         ...everyProcessorAt(relay.url),
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
         OTEL_SERVICE_NAME: "ledger-under-test",
-        WEBHOOK_ALLOW_HTTP: "true",
-        WEBHOOK_ALLOW_PRIVATE: "true",
-        WEBHOOK_DISPATCH_INTERVAL_MS: "50",
+        ...loopbackWebhookEnvironment({ dispatchIntervalMs: 50 }),
       });
       const client = await api.createClient("Traced");
       clientId = client.clientId;
