@@ -19,6 +19,8 @@ export interface ClaimRow {
   lockMs: number;
   /** A new payment's transaction (its id is also the payment's) that the key is bound to with its claim. */
   transactionId: string | null;
+  /** What a creating request makes (`createsResource`), its id made with the claim. */
+  resourceId: string | null;
 }
 
 export interface BindRow {
@@ -101,10 +103,10 @@ export const isRetained = (retentionMs: number) =>
 async function claimKeys(db: Kysely<Database>, rows: ClaimRow[]): Promise<boolean[]> {
   // An insert joins nothing, so its rows can come as one JSON list.
   const { rows: claimed } = await sql<{ claim_token: string }>`
-    insert into idempotency_records (scope, idempotency_key, request_hash, claim_token, locked_until, transaction_id, payment_id)
-    select c.scope, c.key, c."requestHash", c.token, now() + c."lockMs" * interval '1 millisecond', c."transactionId", c."transactionId"
+    insert into idempotency_records (scope, idempotency_key, request_hash, claim_token, locked_until, transaction_id, payment_id, resource_id)
+    select c.scope, c.key, c."requestHash", c.token, now() + c."lockMs" * interval '1 millisecond', c."transactionId", c."transactionId", c."resourceId"
     from json_to_recordset(${JSON.stringify(byKey(rows))}::json)
-      as c(scope text, key text, "requestHash" text, token text, "lockMs" integer, "transactionId" uuid)
+      as c(scope text, key text, "requestHash" text, token text, "lockMs" integer, "transactionId" uuid, "resourceId" uuid)
     on conflict (scope, idempotency_key) do nothing
     returning claim_token
   `.execute(db);

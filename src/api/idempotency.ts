@@ -36,6 +36,12 @@ export interface IdempotencyClaim {
   /** Whether the request went on to record the intent of `newTransactionId` (the binding was reached). */
   newTransactionBound: boolean;
   /**
+   * A route that creates a resource (`createsResource`): its id, made when the key was first
+   * claimed and kept by every request that takes the claim over, so a retry after a request that
+   * died makes the same resource, never a second one.
+   */
+  resourceId: string | undefined;
+  /**
    * The key is bound but has no stored answer: its request may still run, or may have answered
    * with a transaction whose outcome the log holds (see `answeringWithTransaction`).
    */
@@ -55,6 +61,8 @@ declare module "fastify" {
     secretResponseFields?: readonly string[];
     /** The route starts a new payment: its key is claimed for a transaction id made then (IdempotencyClaim). */
     startsPayment?: boolean;
+    /** The route creates a resource: its key is claimed for the resource's id, made then (`claimedResourceId`). */
+    createsResource?: boolean;
   }
 }
 
@@ -101,6 +109,7 @@ export function registerIdempotency(
     bound: undefined,
     newTransactionId: undefined,
     newTransactionBound: false,
+    resourceId: undefined,
     unanswered: false,
     answeredByLog: false,
     records,
@@ -120,13 +129,15 @@ export function registerIdempotency(
     const requestHash = hashRequest(request, requestHashKey);
     const token = randomUUID();
     const newTransactionId = request.routeOptions.config.startsPayment ? newId() : undefined;
-    if (await records.claimKey({ scope, key, requestHash, token, lockMs: inProgressTimeoutMs, transactionId: newTransactionId ?? null })) {
-      request.idempotency = { ...unclaimed(scope, key), token, newTransactionId };
+    const newResourceId = request.routeOptions.config.createsResource ? newId() : undefined;
+    const claimRow = { scope, key, requestHash, token, lockMs: inProgressTimeoutMs, transactionId: newTransactionId ?? null, resourceId: newResourceId ?? null };
+    if (await records.claimKey(claimRow)) {
+      request.idempotency = { ...unclaimed(scope, key), token, newTransactionId, resourceId: newResourceId };
       return;
     }
     const existing = await db
       .selectFrom("idempotency_records")
-      .select(["request_hash", "status_code", "response_headers", "response_body", "claim_token", "transaction_id", "payment_id"])
+      .select(["request_hash", "status_code", "response_headers", "response_body", "claim_token", "transaction_id", "payment_id", "resource_id"])
       .select(sql<boolean>`coalesce(locked_until < now(), true)`.as("expired"))
       .select(isRetained(retentionMs).as("retained"))
       .where("scope", "=", scope)
@@ -152,6 +163,7 @@ export function registerIdempotency(
         request_hash: requestHash,
         transaction_id: newTransactionId ?? null,
         payment_id: newTransactionId ?? null,
+        resource_id: newResourceId ?? null,
         status_code: null,
         response_headers: null,
         response_body: null,
@@ -159,7 +171,7 @@ export function registerIdempotency(
         completed_at: null,
       });
       if (!renewed) throw inProgress();
-      request.idempotency = { ...unclaimed(scope, key), token, newTransactionId };
+      request.idempotency = { ...unclaimed(scope, key), token, newTransactionId, resourceId: newResourceId };
       return;
     }
     if (existing.request_hash !== requestHash) {
@@ -184,8 +196,10 @@ export function registerIdempotency(
       request.idempotency = { ...unclaimed(scope, key), bound, unanswered: true };
       return;
     }
-    if (!(await takeOver({ status_code: null, completed_at: null }))) throw inProgress();
-    request.idempotency = { ...unclaimed(scope, key), token, bound };
+    // A record from before resource ids were kept has none: it gets one with this claim.
+    const resourceId = existing.resource_id ?? newResourceId;
+    if (!(await takeOver({ status_code: null, completed_at: null, resource_id: resourceId ?? null }))) throw inProgress();
+    request.idempotency = { ...unclaimed(scope, key), token, bound, resourceId };
   };
   app.addHook("preHandler", async (request, reply) => {
     if (request.headers["idempotency-key"] === undefined) return claimKey(request, reply);
@@ -241,6 +255,11 @@ export function registerIdempotency(
     }
     return payload;
   });
+}
+
+/** The id of the resource a `createsResource` route makes: the one its key was claimed for, or a new one without a key. */
+export function claimedResourceId(request: FastifyRequest): string {
+  return request.idempotency?.resourceId ?? newId();
 }
 
 /**

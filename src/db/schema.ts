@@ -72,6 +72,7 @@ export interface IdempotencyRecordsTable {
   locked_until: Date | null;
   transaction_id: string | null;
   payment_id: string | null;
+  resource_id: string | null;
 }
 
 export interface HostConfigurationsTable {

@@ -230,13 +230,15 @@ for (const target of testDatabaseTargets()) {
       // The sale left waiting may be resolved any moment: every other transaction stays as it is.
       const settledIds = [...served.keys()].filter((id) => served.get(id)!.status !== "pending");
       // As the release before migration 0021 left it: no state, no parent column, views without
-      // state; and nothing of what came after it: the card vault (0022), deliveries' trace context (0023).
+      // state; and nothing of what came after it: the card vault (0022), deliveries' trace context
+      // (0023), idempotency records' resource ids (0024).
       await sql`drop table payment_method_keys, payment_methods`.execute(db);
       await sql`drop index transactions_client_payment_method_created`.execute(db);
       await sql`delete from projection_checkpoints where projection = 'payment_methods'`.execute(db);
       await sql`alter table transactions drop column state, drop column parent_transaction_id`.execute(db);
       await sql`update transactions set view = (view::jsonb - 'state' - 'paymentMethodId')::json`.execute(db);
       await sql`alter table webhook_deliveries drop column traceparent`.execute(db);
+      await sql`alter table idempotency_records drop column resource_id`.execute(db);
       await sql`delete from kysely_migration where name >= '0021'`.execute(db);
       expect((await sql<{ view: Json }>`select view from transactions limit 1`.execute(db)).rows[0]!.view).not.toHaveProperty("state");
 

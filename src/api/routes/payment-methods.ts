@@ -12,6 +12,7 @@ import type { RecordedEvent } from "../../eventstore/port.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { cardSummarySchema } from "../card-summary-schema.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
+import { claimedResourceId } from "../idempotency.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -82,7 +83,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
   app.post(
     "/payment-methods",
     {
-      config: { access: "client" },
+      config: { access: "client", createsResource: true },
       schema: {
         tags,
         operationId: "createPaymentMethod",
@@ -93,7 +94,13 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
     },
     async (request, reply) => {
       const { card, userId, metadata } = request.body;
-      const created = await createPaymentMethod(context(request), { clientId: clientIdOf(request), userId, card, metadata: metadata ?? {} });
+      const created = await createPaymentMethod(context(request), {
+        paymentMethodId: claimedResourceId(request),
+        clientId: clientIdOf(request),
+        userId,
+        card,
+        metadata: metadata ?? {},
+      });
       if (!created.ok) throw new Error(created.detail);
       const { view, revision } = created.value;
       await waitForPaymentMethodWrite(deps, { paymentMethodId: view.id, revision, deleted: false });

@@ -19,22 +19,27 @@ export interface VaultContext extends CommandContext {
 }
 
 export interface NewPaymentMethod {
+  /** Made with the request's Idempotency-Key claim, so that a retry of a request that died makes the same method. */
+  paymentMethodId: string;
   clientId: string;
   userId: string;
   card: { number: string; expMonth: number; expYear: number; holderName?: string | undefined };
   metadata: Record<string, string>;
 }
 
+type Created = { view: PaymentMethodView; revision: bigint };
+
 /**
  * Stores the card: its data key first (a crash before the event leaves a key that decrypts
  * nothing anywhere), then the event with the ciphertext. `revision`: where its stream stood, which
- * the answer waits for, so a payment that names it right after finds it.
+ * the answer waits for, so a payment that names it right after finds it. A method already created
+ * under this id (a retry of a request that died after its append, or that still runs) is the
+ * answer: a key sealed by the retry is then left decrypting nothing, as after a crash.
  */
-export async function createPaymentMethod(
-  context: VaultContext,
-  input: NewPaymentMethod,
-): Promise<CommandResult<{ view: PaymentMethodView; revision: bigint }, PaymentMethodFailure>> {
-  const paymentMethodId = newId();
+export async function createPaymentMethod(context: VaultContext, input: NewPaymentMethod): Promise<CommandResult<Created, PaymentMethodFailure>> {
+  const { paymentMethodId } = input;
+  const earlier = await createdBefore(context, input);
+  if (earlier) return { ok: true, value: earlier };
   const now = context.now();
   const { number, expMonth, expYear, holderName } = input.card;
   const sealed = await sealCard(context.db, context.secrets, { paymentMethodId, dataKeyId: newId() }, { number, holderName }, now);
@@ -55,8 +60,16 @@ export async function createPaymentMethod(
     },
     context.metadata,
   );
-  if (!result.ok) return result;
-  return { ok: true, value: { view: toPaymentMethodView(result.events[0] as PaymentMethodCreated), revision: result.tip!.revision } };
+  if (result.ok) return { ok: true, value: { view: toPaymentMethodView(result.events[0] as PaymentMethodCreated), revision: result.tip!.revision } };
+  const raced = await createdBefore(context, input);
+  return raced ? { ok: true, value: raced } : result;
+}
+
+/** The method this client created under `paymentMethodId` before, as it was created; undefined when none. */
+async function createdBefore(context: CommandContext, { paymentMethodId, clientId }: NewPaymentMethod): Promise<Created | undefined> {
+  const [first] = await context.store.readStream(paymentMethodStreamId(paymentMethodId), { maxCount: 1 });
+  if (!first || !paymentMethodDecider.isEvent(first) || first.type !== "PaymentMethodCreated.v1") return undefined;
+  return first.data.clientId === clientId ? { view: toPaymentMethodView(first), revision: first.revision } : undefined;
 }
 
 /**

@@ -23,7 +23,12 @@ export interface SealedCard {
   encryptedCard: EncryptedCard;
 }
 
-/** Encrypts the card under a new data key and stores that key, wrapped: before any event names it. */
+/**
+ * Encrypts the card under the payment method's data key and stores that key, wrapped, before any
+ * event names it. The key is made here, unless a request for the same method made it before (one
+ * that died between this and its append, or still runs): then the card is sealed under that one,
+ * so the method has one key whichever request's event lands.
+ */
 export async function sealCard(
   db: Kysely<Database>,
   secrets: SecretBox,
@@ -31,22 +36,27 @@ export async function sealCard(
   card: VaultedCard,
   now: Date,
 ): Promise<SealedCard> {
-  const dataKey = newDataKey();
+  const context = keyContext(ids.paymentMethodId);
+  const newKey = newDataKey();
+  const stored = await db
+    .insertInto("payment_method_keys")
+    .values({
+      data_key_id: ids.dataKeyId,
+      payment_method_id: ids.paymentMethodId,
+      master_key_id: secrets.activeKeyId,
+      wrapped_key: secrets.wrapKey(newKey, context),
+      created_at: now,
+    })
+    // A no-op update, so that the row already there is returned.
+    .onConflict((conflict) => conflict.column("payment_method_id").doUpdateSet((update) => ({ payment_method_id: update.ref("excluded.payment_method_id") })))
+    .returning(["data_key_id", "wrapped_key"])
+    .executeTakeFirstOrThrow();
+  const dataKey = stored.data_key_id === ids.dataKeyId ? newKey : secrets.unwrapKey(stored.wrapped_key, context);
   try {
     const plaintext = JSON.stringify({ number: card.number, ...(card.holderName !== undefined && { holderName: card.holderName }) });
-    const encryptedCard = asEncryptedCard(encryptWithDataKey(dataKey, plaintext, cardContext(ids.paymentMethodId)));
-    await db
-      .insertInto("payment_method_keys")
-      .values({
-        data_key_id: ids.dataKeyId,
-        payment_method_id: ids.paymentMethodId,
-        master_key_id: secrets.activeKeyId,
-        wrapped_key: secrets.wrapKey(dataKey, keyContext(ids.paymentMethodId)),
-        created_at: now,
-      })
-      .execute();
-    return { dataKeyId: ids.dataKeyId, encryptedCard };
+    return { dataKeyId: stored.data_key_id, encryptedCard: asEncryptedCard(encryptWithDataKey(dataKey, plaintext, cardContext(ids.paymentMethodId))) };
   } finally {
+    newKey.fill(0);
     dataKey.fill(0);
   }
 }

@@ -21,6 +21,7 @@ import * as webhookUpkeep from "./0020-webhook-upkeep.ts";
 import * as transactionState from "./0021-transaction-state.ts";
 import * as paymentMethods from "./0022-payment-methods.ts";
 import * as webhookTraceContext from "./0023-webhook-trace-context.ts";
+import * as idempotencyResource from "./0024-idempotency-resource.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   "0021-transaction-state": transactionState,
   "0022-payment-methods": paymentMethods,
   "0023-webhook-trace-context": webhookTraceContext,
+  "0024-idempotency-resource": idempotencyResource,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
