@@ -18,12 +18,19 @@ import { whileProjectionStalled } from "../support/stalled-projection.ts";
 const whileClientsProjectionStalled = (db: Kysely<Database>, body: () => Promise<void>) =>
   whileProjectionStalled(db, clientsProjection.name, body);
 
+/**
+ * The services' clock runs from noon UTC of the day the file starts: the daily limits here reset at
+ * midnight UTC, which a run straddling it would otherwise see as usage given back.
+ */
+const sinceNoon = Date.now() - Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+const fromNoon = { now: () => new Date(Date.now() - sinceNoon) };
+
 for (const target of testDatabaseTargets()) {
   describe(`keys and limits while the clients projection is stalled, on ${target}`, () => {
     let api: TestService;
     let second: Service | undefined;
     beforeAll(async () => {
-      api = await startTestService(target);
+      api = await startTestService(target, {}, fromNoon);
     });
     afterAll(async () => {
       await second?.stop();
@@ -160,7 +167,7 @@ for (const target of testDatabaseTargets()) {
     it.skipIf(twoInstancesSkip)("revocation and limits set on one instance hold on another at once", async () => {
       const client = await payingClient();
       const spare = await api.request("POST", `/v1/clients/${client.clientId}/api-keys`, { body: {} });
-      second = await startService(testConfig(api.database.url), createLogger("silent"));
+      second = await startService(testConfig(api.database.url), createLogger("silent"), undefined, fromNoon);
       const other = at(second.url);
       await whileClientsProjectionStalled(api.database.db, async () => {
         await api.request("PUT", `/v1/clients/${client.clientId}/limits`, {
