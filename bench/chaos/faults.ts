@@ -124,9 +124,9 @@ export interface EventStoreOutage {
 
 /**
  * Runs one fault to its end: whatever it broke works again when this resolves. A kill of the
- * EventStoreDB node reports its outage, as absolute times.
+ * EventStoreDB node reports its outage, timed by `elapsed` (ms since the load started).
  */
-async function inject(fault: Fault, targets: FaultTargets): Promise<EventStoreOutage | undefined> {
+async function inject(fault: Fault, targets: FaultTargets, elapsed: () => number): Promise<EventStoreOutage | undefined> {
   switch (fault.kind) {
     case "kill -9":
     case "SIGTERM": {
@@ -161,11 +161,8 @@ async function inject(fault: Fault, targets: FaultTargets): Promise<EventStoreOu
     case "eventstore kill -9": {
       if (!targets.eventStore) return;
       await targets.eventStore.kill();
-      const killedAt = Date.now();
-      const answeringAt = targets.eventStore.answering().then(
-        () => Date.now(),
-        () => undefined,
-      );
+      const killedAt = elapsed();
+      const answeringAt = targets.eventStore.answering().then(elapsed, () => undefined);
       await sleep(fault.downMs);
       await targets.eventStore.restart();
       return { killedAt, answeringAt: await answeringAt };
@@ -211,16 +208,8 @@ export async function runFaults(
         if (options.signal.aborted) return;
         options.onStart?.(lane, fault);
         const startedAt = Date.now() - started;
-        const outage = await inject(fault, targets);
-        const record: InjectedFault = {
-          lane,
-          startedAt,
-          endedAt: Date.now() - started,
-          fault,
-          ...(outage && {
-            eventStoreOutage: { killedAt: outage.killedAt - started, answeringAt: outage.answeringAt === undefined ? undefined : outage.answeringAt - started },
-          }),
-        };
+        const eventStoreOutage = await inject(fault, targets, () => Date.now() - started);
+        const record: InjectedFault = { lane, startedAt, endedAt: Date.now() - started, fault, ...(eventStoreOutage && { eventStoreOutage }) };
         injected.push(record);
         options.onFault(record);
       }

@@ -32,14 +32,12 @@ type Created = { view: PaymentMethodView; revision: bigint };
 /**
  * Stores the card: its data key first (a crash before the event leaves a key that decrypts
  * nothing anywhere), then the event with the ciphertext. `revision`: where its stream stood, which
- * the answer waits for, so a payment that names it right after finds it. A method already created
- * under this id (a retry of a request that died after its append, or that still runs) is the
- * answer: a key sealed by the retry is then left decrypting nothing, as after a crash.
+ * the answer waits for, so a payment that names it right after finds it. Under an id a request
+ * already used (a retry of one that died, or that still runs), the card is sealed under the key
+ * that request stored, and a method it already created is the answer.
  */
 export async function createPaymentMethod(context: VaultContext, input: NewPaymentMethod): Promise<CommandResult<Created, PaymentMethodFailure>> {
   const { paymentMethodId } = input;
-  const earlier = await createdBefore(context, input);
-  if (earlier) return { ok: true, value: earlier };
   const now = context.now();
   const { number, expMonth, expYear, holderName } = input.card;
   const sealed = await sealCard(context.db, context.secrets, { paymentMethodId, dataKeyId: newId() }, { number, holderName }, now);
@@ -61,8 +59,8 @@ export async function createPaymentMethod(context: VaultContext, input: NewPayme
     context.metadata,
   );
   if (result.ok) return { ok: true, value: { view: toPaymentMethodView(result.events[0] as PaymentMethodCreated), revision: result.tip!.revision } };
-  const raced = await createdBefore(context, input);
-  return raced ? { ok: true, value: raced } : result;
+  const earlier = await createdBefore(context, input);
+  return earlier ? { ok: true, value: earlier } : result;
 }
 
 /** The method this client created under `paymentMethodId` before, as it was created; undefined when none. */
