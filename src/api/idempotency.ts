@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import canonicalize from "canonicalize";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type Kysely, sql, type UpdateObject } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql, type UpdateObject } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
 import type { TransactionView } from "../domain/payments/index.ts";
@@ -221,21 +221,7 @@ export function registerIdempotency(
     if (!claim?.token) return payload;
     request.idempotency = undefined;
     if (claim.answeredByLog) return payload;
-    if (reply.statusCode >= 500 && !answersWithTransaction.has(reply.statusCode)) {
-      // An unexpected failure before any transaction was bound: nothing happened, so the caller
-      // may retry with the same key. A bound key stays bound: its retry finishes that transaction.
-      // A key claimed for a new transaction is bound from its claim on, but only counts as bound
-      // once the request went on to record that transaction's intent.
-      const unbound = claim.newTransactionId !== undefined && !claim.newTransactionBound;
-      const released = await db
-        .deleteFrom("idempotency_records")
-        .where("scope", "=", claim.scope)
-        .where("idempotency_key", "=", claim.key)
-        .where("claim_token", "=", claim.token)
-        .$if(!unbound, (query) => query.where("transaction_id", "is", null))
-        .executeTakeFirst();
-      if (released.numDeletedRows > 0n) return payload;
-    }
+    if (reply.statusCode >= 500 && !answersWithTransaction.has(reply.statusCode) && (await releaseClaim(db, claim, claim.token))) return payload;
     const headers = Object.fromEntries(
       replayedHeaders.flatMap((name) => {
         const value = reply.getHeader(name);
@@ -255,6 +241,33 @@ export function registerIdempotency(
     }
     return payload;
   });
+}
+
+/**
+ * Frees the key of a request that failed with a 5xx before any transaction was bound, so that the
+ * caller may retry with it at once: `true` when freed. A bound key stays bound: its retry finishes
+ * that transaction. A key claimed for a new transaction is bound from its claim on, but only counts
+ * as bound once the request went on to record that transaction's intent. A key claimed for a
+ * resource keeps its record, with the claim ended: the request may have made the resource before it
+ * failed (an append whose outcome is unknown), and the retry makes or finds that same resource.
+ * Written again for about 1.5 s, so that a database fault of the moment does not leave the key
+ * blocked for the claim's whole lock.
+ */
+async function releaseClaim(db: Kysely<Database>, claim: IdempotencyClaim, token: string): Promise<boolean> {
+  const unbound = claim.newTransactionId !== undefined && !claim.newTransactionBound;
+  const ofThisClaim = (where: ExpressionBuilder<Database, "idempotency_records">) =>
+    where.and([
+      where("scope", "=", claim.scope),
+      where("idempotency_key", "=", claim.key),
+      where("claim_token", "=", token),
+      ...(unbound ? [] : [where("transaction_id", "is", null)]),
+    ]);
+  const released = await retryBriefly(async () =>
+    claim.resourceId === undefined
+      ? (await db.deleteFrom("idempotency_records").where(ofThisClaim).executeTakeFirst()).numDeletedRows
+      : (await db.updateTable("idempotency_records").set({ locked_until: null }).where(ofThisClaim).executeTakeFirst()).numUpdatedRows,
+  );
+  return released > 0n;
 }
 
 /** The id of the resource a `createsResource` route makes: the one its key was claimed for, or a new one without a key. */
@@ -297,11 +310,10 @@ export function bindIdempotencyKey(request: FastifyRequest): BindIdempotencyKey 
 }
 
 /** A write that a database fault (a dropped connection, a restart) may break: tried again for about 1.5 s. */
-async function retryBriefly(write: () => Promise<unknown>): Promise<void> {
+async function retryBriefly<Result>(write: () => Promise<Result>): Promise<Result> {
   for (let delay = 50; ; delay *= 2) {
     try {
-      await write();
-      return;
+      return await write();
     } catch (error) {
       if (delay > 800) throw error;
       await sleep(delay);

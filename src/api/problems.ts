@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { EventStoreUnavailableError } from "../eventstore/errors.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { isOverload } from "../overload.ts";
 import { trackAllowedMethods } from "./method-not-allowed.ts";
 
@@ -147,6 +148,10 @@ function toProblem(error: FastifyError, request: FastifyRequest): ApiProblem {
   // A failover, a timeout or a lost connection of the event store: what it did not confirm is not taken as done.
   if (error instanceof EventStoreUnavailableError) {
     return new ApiProblem("service_unavailable", "The event store is unavailable; retry later.");
+  }
+  // A restart or a failover of PostgreSQL, or a connection it ended: the retry finds it back.
+  if (isDatabaseUnavailable(error)) {
+    return new ApiProblem("service_unavailable", "The database is unavailable; retry later.");
   }
   return new ApiProblem("internal_error", "Something went wrong on our side; it was logged.");
 }

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealCard } from "../../src/commands/payment-methods/vault.ts";
 import { createSecretBox, parseMasterKeys } from "../../src/crypto/secrets.ts";
@@ -80,6 +82,39 @@ for (const target of testDatabaseTargets()) {
 
       expect((await api.request("DELETE", `/v1/payment-methods/${unwritten}`, { key: acme.key })).status).toBe(204);
       expect(await keyRows(unwritten)).toBe(0);
+    });
+
+    const lostConnectionSkip = target === "postgres" ? undefined : "a connection the server ends needs PostgreSQL";
+    if (lostConnectionSkip) console.warn(`SKIPPED a payment method whose request loses its database connection after the append: ${lostConnectionSkip}`);
+
+    it.skipIf(lostConnectionSkip)("answers 503 a request whose database connection ends after its append, and its retry answers that same method", async () => {
+      // The read model is locked, so the request's wait for its own write queries it after the
+      // append; the server then ends that query's connection, as a restart would.
+      const blocker = new pg.Client({ connectionString: api.database.url });
+      await blocker.connect();
+      let failed: Awaited<ReturnType<typeof store>>;
+      try {
+        await blocker.query("begin");
+        await blocker.query("lock table payment_methods in access exclusive mode");
+        const answer = store("append-then-lost", "user_3");
+        const answered = answer.then(() => true);
+        // Every query that waits for the lock is ended (the projector's writes too) until the request answers.
+        while (!(await Promise.race([answered, sleep(100).then(() => false)]))) {
+          await blocker.query("select pg_terminate_backend(pid) from pg_locks where relation = 'payment_methods'::regclass and not granted");
+        }
+        failed = await answer;
+      } finally {
+        await blocker.end();
+      }
+      expect(failed.status, failed.text).toBe(503);
+      expect(failed.body.code).toBe("service_unavailable");
+      expect(failed.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+
+      const retry = await store("append-then-lost", "user_3");
+      expect(retry.status, retry.text).toBe(201);
+      const listed = await api.request("GET", "/v1/payment-methods?userId=user_3", { key: acme.key });
+      expect(listed.body.data.map((method: Json) => method.id)).toEqual([retry.body.id]);
+      expect(await keyRows(retry.body.id)).toBe(1);
     });
   });
 }
