@@ -460,8 +460,18 @@ interface Run {
   answers: Answer[];
   /** Every card stored, its deletion included. */
   paymentMethods: StoredPaymentMethod[];
+  /** Stores of a card whose client gave up: sent again under their keys once the load is over. */
+  gaveUpStores: StoreRequest[];
   stats: WorkloadStats;
   onAnswer: (answer: Answer) => void;
+}
+
+/** A card to store in the vault, under one Idempotency-Key. */
+interface StoreRequest {
+  client: WorkloadClient;
+  card: { number: string; cvc: string };
+  userId: string;
+  call: ApiCall;
 }
 
 /** One virtual user: its own random stream and one request at a time. */
@@ -490,22 +500,23 @@ export async function runWorkload(
     models: new Map(options.clients.map((client) => [client.clientId, newModel()])),
     answers: [],
     paymentMethods: [],
+    gaveUpStores: [],
     stats: { outcomes: new Map(), retries: 0, gaveUp: 0 },
     onAnswer: options.onAnswer ?? (() => {}),
   };
   // A user that fails (a bug here) stops the others too, rather than surfacing only at the end.
   const failed = new AbortController();
   const stop = AbortSignal.any([options.signal, failed.signal]);
+  const transportFor = (random: Random): Transport => ({
+    agent,
+    baseUrls: options.baseUrls,
+    random,
+    retryBudgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS,
+    attemptTimeoutMs,
+  });
   const users = Array.from({ length: options.users }, (_, index) => {
     const random = options.random.fork(`user-${index + 1}`);
-    const transport: Transport = {
-      agent,
-      baseUrls: options.baseUrls,
-      random,
-      retryBudgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS,
-      attemptTimeoutMs,
-    };
-    return runUser({ run, random, transport }, stop).catch((error: unknown) => {
+    return runUser({ run, random, transport: transportFor(random) }, stop).catch((error: unknown) => {
       failed.abort();
       throw error;
     });
@@ -514,6 +525,7 @@ export async function runWorkload(
     const settled = await Promise.allSettled(users);
     const failure = settled.find((result) => result.status === "rejected");
     if (failure) throw failure.reason;
+    await storeGaveUpCardsAgain(run, transportFor(options.random.fork("later")));
   } finally {
     await agent.close();
   }
@@ -624,13 +636,33 @@ async function storedCardToPayWith(
 /** Stores `card` in the vault under one Idempotency-Key, retried; its id, or undefined when that did not succeed. */
 async function storeCard(user: User, client: WorkloadClient, card: { number: string; cvc: string }, userId: string): Promise<string | undefined> {
   const body = { card: { number: card.number, expMonth: 12, expYear: 2030 }, userId };
-  const call: ApiCall = { method: "POST", path: "/v1/payment-methods", key: client.key, body, idempotencyKey: user.random.uuid() };
-  const result = await callWithRetries(user.transport, call);
+  const store: StoreRequest = { client, card, userId, call: { method: "POST", path: "/v1/payment-methods", key: client.key, body, idempotencyKey: user.random.uuid() } };
+  const result = await callWithRetries(user.transport, store.call);
   countCall(user.run.stats, "store-payment-method", result);
+  if (result.gaveUp) user.run.gaveUpStores.push(store);
+  const id = storedId(user.run, store, result);
+  if (id !== undefined) modelOf(user.run, client).storedCards.set(id, { userId, cvc: card.cvc });
+  return id;
+}
+
+/**
+ * Sends again, under its key, each store whose client gave up amid the faults, as a careful
+ * integrator does once the service is back: the key's one payment method is made or found then,
+ * and the key gets its answer. No payment uses it: the load is over.
+ */
+async function storeGaveUpCardsAgain(run: Run, transport: Transport): Promise<void> {
+  for (const store of run.gaveUpStores) {
+    const result = await callWithRetries(transport, store.call);
+    countCall(run.stats, "store-payment-method again", result);
+    storedId(run, store, result);
+  }
+}
+
+/** The id of the payment method a store's call made, recorded among the run's; undefined when it made none. */
+function storedId(run: Run, { client, card }: StoreRequest, result: CallResult): string | undefined {
   const created = !result.gaveUp && result.response.status === 201 ? createdSchema.safeParse(result.response.body).data : undefined;
   if (!created) return undefined;
-  modelOf(user.run, client).storedCards.set(created.id, { userId, cvc: card.cvc });
-  user.run.paymentMethods.push({ clientId: client.clientId, id: created.id, last4: card.number.slice(-4), deletedAt: null });
+  run.paymentMethods.push({ clientId: client.clientId, id: created.id, last4: card.number.slice(-4), deletedAt: null });
   return created.id;
 }
 

@@ -291,6 +291,35 @@ describe("the workload retries like a careful integrator", () => {
     }
   });
 
+  it("sends a store of a card it gave up on again, under its key and with its body, once the load is over, and records the method then", async () => {
+    let healed = false;
+    const fake = await startFakeService((request) => {
+      if (request.method !== "POST") return readAnswer(request);
+      if (request.path !== "/v1/payment-methods") return { status: 201, body: transactionFor(request, randomUUID(), "approved") };
+      if (!healed) return { status: 503, body: { code: "service_unavailable" }, headers: { "retry-after": "0" } };
+      return { status: 201, body: { id: `method-for-${request.idempotencyKey}` } };
+    });
+    try {
+      const stop = new AbortController();
+      const running = runWorkload({ adminKey: TEST_ADMIN_KEY, baseUrls: [fake.url], users: 2, retryBudgetMs: 300, clients: [fakeClient], random: createRandom(7), signal: stop.signal });
+      await delay(1_500);
+      healed = true;
+      stop.abort();
+      const { stats, paymentMethods } = await running;
+
+      expect(stats.outcomes.get("store-payment-method gave_up")).toBeGreaterThan(0);
+      const stores = fake.requests.filter((request) => request.path === "/v1/payment-methods");
+      expect(stats.outcomes.get("store-payment-method again 201")).toBe(stats.outcomes.get("store-payment-method gave_up"));
+      for (const key of new Set(stores.map((request) => request.idempotencyKey))) {
+        const attempts = stores.filter((request) => request.idempotencyKey === key);
+        expect(new Set(attempts.map((attempt) => attempt.body)).size).toBe(1);
+        expect(paymentMethods.map((method) => method.id)).toContain(`method-for-${key}`);
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("retries a 5xx without a transaction until the retry budget, then gives up and ends soon after the signal", async () => {
     const fake = await startFakeService(() => ({ status: 500, body: { code: "internal_error" } }));
     try {
