@@ -3,7 +3,7 @@ import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand }
 import type { CurrencyLimit } from "../domain/limits/limits.ts";
 import { newId } from "../ids.ts";
 import type { CommandContext, CommandResult as Result } from "./context.ts";
-import { execute } from "./execute.ts";
+import { execute, readStream } from "./execute.ts";
 
 type CommandResult<T> = Result<T, ClientFailure>;
 
@@ -20,11 +20,17 @@ async function runClientCommand(context: CommandContext, clientId: string, comma
   return { ok: true, value: { revision: result.tip?.revision } };
 }
 
-export async function registerClient(context: CommandContext, name: string): Promise<CommandResult<{ clientId: string } & Written>> {
-  const clientId = newId();
+/**
+ * Registers a client under `clientId`, the id its request's Idempotency-Key was claimed for: a
+ * retry after a request that died once the client was recorded answers that client, not a second.
+ */
+export async function registerClient(context: CommandContext, clientId: string, name: string): Promise<CommandResult<{ clientId: string } & Written>> {
   const now = context.now().toISOString();
   const result = await runClientCommand(context, clientId, { type: "RegisterClient", clientId, name, now });
-  return result.ok ? { ok: true, value: { clientId, ...result.value } } : result;
+  if (result.ok) return { ok: true, value: { clientId, ...result.value } };
+  if (result.error !== "already_exists") return result;
+  const { tip } = await readStream(context.store, clientDecider, clientStreamId(clientId), true);
+  return { ok: true, value: { clientId, revision: tip?.revision } };
 }
 
 export async function issueApiKey(

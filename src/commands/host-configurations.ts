@@ -11,7 +11,6 @@ import {
 } from "../domain/host-configurations/decider.ts";
 import type { Processor, ProcessorConfiguration } from "../domain/host-configurations/schemas.ts";
 import type { JsonObject } from "../eventstore/port.ts";
-import { newId } from "../ids.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
 
@@ -64,19 +63,38 @@ const encrypted = (secrets: SecretBox, hostConfigurationId: string, credentials:
 export async function createHostConfiguration(
   context: CommandContext,
   secrets: SecretBox,
+  hostConfigurationId: string,
   input: HostConfigurationInput,
 ): Promise<CommandResult<Written & { isDefault: boolean; defaultChosen?: DefaultChosen }, HostConfigurationFailure>> {
-  const hostConfigurationId = newId();
-  const created = await run(context, hostConfigurationId, {
+  const command: HostConfigurationCommand = {
     type: "CreateHostConfiguration",
     hostConfigurationId,
     ...({ processor: input.processor, configuration: input.configuration } as ProcessorConfiguration),
     credentials: encrypted(secrets, hostConfigurationId, input.credentials) ?? null,
     now: context.now().toISOString(),
-  });
+  };
+  let created = await run(context, hostConfigurationId, command);
+  if (!created.ok && created.error === "already_exists") created = (await createdBefore(context, hostConfigurationId, input)) ?? created;
   if (!created.ok) return created;
   const { current, chosen } = await chooseFirstDefault(context, input, hostConfigurationId);
   return { ok: true, value: { ...created.value, isDefault: current === hostConfigurationId, ...(chosen && { defaultChosen: chosen }) } };
+}
+
+/**
+ * The configuration an earlier request under the same Idempotency-Key created under this id
+ * (`hostConfigurationId` is the id the key was claimed for), as its stream has it: its retry
+ * answers it and goes on to choose the default, never makes a second one that would leave the
+ * client's payments ambiguous. Undefined when there is none for this client and processor.
+ */
+async function createdBefore(
+  context: CommandContext,
+  hostConfigurationId: string,
+  { processor, configuration }: HostConfigurationInput,
+): Promise<{ ok: true; value: Written } | undefined> {
+  const { state, tip } = await readStream(context.store, hostConfigurationDecider, hostConfigurationStreamId(hostConfigurationId), false);
+  const view = toView(state);
+  if (!view || !tip || view.processor !== processor || view.clientId !== configuration.clientId) return undefined;
+  return { ok: true, value: { view, revision: tip.revision } };
 }
 
 /**

@@ -10,10 +10,9 @@ import {
   webhookEndpointStreamId,
 } from "../domain/webhooks/endpoint.ts";
 import type { EventSubscription } from "../domain/webhooks/event-types.ts";
-import { newId } from "../ids.ts";
 import { generateWebhookSecret } from "../webhooks/signature.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
-import { execute } from "./execute.ts";
+import { execute, readStream } from "./execute.ts";
 
 /** What an endpoint's signing secret is bound to: moved to another endpoint, it does not decrypt. */
 export const webhookSecretContext = (endpointId: string) => `webhook-endpoint/${endpointId}/secret`;
@@ -46,16 +45,25 @@ async function run(
   return { ok: true, value: { endpoint, changed: true, revision: result.tip.revision } };
 }
 
-/** A new endpoint and its signing secret: the secret is returned this once and stored only encrypted. */
-export async function createWebhookEndpoint(context: CommandContext, secrets: SecretBox, endpoint: NewWebhookEndpoint) {
-  const endpointId = newId();
+/**
+ * A new endpoint under `endpointId`, the id its request's Idempotency-Key was claimed for, and its
+ * signing secret: returned this once and stored only encrypted. A retry after a request that died
+ * once the endpoint was recorded answers that endpoint and its secret (that request's answer never
+ * came), never a second endpoint that would get every event twice.
+ */
+export async function createWebhookEndpoint(context: CommandContext, secrets: SecretBox, endpointId: string, endpoint: NewWebhookEndpoint) {
   const secret = generateWebhookSecret();
   const result = await run(context, endpointId, {
     type: "CreateWebhookEndpoint",
     endpoint: { endpointId, ...endpoint, secret: asEncryptedSecret(secrets.encrypt(secret, webhookSecretContext(endpointId))) },
     now: context.now().toISOString(),
   });
-  return result.ok ? { ...result, value: { ...result.value, secret } } : result;
+  if (result.ok) return { ...result, value: { ...result.value, secret } };
+  if (result.error !== "already_exists") return result;
+  const { state, tip } = await readStream(context.store, webhookEndpointDecider, webhookEndpointStreamId(endpointId), true);
+  if (state.status !== "present" || state.endpoint.clientId !== endpoint.clientId) return result;
+  const created = { endpoint: state.endpoint, changed: false, ...(tip && { revision: tip.revision }) };
+  return { ok: true as const, value: { ...created, secret: secrets.decrypt(state.endpoint.secret, webhookSecretContext(endpointId)) } };
 }
 
 export const updateWebhookEndpoint = (context: CommandContext, endpointId: string, changes: WebhookEndpointChanges) =>

@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealCard } from "../../src/commands/payment-methods/vault.ts";
 import { createSecretBox, parseMasterKeys } from "../../src/crypto/secrets.ts";
 import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
+import { answeredWhileConnectionsToTableEnd } from "../support/lost-connection.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type Json, type TestService, testSecrets } from "../support/service.ts";
 
@@ -90,22 +89,7 @@ for (const target of testDatabaseTargets()) {
     it.skipIf(lostConnectionSkip)("answers 503 a request whose database connection ends after its append, and its retry answers that same method", async () => {
       // The read model is locked, so the request's wait for its own write queries it after the
       // append; the server then ends that query's connection, as a restart would.
-      const blocker = new pg.Client({ connectionString: api.database.url });
-      await blocker.connect();
-      let failed: Awaited<ReturnType<typeof store>>;
-      try {
-        await blocker.query("begin");
-        await blocker.query("lock table payment_methods in access exclusive mode");
-        const answer = store("append-then-lost", "user_3");
-        const answered = answer.then(() => true);
-        // Every query that waits for the lock is ended (the projector's writes too) until the request answers.
-        while (!(await Promise.race([answered, sleep(100).then(() => false)]))) {
-          await blocker.query("select pg_terminate_backend(pid) from pg_locks where relation = 'payment_methods'::regclass and not granted");
-        }
-        failed = await answer;
-      } finally {
-        await blocker.end();
-      }
+      const failed = await answeredWhileConnectionsToTableEnd(api.database.url, "payment_methods", () => store("append-then-lost", "user_3"));
       expect(failed.status, failed.text).toBe(503);
       expect(failed.body.code).toBe("service_unavailable");
       expect(failed.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);

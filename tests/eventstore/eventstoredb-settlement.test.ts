@@ -74,12 +74,12 @@ for (const target of testDatabaseTargets()) {
         );
         for (const runner of runners) runner.start();
         const secrets = createSecretBox({ activeKeyId: "test", keys: { test: Buffer.alloc(32, 7) } });
-        const registered = await registerClient({ db: database.db, store, registries, now, metadata }, "Acme");
+        const registered = await registerClient({ db: database.db, store, registries, now, metadata }, newId(), "Acme");
         if (!registered.ok) throw new Error(registered.detail);
         clientId = registered.value.clientId;
         const { credentials, ...configuration } = hostConfigurationSchemas.processor_a.create.parse({ ...validBodies.processor_a, clientId });
         const input = { processor: "processor_a", configuration, credentials } as HostConfigurationInput;
-        const created = await createHostConfiguration({ db: database.db, store, registries, now, metadata }, secrets, input);
+        const created = await createHostConfiguration({ db: database.db, store, registries, now, metadata }, secrets, newId(), input);
         if (!created.ok) throw new Error(created.detail);
         hostConfigurationId = created.value.view.id;
         // The processor settles every transaction it is sent.

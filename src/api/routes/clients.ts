@@ -8,6 +8,7 @@ import { UNKNOWN_KEY_PREFIX } from "../../auth/keys.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
+import { claimedResourceId } from "../idempotency.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { applyClientWrite } from "../../projections/clients/own-writes.ts";
@@ -96,7 +97,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
   app.post(
     "/clients",
     {
-      config: { access: "admin" },
+      config: { access: "admin", createsResource: true },
       schema: {
         tags: ["clients"],
         operationId: "createClient",
@@ -106,7 +107,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       },
     },
     async (request, reply) => {
-      const result = await registerClient(context(eventMetadataOf(request)), request.body.name);
+      const result = await registerClient(context(eventMetadataOf(request)), claimedResourceId(request), request.body.name);
       if (!result.ok) throw new ApiProblem("internal_error", result.detail);
       await applyClientWrite({ db, store }, result.value.clientId, result.value.revision);
       return reply.code(201).send(await loadClient(result.value.clientId));

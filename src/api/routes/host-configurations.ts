@@ -21,6 +21,7 @@ import { hostConfigurationSchemas, type Processor, processors } from "../../doma
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { readEvents } from "../../eventstore/typed-read.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
+import { claimedResourceId } from "../idempotency.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { pascalCase } from "../openapi/pascal-case.ts";
 import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination.ts";
@@ -98,14 +99,14 @@ function registerProcessorRoutes(
   app.post(
     base,
     {
-      config: { access: "admin" },
+      config: { access: "admin", createsResource: true },
       schema: { operationId: `create${pascalCase(processor)}HostConfiguration`, tags, summary: `Create a ${processor} host configuration`, body: schemas.create, response: { 201: viewSchema } },
     },
     async (request, reply) => {
       const { credentials, ...configuration } = request.body;
       await assertClientExists(db, configuration.clientId);
       const input = { processor, configuration, credentials } as HostConfigurationInput;
-      const result = await createHostConfiguration(context(request), secrets, input);
+      const result = await createHostConfiguration(context(request), secrets, claimedResourceId(request), input);
       if (!result.ok) throw failure(result.error, result.detail);
       await shown(result.value);
       if (result.value.defaultChosen) await waitForDefaultChoice(deps, result.value.defaultChosen);

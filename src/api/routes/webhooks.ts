@@ -18,6 +18,7 @@ import { queueTestMessage } from "../../webhooks/test-message.ts";
 import { waitForWebhookEndpointWrite } from "../../projections/webhooks/own-writes.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
+import { claimedResourceId } from "../idempotency.ts";
 import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { assertClientExists } from "./client-exists.ts";
@@ -153,7 +154,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
   app.post(
     "/webhook-endpoints",
     {
-      config: { access: "any", secretResponseFields: ["secret"] },
+      config: { access: "any", secretResponseFields: ["secret"], createsResource: true },
       schema: {
         tags,
         operationId: "createWebhookEndpoint",
@@ -188,7 +189,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
         await assertClientExists(db, clientId);
       }
       await assertAllowedUrl(url);
-      const result = await createWebhookEndpoint(context(request), secrets, { clientId, url, events, description, enabled });
+      const endpoint = { clientId, url, events, description, enabled };
+      const result = await createWebhookEndpoint(context(request), secrets, claimedResourceId(request), endpoint);
       if (result.ok) await shown(result.value);
       if (!result.ok) throw new ApiProblem("internal_error", result.detail);
       return reply.code(201).send({ ...viewOfWritten(result.value.endpoint), secret: result.value.secret });
