@@ -32,8 +32,8 @@
  * alternately E P P E; goal >= 0.7 of PostgreSQL's sales/s, p99 within 1.5 times.
  *
  * With `--projector process` (issue 34), the service's projections run in a process of their own
- * (`npm run start:projector` on the bench's database), as `npm start` runs them on PostgreSQL;
- * `--projector here` (the default) runs them on the service's event loop.
+ * (`npm run start:projector` on the bench's database; with `--eventstore`, one for each of the two
+ * services); `--projector here` (the default) runs them on the service's event loop.
  *
  * Usage: tsx bench/sales.ts [--database-url URL] [--seconds 10] [--connections 64]
  *                           [--idempotency-key none|unique] [--payment-method] [--projector here|process]
@@ -260,8 +260,13 @@ async function comparePaymentMethods(serviceUrl: string, key: string): Promise<R
 /** A service on a fresh database, events in EventStoreDB at `eventStoreUrl` or else in that database, and a paying client of it. */
 async function openSalesService(eventStoreUrl: string | undefined) {
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
+  let projector: Awaited<ReturnType<typeof forkProjector>> | undefined;
   try {
-    const service = await startBenchService(target, eventStoreUrl ? { EVENTSTORE_URL: eventStoreUrl } : {});
+    const databaseUrl = target.url;
+    if (!databaseUrl) throw new Error("the bench database has no URL");
+    const environment: Record<string, string> = eventStoreUrl ? { EVENTSTORE_URL: eventStoreUrl } : {};
+    projector = projectorOption === "process" ? await forkProjector(databaseUrl, environment) : undefined;
+    const service = await startBenchService(target, environment, projector ? "elsewhere" : "here");
     const { key } = await createPayingClient(service.url, "Bench");
     if (eventStoreUrl) await untilProjectionsCaughtUp(target, eventStoreUrl);
     const load: Load = { url: `${service.url}/v1/transactions/sale`, headers: { authorization: `Bearer ${key}` }, bodies: saleBodies() };
@@ -270,12 +275,14 @@ async function openSalesService(eventStoreUrl: string | undefined) {
       async close() {
         try {
           await service.stop();
+          await projector?.stop();
         } finally {
           await target.close();
         }
       },
     };
   } catch (error) {
+    await projector?.stop();
     await target.close();
     throw error;
   }
@@ -342,10 +349,10 @@ async function compareEventStores(eventStoreUrl: string): Promise<ResultRow[]> {
 }
 
 /** `npm run start:projector` on the bench's database, running once it has said so; stopped by `stop()`. */
-async function forkProjector(databaseUrl: string) {
+async function forkProjector(databaseUrl: string, environment: Record<string, string> = {}) {
   const child = fork(fileURLToPath(new URL("../src/main.ts", import.meta.url)), ["projector"], {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: "memory://", LOG_LEVEL: "warn" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: "memory://", LOG_LEVEL: "warn", ...environment },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = once(child, "exit");

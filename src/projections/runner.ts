@@ -11,6 +11,14 @@ import type { Tracer } from "@opentelemetry/api";
 import { inSpan, linksToRecorded } from "../telemetry/spans.ts";
 import { tracingOff } from "../telemetry/tracing.ts";
 
+/**
+ * How often, at most, a batch that applies nothing is committed. Such a batch only moves the
+ * checkpoint past events of other types: EventStoreDB sends one every 32 records its filter
+ * scanned, dozens a second per projection under load, and each would cost a transaction. Left
+ * unwritten, a restart scans those few records again and applies nothing from them.
+ */
+const SKIPPED_RECORDS_CHECKPOINT_MS = 1_000;
+
 export interface ProjectionRunnerOptions {
   db: Kysely<Database>;
   store: EventStore;
@@ -113,11 +121,14 @@ export class ProjectionRunner {
         signal: term.signal,
         awaited: (signal) => readYourWrites.projectionAwaited(name, signal),
       });
+      let committedAt = performance.now();
       for await (const batch of batches) {
+        if (batch.events.length === 0 && performance.now() - committedAt < SKIPPED_RECORDS_CHECKPOINT_MS) continue;
         if (!(await this.#tracedCommit(checkpoint, batch))) {
           logger.warn({ projection: name }, "projection checkpoint moved under this runner; reloading");
           return;
         }
+        committedAt = performance.now();
         readYourWrites.announceApplied(name, batch.events);
         checkpoint = batch.checkpoint;
       }

@@ -1,8 +1,9 @@
 import type { AllStreamResolvedEvent } from "@eventstore/db-client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
 import type { EventStore, ReadAllResult } from "../../src/eventstore/port.ts";
 import { createLogger } from "../../src/logger.ts";
+import { readCheckpoint } from "../../src/projections/checkpoints.ts";
 import { measureLag } from "../../src/projections/lag.ts";
 import type { Projection } from "../../src/projections/projection.ts";
 import { ReadYourWrites } from "../../src/projections/read-your-writes.ts";
@@ -25,19 +26,23 @@ function liveLog(): AllStreamResolvedEvent[] {
   return records;
 }
 
-/** The store, with a promise kept once its consumer has committed the batch holding `position`. */
-function watchCommit(store: EventStore, position: bigint): { store: EventStore; committed: Promise<void> } {
+/** The store, with a promise kept once its consumer has taken (committed or passed over) the first batch `reached` accepts. */
+function watchCommit(store: EventStore, reached: (batch: ReadAllResult) => boolean): { store: EventStore; committed: Promise<void>; batches: ReadAllResult[] } {
   let resolve = (): void => {};
   const committed = new Promise<void>((done) => (resolve = done));
-  async function* tap(batches: AsyncIterable<ReadAllResult>): AsyncGenerator<ReadAllResult> {
-    for await (const batch of batches) {
+  const batches: ReadAllResult[] = [];
+  async function* tap(source: AsyncIterable<ReadAllResult>): AsyncGenerator<ReadAllResult> {
+    for await (const batch of source) {
+      batches.push(batch);
       yield batch;
       // Runs when the runner asks for the next batch, i.e. after it committed this one.
-      if (batch.events.some((event) => event.position === position)) resolve();
+      if (reached(batch)) resolve();
     }
   }
-  return { store: { ...store, subscribe: (options) => tap(store.subscribe(options)) }, committed };
+  return { store: { ...store, subscribe: (options) => tap(store.subscribe(options)) }, committed, batches };
 }
+
+const holds = (position: bigint) => (batch: ReadAllResult) => batch.events.some((event) => event.position === position);
 
 for (const target of testDatabaseTargets()) {
   describe(`a projection over EventStoreDB's $all, read models on ${target}`, () => {
@@ -56,18 +61,23 @@ for (const target of testDatabaseTargets()) {
 
     /** Runs the projection until it has applied its last event in the log. */
     async function projectLog(fake: FakeClient): Promise<EventStore> {
-      const watched = watchCommit(eventStoreOnClient(fake.asClient()), 5600n);
+      return (await project(fake, holds(5600n))).store;
+    }
+
+    /** Runs the projection until it has taken the first batch `reached` accepts. */
+    async function project(fake: FakeClient, reached: (batch: ReadAllResult) => boolean, batchSize = 10) {
+      const watched = watchCommit(eventStoreOnClient(fake.asClient()), reached);
       runner = new ProjectionRunner({
         db: database.db,
         store: watched.store,
         projection,
         logger: createLogger("silent"),
         readYourWrites: new ReadYourWrites(),
-        batchSize: 10,
+        batchSize,
       });
       runner.start();
       await watched.committed;
-      return watched.store;
+      return watched;
     }
 
     it("has no lag once it applied its last event, though other and system records follow", async () => {
@@ -89,6 +99,23 @@ for (const target of testDatabaseTargets()) {
       const store = await projectLog(new FakeClient(liveLog()));
       const verdict = await verifyReadModel({ db: database.db, store, projection, settleTimeoutMs: 0 });
       expect(verdict).toEqual({ projection: "test_events", status: "compared", events: 12, differences: [] });
+    });
+
+    it("writes a checkpoint that only passes records of other types at most once a second", async () => {
+      // One "A", then 320 records the filter drops: the server sends a checkpoint every 32 of them.
+      const log = [resolved({ n: 1, type: "A" }), ...Array.from({ length: 320 }, (_, i) => resolved({ n: i + 2, type: "B" }))];
+      const fake = new FakeClient(log);
+      // One item a batch, so each of the server's checkpoints comes as a batch of its own.
+      const watched = await project(fake, (batch) => batch.checkpoint === "32000:32000", 1);
+      expect(watched.batches.filter((batch) => batch.events.length === 0)).toHaveLength(10);
+      expect((await readCheckpoint(database.db, projection.name)).checkpoint).toBe("100:100");
+
+      // A second on, the next checkpoint past records of other types is written.
+      await new Promise((resolve) => setTimeout(resolve, 1_050));
+      for (let n = 322; n <= 352; n += 1) fake.write(resolved({ n, type: "B" }));
+      await vi.waitFor(async () => expect((await readCheckpoint(database.db, projection.name)).checkpoint).toBe("35200:35200"), {
+        timeout: 5_000,
+      });
     });
   });
 }
