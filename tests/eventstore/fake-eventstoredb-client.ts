@@ -193,6 +193,16 @@ function appendSize(events: readonly EventData[]): number {
   return events.reduce((total, event) => total + bytes(event.data) + bytes(event.metadata), 0);
 }
 
+/** Metadata as the client reads it back: the server keeps bytes, which the client parses as JSON when it can. */
+function asReadBack(metadata: EventData["metadata"]): unknown {
+  if (!(metadata instanceof Uint8Array)) return metadata;
+  try {
+    return JSON.parse(Buffer.from(metadata).toString("utf8"));
+  } catch {
+    return metadata;
+  }
+}
+
 /** As the live server does: an append over its maximum size is refused whole. */
 function refuseOversized(events: readonly EventData[], maxAppendSize: number): void {
   if (appendSize(events) > maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(maxAppendSize);
@@ -357,7 +367,7 @@ export class FakeServer extends FakeClient {
           type: event.type,
           created: new Date(),
           data: event.data,
-          metadata: event.metadata,
+          metadata: asReadBack(event.metadata),
           position: { commit: this.#commit, prepare: this.#commit },
         } as AllStreamResolvedEvent["event"],
         commitPosition: this.#commit,
