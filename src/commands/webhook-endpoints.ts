@@ -49,7 +49,8 @@ async function run(
  * A new endpoint under `endpointId`, the id its request's Idempotency-Key was claimed for, and its
  * signing secret: returned this once and stored only encrypted. A retry after a request that died
  * once the endpoint was recorded answers that endpoint and its secret (that request's answer never
- * came), never a second endpoint that would get every event twice.
+ * came), never a second endpoint that would get every event twice; `not_found` once that endpoint
+ * has been deleted.
  */
 export async function createWebhookEndpoint(context: CommandContext, secrets: SecretBox, endpointId: string, endpoint: NewWebhookEndpoint) {
   const secret = generateWebhookSecret();
@@ -61,7 +62,10 @@ export async function createWebhookEndpoint(context: CommandContext, secrets: Se
   if (result.ok) return { ...result, value: { ...result.value, secret } };
   if (result.error !== "already_exists") return result;
   const { state, tip } = await readStream(context.store, webhookEndpointDecider, webhookEndpointStreamId(endpointId), true);
-  if (state.status !== "present" || state.endpoint.clientId !== endpoint.clientId) return result;
+  if (state.status === "absent" || state.endpoint.clientId !== endpoint.clientId) return result;
+  if (state.status === "deleted") {
+    return { ok: false as const, error: "not_found" as const, detail: "The webhook endpoint this Idempotency-Key created has been deleted since." };
+  }
   const created = { endpoint: state.endpoint, changed: false, ...(tip && { revision: tip.revision }) };
   return { ok: true as const, value: { ...created, secret: secrets.decrypt(state.endpoint.secret, webhookSecretContext(endpointId)) } };
 }

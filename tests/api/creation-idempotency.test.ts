@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { answeredWhileConnectionsToTableEnd } from "../support/lost-connection.ts";
@@ -57,6 +57,28 @@ describe.skipIf(skip)("a creation whose database connection ends after its appen
     expect(retry.body.secret).toMatch(/^whsec_/);
     const listed = await api.request("GET", "/v1/webhook-endpoints", { key: acme.key });
     expect(listed.body.data.map((endpoint: Json) => endpoint.id)).toEqual([retry.body.id]);
+  });
+
+  it("answers 404 when the webhook endpoint its key made was deleted before the retry", async () => {
+    const body = { url: "http://127.0.0.1:9/deleted", events: ["*"] };
+    const create = () => api.request("POST", "/v1/webhook-endpoints", { key: acme.key, headers: { "idempotency-key": "endpoint-deleted" }, body });
+    const before = await eventsOfType("WebhookEndpointCreated.v1");
+    const failed = await answeredWhileConnectionsToTableEnd(api.database.url, "webhook_endpoints", create);
+    expect(failed.status, failed.text).toBe(503);
+    const made = (await eventsOfType("WebhookEndpointCreated.v1")).filter((streamId) => !before.includes(streamId));
+    expect(made).toHaveLength(1);
+    const endpointId = made[0]!.replace(/^webhook-endpoint-/, "");
+    // Its projection lost its connection too, and resumes within its retry delay.
+    await vi.waitFor(async () => expect((await api.request("GET", `/v1/webhook-endpoints/${endpointId}`, { key: acme.key })).status).toBe(200), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    const deleted = await api.request("DELETE", `/v1/webhook-endpoints/${endpointId}`, { key: acme.key });
+    expect(deleted.status, deleted.text).toBe(204);
+    const retry = await create();
+    expect(retry.status, retry.text).toBe(404);
+    expect(retry.body.code).toBe("not_found");
+    expect(await eventsOfType("WebhookEndpointCreated.v1")).toHaveLength(before.length + 1);
   });
 
   it("makes one host configuration, the client's default", async () => {

@@ -192,7 +192,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       const endpoint = { clientId, url, events, description, enabled };
       const result = await createWebhookEndpoint(context(request), secrets, claimedResourceId(request), endpoint);
       if (result.ok) await shown(result.value);
-      if (!result.ok) throw new ApiProblem("internal_error", result.detail);
+      if (!result.ok) throw new ApiProblem(result.error === "not_found" ? "not_found" : "internal_error", result.detail);
       return reply.code(201).send({ ...viewOfWritten(result.value.endpoint), secret: result.value.secret });
     },
   );
