@@ -263,7 +263,9 @@ async function comparePaymentMethods(serviceUrl: string, key: string, target: Be
       met: "-",
     });
   }
-  const median = costs.toSorted((a, b) => a - b)[Math.floor(costs.length / 2)]!;
+  const sorted = costs.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   rows.push({
     target: `stored card vs inline, median of ${paymentMethodRounds} rounds`,
     metric: "throughput cost, 1 - stored / inline",

@@ -70,6 +70,36 @@ for (const target of testDatabaseTargets()) {
       expect(reads() - before).toBe(3);
     });
 
+    it("appends a use and the new streams beside it in one statement, even with no other append in flight", async () => {
+      let statements = 0;
+      const counted = database.db.withPlugin({
+        transformQuery: ({ node }) => {
+          statements += 1;
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      });
+      const commits = new GroupCommits(new PostgresEventStore(counted), tracingOff.tracer);
+      const stream = `card-${randomUUID()}`;
+      const useWith = (paymentStream: string) =>
+        commits.execute(cardDecider, stream, { type: "use" }, {}, {
+          lastEventOnly: true,
+          remember: true,
+          alongside: decideNewStream(cardDecider, paymentStream, { type: "use" }, {}).append!,
+        });
+      expect((await useWith(`payment-${randomUUID()}`)).ok).toBe(true);
+
+      // The card's stream is remembered now: the uses below read nothing. Each batch of them is
+      // one group alone in the store, and one statement, however many new streams it carries.
+      const before = statements;
+      const payments = Array.from({ length: 5 }, () => `payment-${randomUUID()}`);
+      const used = await Promise.all(payments.map(useWith));
+      expect(used.every((execution) => execution.ok)).toBe(true);
+      expect(statements - before).toBeLessThanOrEqual(2);
+      const written = await new PostgresEventStore(database.db).readStreams(payments);
+      expect([...written.values()].map((events) => events.length)).toEqual([1, 1, 1, 1, 1]);
+    });
+
     it("appends a new stream alongside a command in one transaction, grouped with the others in flight, all or none", async () => {
       const store = new PostgresEventStore(database.db);
       const commits = new GroupCommits(store, tracingOff.tracer);

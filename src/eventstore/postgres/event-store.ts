@@ -133,7 +133,9 @@ export class PostgresEventStore implements EventStore {
    * a stream already in the group follows it on its own.
    */
   async #appendGroup(items: ValidAppend[][]): Promise<LinkedOutcome[]> {
-    if (items.length === 1) return [await this.#appendLinkedAlone(items[0]!)];
+    // One append alone is one statement anyway; linked appends, even alone, take the group's one
+    // statement rather than a transaction of one statement each.
+    if (items.length === 1 && items[0]!.length === 1) return [await this.#appendLinkedAlone(items[0]!)];
     const streams = new Set<string>();
     const together = items.flatMap((item, index) => {
       if (item.some((valid) => streams.has(valid.streamId))) return [];
