@@ -95,9 +95,12 @@ export async function measure(
 
 export const ms = (value: number) => `${formatNumber(value, 2)} ms`;
 
-export function rowsOf(target: string, unit: string, { connections, seconds, result, perSecond, loop, cpu }: Measured): ResultRow[] {
+/** The main thread's busy time a 2xx answer, in ms. */
+export const busyPerAnswer = ({ loop, result }: Measured) => loop.activeMs / Math.max(1, result["2xx"]);
+
+export function rowsOf(target: string, unit: string, measured: Measured): ResultRow[] {
+  const { connections, seconds, result, perSecond, loop, cpu } = measured;
   const answered = Math.max(1, result["2xx"]);
-  const busyPerRequest = loop.activeMs / answered;
   return [
     { target, metric: `${unit}/s (${connections} connections, ${seconds} s)`, value: formatNumber(perSecond), goal: "-", met: "-" },
     { target, metric: "latency p50", value: ms(result.latency.p50), goal: "-", met: "-" },
@@ -105,7 +108,7 @@ export function rowsOf(target: string, unit: string, { connections, seconds, res
     {
       target,
       metric: "main event loop busy (per 2xx)",
-      value: `${formatNumber(loop.utilization * 100)} % (${formatNumber(busyPerRequest, 2)} ms)`,
+      value: `${formatNumber(loop.utilization * 100)} % (${formatNumber(busyPerAnswer(measured), 2)} ms)`,
       goal: "-",
       met: "-",
     },

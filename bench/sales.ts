@@ -53,6 +53,7 @@ import { createConnectors } from "../src/processors/connectors.ts";
 import { createHttpClient } from "../src/processors/http.ts";
 import {
   APPROVING_CARD,
+  busyPerAnswer,
   createPayingClient,
   DISTINCT_BODIES,
   type Load,
@@ -243,6 +244,7 @@ async function comparePaymentMethods(serviceUrl: string, key: string, target: Be
     bodies,
   });
   const rate = (measured: Measured[]) => measured.reduce((sum, run) => sum + run.perSecond, 0) / measured.length;
+  const each = (measured: Measured[]) => measured.map((run) => `${formatNumber(run.perSecond)}/s (${ms(busyPerAnswer(run))})`).join(", ");
   const rows: ResultRow[] = [];
   const costs: number[] = [];
   for (let round = 1; round <= paymentMethodRounds; round += 1) {
@@ -253,8 +255,6 @@ async function comparePaymentMethods(serviceUrl: string, key: string, target: Be
     }
     const cost = 1 - rate(runs.stored) / rate(runs.inline);
     costs.push(cost);
-    const each = (measured: Measured[]) =>
-      measured.map((run) => `${formatNumber(run.perSecond)}/s (${ms(run.loop.activeMs / Math.max(1, run.result["2xx"]))})`).join(", ");
     rows.push({
       target: `stored card vs inline, round ${round} (A B B A)`,
       metric: "sales/s (main thread a sale): inline; stored",
