@@ -43,6 +43,7 @@
 import { fork } from "node:child_process";
 import { randomInt, randomUUID } from "node:crypto";
 import { once } from "node:events";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
 import { sql } from "kysely";
@@ -286,6 +287,16 @@ async function payVacuumDebt(target: BenchTarget): Promise<void> {
   await sql`checkpoint`.execute(target.connection.db);
 }
 
+/**
+ * The most answers a second the machine's cores could give at the run's CPU an answer, every
+ * process's share counted (the service's threads, a projector, PostgreSQL, the simulator, the
+ * load): no placement of the work on threads or processes lifts a rate past it.
+ */
+function cpuCeiling({ cpu, result }: Measured): number | undefined {
+  if (!cpu || result["2xx"] === 0) return undefined;
+  return (availableParallelism() * 1_000) / (cpu.machineMs / result["2xx"]);
+}
+
 /** A service on a fresh database, events in EventStoreDB at `eventStoreUrl` or else in that database, and a paying client of it. */
 async function openSalesService(eventStoreUrl: string | undefined) {
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
@@ -441,6 +452,7 @@ async function main(): Promise<void> {
       const groupedRatio = sales.perSecond / groupedDurableSale.perSecond;
       const goalRatio = GOAL_GROUPED_RATIO[idempotency];
       const p99Multiple = sales.result.latency.p99 / groupedDurableSale.result.latency.p99;
+      const ceiling = cpuCeiling(sales);
       const salesTarget = `sales (idempotency key: ${idempotency})`;
       /** A durable sale's rows, then its throughput against the floor. */
       const durableSaleRows = (target: string, ratioTarget: string, measured: Measured): ResultRow[] => [
@@ -493,6 +505,13 @@ async function main(): Promise<void> {
           value: formatNumber(groupedRatio, 2),
           goal: `>= ${goalRatio}`,
           met: groupedRatio >= goalRatio ? "yes" : "no",
+        },
+        {
+          target: `sales' CPU ceiling on this machine's ${availableParallelism()} cores`,
+          metric: "cores / CPU per 2xx (every process); of the grouped durable sale",
+          value: ceiling === undefined ? "- (no /proc)" : `${formatNumber(ceiling)}/s; ${formatNumber(ceiling / groupedDurableSale.perSecond, 2)}`,
+          goal: "-",
+          met: "-",
         },
         {
           target: "sales p99 / bare durable sale, writes grouped, p99",
