@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { sql } from "kysely";
 import { batchWhileBusy } from "../batching/batch-while-busy.ts";
 import type { CommandContext } from "../commands/context.ts";
 import { disableWebhookEndpoint, webhookSecretContext } from "../commands/webhook-endpoints.ts";
@@ -14,6 +13,7 @@ import type { ReadYourWrites } from "../projections/read-your-writes.ts";
 import { waitForWebhookEndpointWrite } from "../projections/webhooks/own-writes.ts";
 import type { SendResult, WebhookSender } from "../webhooks/destination.ts";
 import { signatureHeaders } from "../webhooks/signature.ts";
+import { type AttemptRow, recordAttemptsStatement } from "./webhook-attempts.ts";
 import { type DueDelivery, readDueDeliveries } from "./webhook-due-deliveries.ts";
 import { type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { inSpan, linkTo, withTraceHeaders } from "../telemetry/spans.ts";
@@ -343,7 +343,7 @@ export class WebhookDispatcher {
    */
   async #recordAttempts(batch: Recorded[]): Promise<RecordedOutcome[]> {
     const now = this.#options.context.now();
-    const rows = batch.map(({ candidate, result, decision }) => ({
+    const rows = batch.map(({ candidate, result, decision }): AttemptRow => ({
       attempt_id: newId(),
       delivery_id: candidate.deliveryId,
       endpoint_id: candidate.endpointId,
@@ -355,48 +355,8 @@ export class WebhookDispatcher {
       retry_in_ms: decision.retryInMs,
       redeliveries: candidate.redeliveries,
     }));
-    const json = JSON.stringify(rows);
     const failingSinceAtMost = new Date(now.getTime() - FAILING_ENDPOINT_DISABLED_AFTER_MS);
-    // One statement, so one round trip and atomic alone: the attempts, the deliveries moved on, the
-    // streaks (the final select sees the streaks as they were before it). A redelivery asked for
-    // while the attempt ran stands: the delivery is due again, on a new schedule.
-    const { rows: failing } = await sql<{ endpointId: string }>`
-      with attempt as (
-        select * from jsonb_to_recordset(${json}::jsonb)
-          as row(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status text, response_status int,
-                 duration_ms int, error text, retry_in_ms bigint, redeliveries int)
-      ), logged as (
-        insert into webhook_attempts (attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms,
-                                      error, next_attempt_at, created_at)
-        select attempt_id, delivery_id, endpoint_id, attempt, status, response_status, duration_ms, error,
-               now() + retry_in_ms * interval '1 millisecond', now()
-        from attempt
-      ), moved_on as (
-        update webhook_deliveries d
-        set attempts = row.attempt,
-            status = case when d.redeliveries = row.redeliveries then row.status else 'pending' end,
-            round_start = case when d.redeliveries = row.redeliveries then d.round_start else row.attempt end,
-            next_attempt_at = case when d.redeliveries = row.redeliveries
-                                   then coalesce(now() + row.retry_in_ms * interval '1 millisecond', d.next_attempt_at)
-                                   else now() end,
-            updated_at = now()
-        from attempt row
-        where d.delivery_id = row.delivery_id
-      ), outcome as (
-        select endpoint_id, bool_or(status = 'delivered') as delivered from attempt group by endpoint_id
-      ), ended as (
-        delete from webhook_endpoint_failures f using outcome o where f.endpoint_id = o.endpoint_id and o.delivered
-      ), started as (
-        insert into webhook_endpoint_failures (endpoint_id, failing_since)
-        select endpoint_id, ${now.toISOString()}::timestamptz from outcome where not delivered
-        on conflict (endpoint_id) do nothing
-      )
-      select f.endpoint_id as "endpointId"
-      from webhook_endpoint_failures f
-      join outcome o on o.endpoint_id = f.endpoint_id and not o.delivered
-      join webhook_endpoints e on e.endpoint_id = f.endpoint_id
-      where greatest(f.failing_since, e.updated_at) <= ${failingSinceAtMost.toISOString()}::timestamptz
-    `.execute(this.#options.context.db);
+    const { rows: failing } = await recordAttemptsStatement(rows, now, failingSinceAtMost).execute(this.#options.context.db);
     const failingTooLong = new Set(failing.map((row) => row.endpointId));
     return batch.map(({ candidate }) => ({ failingTooLong: failingTooLong.has(candidate.endpointId) }));
   }

@@ -3,47 +3,26 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.ts";
 import { dueDeliveriesQuery, readDueDeliveries, useTheLooksPlan } from "../../src/jobs/webhook-due-deliveries.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
+import { type PlanNode, rowsExamined } from "../support/query-plans.ts";
+import { insertWebhookDeliveries, insertWebhookEndpoint } from "../support/webhook-outbox.ts";
 
 const PER_ENDPOINT = 32;
 /** Subjects with two pending messages each (a sale's transaction.pending and transaction.approved). */
 const BACKLOG_SUBJECTS = 2_000;
 
-type PlanNode = { "Actual Rows": number; "Actual Loops": number; "Rows Removed by Filter"?: number; Plans?: PlanNode[] };
-
-/** Every row a plan's nodes produced or filtered out, over all their loops: what the look examined. */
-function rowsExamined(node: PlanNode): number {
-  const own = (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"];
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsExamined(child), 0);
-}
-
 for (const target of testDatabaseTargets()) {
   describe(`the webhook dispatcher's look for due deliveries, on ${target}`, () => {
     let database: TestDatabase;
-    let endpointId: string;
     let subjects: string[];
 
     beforeEach(async () => {
       database = await openTestDatabase(target);
-      endpointId = newId();
-      const clientId = newId();
-      await sql`
-        insert into webhook_endpoints (endpoint_id, client_id, url, events, enabled, deleted, secret, created_at, updated_at, revision)
-        values (${endpointId}, ${clientId}, 'https://merchant.example/hooks', '["*"]', true, false, 'sealed', now(), now(), 0)
-      `.execute(database.db);
+      const endpoint = await insertWebhookEndpoint(database.db);
       subjects = Array.from({ length: BACKLOG_SUBJECTS }, () => newId());
-      const deliveriesOf = (subjectIds: string[], status: "delivered" | "pending") => sql`
-        insert into webhook_deliveries (delivery_id, endpoint_id, client_id, message_id, event_type, subject_id, position,
-                                        ordinal, payload, status, next_attempt_at)
-        select gen_random_uuid(), ${endpointId}, ${clientId}, gen_random_uuid(),
-               case when m.ordinal = 0 then 'transaction.pending' else 'transaction.approved' end,
-               s.subject_id::uuid, s.i * 2 + m.ordinal, m.ordinal, '{}', ${status}, now() - interval '1 minute'
-        from jsonb_array_elements_text(${JSON.stringify(subjectIds)}::jsonb) with ordinality as s(subject_id, i)
-        cross join (values (0), (1)) as m(ordinal)
-      `;
       // Statistics taken while nothing was pending, an outbox's usual state, then an outage's backlog.
-      await deliveriesOf(Array.from({ length: BACKLOG_SUBJECTS }, () => newId()), "delivered").execute(database.db);
+      await insertWebhookDeliveries(database.db, endpoint, Array.from({ length: BACKLOG_SUBJECTS }, () => newId()), "delivered");
       await sql`analyze webhook_deliveries`.execute(database.db);
-      await deliveriesOf(subjects, "pending").execute(database.db);
+      await insertWebhookDeliveries(database.db, endpoint, subjects, "pending");
     });
 
     afterEach(async () => {
