@@ -19,7 +19,8 @@
  * processor_a connector, with the service's processor timeout and the client's host configuration,
  * and answers 201 when approved, 502 otherwise; the bare durable sales insert a pending row, make
  * that call and insert its outcome. Then the sales. Autocannon runs in a worker thread
- * so it does not share the servers' event loop.
+ * so it does not share the servers' event loop. Beside the sales' rate it prints their CPU
+ * ceiling: what the machine's cores could answer at the run's CPU a sale, counted on every core.
  *
  * With `--payment-method` (issue 33), it compares instead sales with a stored card
  * (`paymentMethodId`, one of 100 payment methods of the client, with a CVC beside it) against sales
