@@ -54,11 +54,15 @@ for (const target of testDatabaseTargets()) {
     const now = () => new Date();
     const longAgo = () => new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
 
+    const countsByStatus = async () =>
+      (
+        await sql<{ status: string; count: number }>`
+          select status, count(*)::int as count from webhook_deliveries group by status order by status
+        `.execute(database.db)
+      ).rows;
+
     it("logs each attempt and moves its delivery on, and only the batch's deliveries", async () => {
-      const before = await sql<{ status: string; count: number }>`
-        select status, count(*)::int as count from webhook_deliveries group by status order by status
-      `.execute(database.db);
-      expect(before.rows).toEqual([
+      expect(await countsByStatus()).toEqual([
         { status: "delivered", count: DELIVERED_SUBJECTS * 2 },
         { status: "pending", count: BATCH_SUBJECTS * 2 },
       ]);
@@ -67,7 +71,7 @@ for (const target of testDatabaseTargets()) {
 
       expect(failingTooLong).toEqual([]);
       const after = await sql<{ delivery_id: string; status: string; attempts: number; due_in_s: number }>`
-        select delivery_id, status, attempts, extract(epoch from next_attempt_at - now())::int as due_in_s
+        select delivery_id, status, attempts, extract(epoch from next_attempt_at - updated_at)::int as due_in_s
         from webhook_deliveries where delivery_id = any(${batch.map((delivery) => delivery.delivery_id)}::uuid[])
       `.execute(database.db);
       const byId = new Map(after.rows.map((row) => [row.delivery_id, row]));
@@ -77,10 +81,7 @@ for (const target of testDatabaseTargets()) {
         if (index % 2 === 0) expect(row.status).toBe("delivered");
         else expect(row).toMatchObject({ status: "pending", due_in_s: 60 });
       });
-      const counts = await sql<{ status: string; count: number }>`
-        select status, count(*)::int as count from webhook_deliveries group by status order by status
-      `.execute(database.db);
-      expect(counts.rows).toEqual([
+      expect(await countsByStatus()).toEqual([
         { status: "delivered", count: DELIVERED_SUBJECTS * 2 + BATCH_SUBJECTS },
         { status: "pending", count: BATCH_SUBJECTS },
       ]);
