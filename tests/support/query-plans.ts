@@ -1,8 +1,17 @@
-/** A node of `explain (analyze, format json)`'s plan. */
-export type PlanNode = { "Actual Rows": number; "Actual Loops": number; "Rows Removed by Filter"?: number; Plans?: PlanNode[] };
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { Database } from "../../src/db/schema.ts";
 
-/** Every row a plan's nodes produced or filtered out, over all their loops: what the statement examined. */
-export function rowsExamined(node: PlanNode): number {
+/** A node of `explain (analyze, format json)`'s plan. */
+type PlanNode = { "Actual Rows": number; "Actual Loops": number; "Rows Removed by Filter"?: number; Plans?: PlanNode[] };
+
+/** Every row a plan's nodes produced or filtered out, over all their loops. */
+function rowsOf(node: PlanNode): number {
   const own = (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"];
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsExamined(child), 0);
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsOf(child), 0);
+}
+
+/** Runs `statement` under `explain analyze` (so it takes effect) and counts the rows its plan examined. */
+export async function rowsExamined(db: Kysely<Database>, statement: RawBuilder<unknown>): Promise<number> {
+  const { rows } = await sql<{ "QUERY PLAN": [{ Plan: PlanNode }] }>`explain (analyze, format json) ${statement}`.execute(db);
+  return rowsOf(rows[0]!["QUERY PLAN"][0].Plan);
 }
