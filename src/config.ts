@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { type CheckpointConfig, checkpointConfigOf, checkpointEnvironment } from "./audit/checkpoint-config.ts";
+import { isLoopbackHost, readTlsPair, type TlsFiles } from "./api/tls.ts";
+import { describeGivenValue, readSecretFiles } from "./config-secrets.ts";
 import { MasterKeyError, parseMasterKeys } from "./crypto/secrets.ts";
 import type { DatabaseTimeouts } from "./db/connection.ts";
 import { type TelemetryConfig, telemetryConfigOf, telemetryEnvironment } from "./telemetry/config.ts";
@@ -13,6 +15,8 @@ const optionalString = z
 const milliseconds = z.coerce.number().int().positive();
 const port = z.coerce.number().int().min(0).max(65535);
 const host = z.string().trim().min(1);
+/** Card numbers and processor credentials travel in them: http or https, never another scheme. */
+const processorUrl = optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an https:// URL (http:// outside production)" }).optional());
 const flag = optionalString.pipe(z.enum(["true", "false"]).optional()).transform((value) => value === "true");
 
 const environmentSchema = z.object({
@@ -35,10 +39,14 @@ const environmentSchema = z.object({
     (key) => key === undefined || (/^[A-Za-z0-9+/_-]+={0,2}$/.test(key) && Buffer.from(key, "base64").length >= 32),
     "must be base64 of at least 32 bytes",
   ),
-  PROCESSOR_A_URL: optionalString.pipe(z.url().optional()),
-  PROCESSOR_B_URL: optionalString.pipe(z.url().optional()),
-  PROCESSOR_C_URL: optionalString.pipe(z.url().optional()),
-  PROCESSOR_D_URL: optionalString.pipe(z.url().optional()),
+  PROCESSOR_A_URL: processorUrl,
+  PROCESSOR_B_URL: processorUrl,
+  PROCESSOR_C_URL: processorUrl,
+  PROCESSOR_D_URL: processorUrl,
+  TLS_CERT_FILE: optionalString,
+  TLS_KEY_FILE: optionalString,
+  /** `proxy`: a TLS-terminating proxy stands in front, so plain HTTP may listen beyond loopback in production. */
+  TLS_TERMINATED_BY: optionalString.pipe(z.enum(["proxy"]).optional()),
   /** `true` lets a production start run on the simulator. */
   SIMULATOR: flag,
   NODE_ENV: optionalString,
@@ -93,6 +101,10 @@ export interface Config {
   secretsMasterKeys: string | undefined;
   /** base64, at least 32 bytes. Unset: generated into `dataDir`. */
   cardFingerprintKey: string | undefined;
+  /** `NODE_ENV=production`: every secret given, processors over https, no plain HTTP beyond loopback. */
+  production: boolean;
+  /** Set: the API serves HTTPS with these files, reloaded when they change. Unset: plain HTTP. */
+  tls: TlsFiles | undefined;
   /** Where each processor answers; unset: the built-in simulator is started on loopback. */
   processorUrls: Record<"processor_a" | "processor_b" | "processor_c" | "processor_d", string> | undefined;
   processorTimeoutMs: number;
@@ -161,10 +173,17 @@ const CONNECTION_TIMEOUT_MARGIN_MS = 30_000;
 
 type Environment = Record<string, string | undefined>;
 
-function parseEnvironment<Schema extends z.ZodType>(schema: Schema, environment: Environment): z.output<Schema> {
+function parseEnvironment<Schema extends z.ZodType>(
+  schema: Schema,
+  environment: Environment,
+  secretFiles: ReadonlyMap<string, string> = new Map(),
+): z.output<Schema> {
   const parsed = schema.safeParse(environment);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join(".");
+      return `${name}: ${issue.message}${describeGivenValue(name, environment[name], secretFiles)}`;
+    });
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
   return parsed.data;
@@ -175,7 +194,9 @@ function parseEnvironment<Schema extends z.ZodType>(schema: Schema, environment:
  * `callsProcessors: false` (the ledger CLI) skips the rule that keeps a production start off the simulator.
  */
 export function loadConfig(environment: Environment, { callsProcessors = true }: { callsProcessors?: boolean } = {}): Config {
-  const env = parseEnvironment(environmentSchema, environment);
+  const secrets = readSecretFiles(environment);
+  const env = parseEnvironment(environmentSchema, secrets.environment, secrets.files);
+  const production = env.NODE_ENV === "production";
   const [a, b, c, d] = [env.PROCESSOR_A_URL, env.PROCESSOR_B_URL, env.PROCESSOR_C_URL, env.PROCESSOR_D_URL];
   const processorUrls = a && b && c && d ? { processor_a: a, processor_b: b, processor_c: c, processor_d: d } : undefined;
   // A production start that fell back to the simulator would approve test cards and charge no one.
@@ -190,6 +211,8 @@ export function loadConfig(environment: Environment, { callsProcessors = true }:
   if (!processorUrls && (a || b || c || d)) {
     throw new Error("Invalid configuration: set all of PROCESSOR_A_URL..PROCESSOR_D_URL, or none (simulator)");
   }
+  if (callsProcessors && production) refuseUnsafeProduction(env);
+  const tls = tlsFilesOf(env);
   // A payment waits for its processor call and then for its writes; a connection timeout that
   // cut it off would leave the client without the outcome.
   if (env.CONNECTION_TIMEOUT_MS < env.PROCESSOR_TIMEOUT_MS + CONNECTION_TIMEOUT_MARGIN_MS) {
@@ -198,6 +221,8 @@ export function loadConfig(environment: Environment, { callsProcessors = true }:
     );
   }
   return {
+    production,
+    tls,
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
@@ -246,6 +271,61 @@ export function loadConfig(environment: Environment, { callsProcessors = true }:
     telemetry: telemetryConfigOf(env),
     checkpoints: checkpointConfigOf(env),
   };
+}
+
+type ParsedEnvironment = z.output<typeof environmentSchema>;
+
+/**
+ * A production start (not the CLI, which neither listens nor calls processors) refuses what would
+ * be unsafe: secrets it would have to generate into DATA_DIR, beside the data; processors reached
+ * in cleartext; plain HTTP on an address beyond this machine with no TLS-terminating proxy.
+ */
+function refuseUnsafeProduction(env: ParsedEnvironment): void {
+  const missing = (["SECRETS_MASTER_KEYS", "CARD_FINGERPRINT_KEY", "ADMIN_API_KEY"] as const).filter((name) => env[name] === undefined);
+  if (missing.length > 0) {
+    throw new Error(
+      `Invalid configuration: with NODE_ENV=production, set ${missing.join(", ")} (or ${missing.map((name) => `${name}_FILE`).join(", ")}): ` +
+        "secrets are never generated into DATA_DIR in production",
+    );
+  }
+  const cleartext = (["PROCESSOR_A_URL", "PROCESSOR_B_URL", "PROCESSOR_C_URL", "PROCESSOR_D_URL"] as const).filter(
+    (name) => env[name] !== undefined && new URL(env[name]).protocol !== "https:",
+  );
+  if (cleartext.length > 0) {
+    throw new Error(
+      `Invalid configuration: with NODE_ENV=production, ${cleartext.map((name) => `${name} (given: ${JSON.stringify(env[name])})`).join(", ")} must be ${cleartext.length === 1 ? "an https:// URL" : "https:// URLs"}: ` +
+        "card numbers and processor credentials travel in them",
+    );
+  }
+  if (env.TLS_CERT_FILE === undefined && env.TLS_TERMINATED_BY === undefined && !isLoopbackHost(env.HOST)) {
+    throw new Error(
+      `Invalid configuration: with NODE_ENV=production, HOST=${JSON.stringify(env.HOST)} would serve plain HTTP beyond this machine: ` +
+        "set TLS_CERT_FILE and TLS_KEY_FILE, or TLS_TERMINATED_BY=proxy when a TLS-terminating proxy stands in front (or listen on a loopback HOST)",
+    );
+  }
+}
+
+/** How often the certificate files are looked at for a renewal. */
+const TLS_RELOAD_CHECK_MS = 1_000;
+
+/** Both files or neither; both readable, and a certificate with its own key. */
+function tlsFilesOf(env: ParsedEnvironment): TlsFiles | undefined {
+  const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile } = env;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) {
+    throw new Error(`Invalid configuration: set both TLS_CERT_FILE and TLS_KEY_FILE, or neither (only ${certFile === undefined ? "TLS_KEY_FILE" : "TLS_CERT_FILE"} is set)`);
+  }
+  try {
+    readTlsPair({ certFile, keyFile });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    throw new Error(
+      `Invalid configuration: TLS_CERT_FILE, TLS_KEY_FILE (given: ${JSON.stringify(certFile)}, ${JSON.stringify(keyFile)}) ` +
+        `must be readable PEM files of a certificate and its private key (${reason})`,
+      { cause: error },
+    );
+  }
+  return { certFile, keyFile, reloadCheckMs: TLS_RELOAD_CHECK_MS };
 }
 
 const simulatorEnvironmentSchema = z.object({

@@ -12,7 +12,7 @@ import {
   startWithNpm,
   stopProcess,
 } from "./support/process.ts";
-import { everyProcessorAt } from "./support/service.ts";
+import { everyProcessorAt, TEST_ADMIN_KEY, testSecrets } from "./support/service.ts";
 
 const start = (dataDir: string) => startServiceProcess({ DATA_DIR: dataDir });
 const stop = stopProcess;
@@ -127,7 +127,7 @@ describe("a start refused for its configuration", () => {
     expect(level).toMatch(/^Invalid configuration: LOG_LEVEL: .*"info"/);
     expect(flag).toMatch(/^Invalid configuration: SIMULATOR: .*"true"\|"false"/);
     expect(masterKeys).toMatch(/^Invalid configuration: SECRETS_MASTER_KEYS: must be id:base64key.*32 bytes/);
-    expect(fingerprintKey).toBe("Invalid configuration: CARD_FINGERPRINT_KEY: must be base64 of at least 32 bytes");
+    expect(fingerprintKey).toBe("Invalid configuration: CARD_FINGERPRINT_KEY: must be base64 of at least 32 bytes (given: 3 characters, masked)");
   });
 
   it("refuses a production start that would run on the simulator, naming the processor URLs left unset", { timeout: 120_000 }, async () => {
@@ -152,7 +152,8 @@ describe("a start refused for its configuration", () => {
 
 describe("which processors a start simulates", () => {
   it("a production start with SIMULATOR=true runs on the simulator, and its log and readiness say so", async () => {
-    const started = await startServiceProcess({ DATA_DIR: "memory://", NODE_ENV: "production", SIMULATOR: "true" });
+    // A production start is given every secret (tests/config-secrets.test.ts: it refuses to generate them).
+    const started = await startServiceProcess({ DATA_DIR: "memory://", NODE_ENV: "production", SIMULATOR: "true", ...testSecrets, ADMIN_API_KEY: TEST_ADMIN_KEY });
     try {
       const listening = started.output().split("\n").find((line) => line.includes("payment ledger listening"))!;
       expect(JSON.parse(listening)).toMatchObject({ simulatedProcessors: everyProcessor, simulator: expect.stringMatching(/^http:/) });
@@ -163,10 +164,11 @@ describe("which processors a start simulates", () => {
     }
   }, 400_000);
 
-  it("a production start with every processor URL simulates none, and its log and readiness say so", async () => {
+  // Not in production: there processors are reached over https only, and the simulator speaks http.
+  it("a start with every processor URL simulates none, and its log and readiness say so", async () => {
     const processors = await startSimulatorProcess();
     try {
-      const started = await startServiceProcess({ DATA_DIR: "memory://", NODE_ENV: "production", ...everyProcessorAt(processors.url) });
+      const started = await startServiceProcess({ DATA_DIR: "memory://", ...everyProcessorAt(processors.url) });
       try {
         const listening = started.output().split("\n").find((line) => line.includes("payment ledger listening"))!;
         expect(JSON.parse(listening)).toMatchObject({ simulatedProcessors: [] });
