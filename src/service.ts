@@ -1,5 +1,7 @@
+import type { Server as HttpsServer } from "node:https";
 import { sql } from "kysely";
 import { buildApp } from "./api/app.ts";
+import { httpsOptions, serveTls } from "./api/tls.ts";
 import { GaugeRefresh } from "./api/gauge-refresh.ts";
 import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
 import { describeAdminKey, resolveAdminKey } from "./auth/admin-key.ts";
@@ -225,6 +227,7 @@ export async function startService(
     connectionTimeoutMs: config.connectionTimeoutMs,
     loadShedding: { maxInFlight: config.maxInFlightRequests, maxEventLoopDelayMs: config.maxEventLoopDelayMs },
     simulatedProcessors,
+    ...(config.tls && { https: httpsOptions(config.tls) }),
     checkReadiness: async () => {
       // Reads a row of every read model: a table that cannot be read fails every GET.
       for (const table of projections.flatMap((projection) => projection.tables)) {
@@ -233,6 +236,7 @@ export async function startService(
       await store.readHead();
     },
   });
+  const stopWatchingTls = config.tls && serveTls(app.server as HttpsServer, config.tls, logger);
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info(
     {
@@ -254,6 +258,7 @@ export async function startService(
       // database, so those stop after it. The resolver waits for the read model too. The runners
       // apply what was answered before they stop (waiting 5 s at most for any one write).
       await app.close();
+      stopWatchingTls?.();
       await resolver.stop();
       await limitSweeper.stop();
       await lifecycle.stop();

@@ -30,6 +30,7 @@ import { type SettlementRouteDependencies, settlementRoutes } from "./routes/set
 import { transactionRoutes } from "./routes/transactions.ts";
 import type { TransactionRouteDependencies } from "./routes/dependencies.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import type { ServerOptions as HttpsServerOptions } from "node:https";
 import type { UrlPolicy } from "../webhooks/destination.ts";
 import { registerRequestTracing } from "../telemetry/requests.ts";
 import { type Tracing, tracingOff } from "../telemetry/tracing.ts";
@@ -60,6 +61,8 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   loadShedding: LoadSheddingOptions;
   /** Which webhook URLs endpoints may name. */
   webhookUrlPolicy: UrlPolicy;
+  /** Set: the server speaks HTTPS with these options (`./tls.ts`); unset: plain HTTP. */
+  https?: HttpsServerOptions;
 }
 
 /** The HTTP application, built without listening so tests can drive it in-process. */
@@ -74,6 +77,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     requestTimeout: deps.requestTimeoutMs,
     connectionTimeout: deps.connectionTimeoutMs,
     ...gracefulCloseOptions,
+    ...(deps.https && { https: deps.https }),
   }).withTypeProvider<ZodTypeProvider>();
   if (deps.tracing?.enabled) registerRequestTracing(app, deps.tracing.tracer);
   // First, so that its preHandler runs before any other (the idempotency claim writes).
