@@ -69,11 +69,11 @@ describe("<NAME>_FILE", () => {
   });
 
   it("names a bad secret's variable and file but masks its value; a plain variable's value is shown", async () => {
-    const file = await secretFile("short-key", "not-a-good-key-at-all\n");
-    const refusal = () => loadConfig({ CARD_FINGERPRINT_KEY_FILE: file });
-    expect(refusal).toThrow(
-      `Invalid configuration: CARD_FINGERPRINT_KEY: must be base64 of at least 32 bytes (given from CARD_FINGERPRINT_KEY_FILE=${JSON.stringify(file)}: 21 characters, masked)`,
+    const file = await secretFile("short-token", "token-too-short\n");
+    expect(() => loadConfig({ METRICS_TOKEN_FILE: file })).toThrow(
+      `Invalid configuration: METRICS_TOKEN: must be at least 16 characters (given from METRICS_TOKEN_FILE=${JSON.stringify(file)}: 15 characters, masked)`,
     );
+    expect(() => loadConfig({ METRICS_TOKEN_FILE: file })).not.toThrow(/token-too-short/);
     expect(() => loadConfig({ DATABASE_URL: "mysql://root:hunter2@db" })).toThrow(/DATABASE_URL: .*\(given: 23 characters, masked\)$/);
     expect(() => loadConfig({ DATABASE_URL: "mysql://root:hunter2@db" })).not.toThrow(/hunter2/);
     expect(() => loadConfig({ PORT: "abc" })).toThrow(/PORT: .*\(given: "abc"\)$/);

@@ -131,15 +131,20 @@ describe("a start refused for its configuration", () => {
   });
 
   it("refuses a production start that would run on the simulator, naming the processor URLs left unset", { timeout: 120_000 }, async () => {
-    const [none, some] = await Promise.all([
+    const [none, some, secrets] = await Promise.all([
       refusedLine({ NODE_ENV: "production" }),
       refusedLine({ NODE_ENV: "production", PROCESSOR_A_URL: "https://a.example", PROCESSOR_C_URL: "https://c.example" }),
+      refusedLine({ NODE_ENV: "production", SIMULATOR: "true", ...testSecrets }),
     ]);
     expect(none).toBe(
       "Invalid configuration: with NODE_ENV=production, set PROCESSOR_A_URL, PROCESSOR_B_URL, PROCESSOR_C_URL, PROCESSOR_D_URL " +
         "(or SIMULATOR=true to run on the processor simulator)",
     );
     expect(some).toMatch(/set PROCESSOR_B_URL, PROCESSOR_D_URL \(or SIMULATOR=true/);
+    // The other refusals of a production start are tests/config-secrets.test.ts's; they end the same way.
+    expect(secrets).toBe(
+      "Invalid configuration: with NODE_ENV=production, set ADMIN_API_KEY (or ADMIN_API_KEY_FILE): secrets are never generated into DATA_DIR in production",
+    );
   });
 
   it("lets the ledger CLI run in production without processor URLs: it calls no processor", { timeout: 120_000 }, async () => {
