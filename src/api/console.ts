@@ -8,29 +8,12 @@ import { ApiProblem } from "./problems.ts";
 export const CONSOLE_DIST = fileURLToPath(new URL("../../console/dist/", import.meta.url));
 
 /**
- * Nothing inline and nothing from elsewhere: the console's scripts, styles and API calls all come
- * from this service, so an injected `<script>` or `style=` never runs.
- */
-const CONSOLE_HEADERS = {
-  "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-    "font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-};
-
-/**
  * The web console for operators and auditors at /console: static files built from console/, which
  * read everything through the public /v1 API with the key the person signed in with. Without a
  * build, /console answers 503 saying how to make one.
  */
 export async function registerConsole(app: FastifyInstance, root = CONSOLE_DIST): Promise<void> {
   await app.register(async (scope) => {
-    scope.addHook("onSend", async (_request, reply, payload) => {
-      reply.headers(CONSOLE_HEADERS);
-      return payload;
-    });
     if (!existsSync(`${root}/index.html`)) {
       const unbuilt = async () => {
         throw new ApiProblem("service_unavailable", "The console is not built: run `npm run build`, then start the service again.");
@@ -47,10 +30,8 @@ export async function registerConsole(app: FastifyInstance, root = CONSOLE_DIST)
       index: "index.html",
       // The files of the build found at start, each a route of its own: a rebuild is served from the next start.
       wildcard: false,
-      // Hashed file names never change; index.html names the current ones, so it is always revalidated.
-      setHeaders: (reply, path) => {
-        reply.header("cache-control", path.endsWith("index.html") ? "no-cache" : "public, max-age=31536000, immutable");
-      },
+      // Its headers (a Content-Security-Policy allowing nothing inline and nothing from elsewhere,
+      // no-store like every answer) are security-headers.ts's.
       cacheControl: false,
     });
   });

@@ -319,6 +319,44 @@ for (const target of testDatabaseTargets()) {
         expect(metrics.text).toContain('projection_lag_seconds{projection="clients"}');
         expect(metrics.text).toContain('projection_lag_positions{projection="clients"}');
       });
+
+      it("every answer carries nosniff and no-store; /console and /docs a same-origin policy no frame may hold", async () => {
+        const acme = await api.createClient("Headers");
+        const answers = {
+          "a /v1 answer with a new key": await api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { body: {} }),
+          "a validation error": await api.request("GET", "/v1/clients/not-a-uuid"),
+          "a 401": await api.request("GET", "/v1/clients", { key: null }),
+          "a 404 under /v1": await api.request("GET", "/v1/nothing-here"),
+          "a 404 outside": await api.request("GET", "/nothing-here", { key: null }),
+          "/": await api.request("GET", "/", { key: null }),
+          "/health/live": await api.request("GET", "/health/live", { key: null }),
+          "/health/ready": await api.request("GET", "/health/ready", { key: null }),
+          "/metrics": await api.request("GET", "/metrics", { key: null }),
+          "/openapi.json": await api.request("GET", "/openapi.json", { key: null }),
+        };
+        const pages = {
+          "/docs": await api.request("GET", "/docs", { key: null }),
+          "/docs/static/swagger-ui-bundle.js": await api.request("GET", "/docs/static/swagger-ui-bundle.js", { key: null }),
+          // 200 when the console is built, 503 (a problem) when not: the same headers.
+          "/console/": await api.request("GET", "/console/", { key: null }),
+          "/console/assets/nothing.js": await api.request("GET", "/console/assets/nothing.js", { key: null }),
+        };
+        expect(answers["a /v1 answer with a new key"].status).toBe(201);
+        for (const [name, answer] of Object.entries({ ...answers, ...pages })) {
+          expect(answer.headers.get("x-content-type-options"), name).toBe("nosniff");
+          expect(answer.headers.get("cache-control"), name).toBe("no-store");
+          expect(answer.headers.get("content-security-policy"), name).toContain("frame-ancestors 'none'");
+        }
+        for (const [name, answer] of Object.entries(pages)) {
+          const directives = (answer.headers.get("content-security-policy") ?? "").split(/;\s*/);
+          for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "connect-src 'self'"]) {
+            expect(directives, name).toContain(directive);
+          }
+          expect(directives.join("; "), name).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
+        }
+        // The data answers are no document: they may load nothing.
+        expect(answers["/openapi.json"].headers.get("content-security-policy")).toContain("default-src 'none'");
+      });
     });
 
     it("never logs an API key or the authorization header", async () => {
@@ -350,5 +388,6 @@ describe("rate limiting", () => {
     expect(statuses.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
     expect(limited?.body.code).toBe("rate_limited");
     expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited?.headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -26,23 +26,35 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+const CSP_VIOLATION = "CSP violation:";
+const CSP_VIOLATION_REPORTER = `document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(${JSON.stringify(CSP_VIOLATION)} + " " + event.effectiveDirective + " refused " + (event.blockedURI || "inline") + " at " + event.sourceFile + ":" + event.lineNumber);
+});`;
+
 /**
  * A fresh tab (its own session storage) that records what the page reports: console errors
- * (a Content-Security-Policy violation is one), uncaught exceptions, and every URL it asked for.
+ * (a Content-Security-Policy violation is one, and is also kept in `violations`), uncaught
+ * exceptions, and every URL it asked for.
  * The API's expected refusals (403 for a client key's role check, 404 for what a key may not see,
  * 409 and 422 for an action the tests make it refuse) show up as "Failed to load resource" errors
  * and are counted apart.
  */
 export async function openTab(browser: Browser, baseUrl: string, width = 1280) {
   const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: baseUrl });
+  // Every Content-Security-Policy violation the page meets, reported as a console error of its own
+  // (an init script runs outside the page's policy).
+  await context.addInitScript(CSP_VIOLATION_REPORTER);
   const page = await context.newPage();
   const errors: string[] = [];
   const refusals: string[] = [];
   const requests: string[] = [];
+  /** The page's CSP violations: Chromium's own "Refused to …" lines and the reporter's. Also in `errors`. */
+  const violations: string[] = [];
   page.on("console", (message: ConsoleMessage) => {
     if (message.type() !== "error") return;
     const refused = /^Failed to load resource: the server responded with a status of (403|404|409|422)\b/.test(message.text());
     (refused ? refusals : errors).push(message.text());
+    if (message.text().startsWith(CSP_VIOLATION) || /Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
   page.on("request", (request) => requests.push(request.url()));
@@ -51,7 +63,7 @@ export async function openTab(browser: Browser, baseUrl: string, width = 1280) {
   page.on("response", (response) => {
     if (response.url().includes("/v1/")) answers.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
   });
-  return { page, errors, refusals, requests, answers, close: () => context.close() };
+  return { page, errors, refusals, requests, violations, answers, close: () => context.close() };
 }
 
 export async function signIn(page: Page, key: string): Promise<void> {
