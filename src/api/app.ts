@@ -14,6 +14,7 @@ import { registerApiReference } from "./openapi/reference.ts";
 import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./problems.ts";
 import { requestIdOf } from "./request-id.ts";
 import { registerRequestLog } from "./request-log.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
 import { registerStorableText } from "./storable-text.ts";
 import { registerBodyParsing } from "./body-parsing.ts";
 import { registerConsole } from "./console.ts";
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  registerSecurityHeaders(app);
   registerRequestLog(app);
   registerProblemHandling(app);
   registerBodyParsing(app);
