@@ -71,6 +71,16 @@ describe("the API over TLS", () => {
     });
     expect(answer.status, answer.body).toBe(201);
     expect(answer.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    // Every answer, those no route gives included.
+    const notFound = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      request(`${service.url}/no-such-path`, { ca: readFileSync(ca.caFile) }, (response) => {
+        response.resume();
+        resolve({ status: response.statusCode, hsts: response.headers["strict-transport-security"] });
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(notFound).toEqual({ status: 404, hsts: "max-age=31536000; includeSubDomains" });
     expect((await handshake({})).protocol).toBe("TLSv1.3");
   });
 
