@@ -5,6 +5,7 @@ import { describeGivenValue, readSecretFiles } from "./config-secrets.ts";
 import { MasterKeyError, parseMasterKeys } from "./crypto/secrets.ts";
 import type { DatabaseTimeouts } from "./db/connection.ts";
 import { type TelemetryConfig, telemetryConfigOf, telemetryEnvironment } from "./telemetry/config.ts";
+import { parseFingerprintKeys } from "./crypto/card-fingerprint.ts";
 
 const optionalString = z
   .string()
@@ -36,8 +37,8 @@ const environmentSchema = z.object({
     }
   }),
   CARD_FINGERPRINT_KEY: optionalString.refine(
-    (key) => key === undefined || (/^[A-Za-z0-9+/_-]+={0,2}$/.test(key) && Buffer.from(key, "base64").length >= 32),
-    "must be base64 of at least 32 bytes",
+    (key) => key === undefined || parsesAsFingerprintKeys(key),
+    "must be base64 of at least 32 bytes, or id:base64[,id:base64...] with the active key last",
   ),
   PROCESSOR_A_URL: processorUrl,
   PROCESSOR_B_URL: processorUrl,
@@ -346,4 +347,13 @@ export interface SimulatorConfig {
 export function loadSimulatorConfig(environment: Environment): SimulatorConfig {
   const env = parseEnvironment(simulatorEnvironmentSchema, environment);
   return { host: env.SIMULATOR_HOST, port: env.SIMULATOR_PORT, dataDir: env.SIMULATOR_DATA_DIR };
+}
+
+function parsesAsFingerprintKeys(spec: string): boolean {
+  try {
+    parseFingerprintKeys(spec);
+    return true;
+  } catch {
+    return false;
+  }
 }

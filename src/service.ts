@@ -10,8 +10,9 @@ import type { Config } from "./config.ts";
 import { PendingResolver } from "./jobs/pending-resolver.ts";
 import { startCheckpointRecorder } from "./jobs/checkpoint-recorder.ts";
 import { countPendingByAge } from "./projections/transactions/pending-ages.ts";
-import { createCardFingerprinter, generateFingerprintKey, requestHashKeyOf } from "./crypto/card-fingerprint.ts";
-import { generatedSecret } from "./crypto/generated-secret.ts";
+import { createFingerprintKeyring } from "./crypto/card-fingerprint.ts";
+import { loadFingerprintKeys } from "./crypto/fingerprint-key-store.ts";
+import { createRequestHasher } from "./api/request-hash.ts";
 import { loadMasterKeys } from "./crypto/master-keys.ts";
 import { createSecretBox } from "./crypto/secrets.ts";
 import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
@@ -105,9 +106,10 @@ export async function startService(
   };
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
-  const fingerprintKey =
-    config.cardFingerprintKey ?? (await generatedSecret(config.dataDir, "card-fingerprint-key", generateFingerprintKey, logger));
-  const fingerprint = createCardFingerprinter(fingerprintKey);
+  const fingerprintKeys = createFingerprintKeyring(
+    await loadFingerprintKeys({ configured: config.cardFingerprintKey, db: database.db, secrets, dataDir: config.dataDir, logger }),
+  );
+  const fingerprint = fingerprintKeys.fingerprint;
   // With no processor URLs configured, the simulator of all four runs on loopback.
   let simulator: Simulator | undefined;
   let baseUrls = config.processorUrls;
@@ -218,7 +220,7 @@ export async function startService(
     adminKey,
     rateLimitPerMinute: config.rateLimitPerMinute,
     bodyLimitBytes: config.bodyLimitBytes,
-    requestHashKey: requestHashKeyOf(fingerprintKey),
+    requestHasher: createRequestHasher(fingerprintKeys),
     idempotencyInProgressTimeoutMs: config.idempotencyInProgressTimeoutMs,
     idempotencyRetentionMs: config.idempotencyRetentionMs,
     settlement: { syncWaitMs: config.settlementSyncWaitMs, resumeAfterMs: config.settlementResumeAfterMs },

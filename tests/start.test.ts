@@ -127,7 +127,9 @@ describe("a start refused for its configuration", () => {
     expect(level).toMatch(/^Invalid configuration: LOG_LEVEL: .*"info"/);
     expect(flag).toMatch(/^Invalid configuration: SIMULATOR: .*"true"\|"false"/);
     expect(masterKeys).toMatch(/^Invalid configuration: SECRETS_MASTER_KEYS: must be id:base64key.*32 bytes/);
-    expect(fingerprintKey).toBe("Invalid configuration: CARD_FINGERPRINT_KEY: must be base64 of at least 32 bytes (given: 3 characters, masked)");
+    expect(fingerprintKey).toBe(
+      "Invalid configuration: CARD_FINGERPRINT_KEY: must be base64 of at least 32 bytes, or id:base64[,id:base64...] with the active key last (given: 3 characters, masked)",
+    );
   });
 
   it("refuses a production start that would run on the simulator, naming the processor URLs left unset", { timeout: 120_000 }, async () => {

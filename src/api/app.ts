@@ -35,6 +35,7 @@ import type { ServerOptions as HttpsServerOptions } from "node:https";
 import type { UrlPolicy } from "../webhooks/destination.ts";
 import { registerRequestTracing } from "../telemetry/requests.ts";
 import { type Tracing, tracingOff } from "../telemetry/tracing.ts";
+import type { RequestHasher } from "./request-hash.ts";
 
 export interface AppDependencies extends TransactionRouteDependencies, SettlementRouteDependencies, HealthDependencies {
   logger: Logger;
@@ -48,7 +49,7 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
   /** Keys the hash of an idempotent request, so a stored hash reveals nothing of its body. */
-  requestHashKey: Buffer;
+  requestHasher: RequestHasher;
   /** How long an Idempotency-Key whose request never answered stays in progress. */
   idempotencyInProgressTimeoutMs: number;
   /** How long an Idempotency-Key is remembered after its first use. */
@@ -122,7 +123,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       registerAuthentication(v1, deps.db, deps.adminKey);
       registerIdempotency(v1, {
         db: deps.db,
-        requestHashKey: deps.requestHashKey,
+        requestHasher: deps.requestHasher,
         inProgressTimeoutMs: deps.idempotencyInProgressTimeoutMs,
         retentionMs: deps.idempotencyRetentionMs,
         tracer: (deps.tracing ?? tracingOff).tracer,

@@ -1,7 +1,6 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import canonicalize from "canonicalize";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type ExpressionBuilder, type Kysely, sql, type UpdateObject } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
@@ -10,6 +9,7 @@ import { newId } from "../ids.ts";
 import { principalOf } from "./auth.ts";
 import { type IdempotencyRecords, idempotencyRecords, isRetained } from "./idempotency-records.ts";
 import { ApiProblem } from "./problems.ts";
+import type { RequestHasher } from "./request-hash.ts";
 import type { Tracer } from "@opentelemetry/api";
 import { inSpan } from "../telemetry/spans.ts";
 
@@ -59,6 +59,11 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Top-level response fields that hold a secret shown once: a replay answers them `null`. */
     secretResponseFields?: readonly string[];
+    /**
+     * The answer's `card.fingerprint` is not written down: it is kept only under its payment
+     * method's own key, and a record outlives the method's deletion. A replay answers without it.
+     */
+    forgetsCardFingerprint?: boolean;
     /** The route starts a new payment: its key is claimed for a transaction id made then (IdempotencyClaim). */
     startsPayment?: boolean;
     /** The route creates a resource: its key is claimed for the resource's id, made then (`claimedResourceId`). */
@@ -68,8 +73,8 @@ declare module "fastify" {
 
 export interface IdempotencyOptions {
   db: Kysely<Database>;
-  /** Keys the request hash: a plain hash of a body with a card number could be reversed by guessing. */
-  requestHashKey: Buffer;
+  /** What a record keeps of its request, to tell another request under the same key. */
+  requestHasher: RequestHasher;
   /** How long a claim whose request never answered (its instance died) blocks its key. */
   inProgressTimeoutMs: number;
   /** How long a key is remembered after its first use; then the same key starts a new request. */
@@ -98,7 +103,7 @@ const answersWithTransaction = new Set([201, 202, 402, 502, 504]);
  */
 export function registerIdempotency(
   app: FastifyInstance,
-  { db, requestHashKey, inProgressTimeoutMs, retentionMs, tracer }: IdempotencyOptions,
+  { db, requestHasher, inProgressTimeoutMs, retentionMs, tracer }: IdempotencyOptions,
 ): void {
   app.decorateRequest("idempotency", undefined);
   const records = idempotencyRecords(db);
@@ -126,7 +131,7 @@ export function registerIdempotency(
     }
     const principal = principalOf(request);
     const scope = principal.role === "admin" ? "admin" : `client:${principal.clientId}`;
-    const requestHash = hashRequest(request, requestHashKey);
+    const requestHash = requestHasher.hash(request);
     const token = randomUUID();
     const newTransactionId = request.routeOptions.config.startsPayment ? newId() : undefined;
     const newResourceId = request.routeOptions.config.createsResource ? newId() : undefined;
@@ -174,7 +179,7 @@ export function registerIdempotency(
       request.idempotency = { ...unclaimed(scope, key), token, newTransactionId, resourceId: newResourceId };
       return;
     }
-    if (existing.request_hash !== requestHash) {
+    if (!requestHasher.matches(existing.request_hash, request)) {
       throw new ApiProblem("idempotency_key_reused", "This Idempotency-Key was used with a different request.");
     }
     const bound =
@@ -228,7 +233,7 @@ export function registerIdempotency(
         return value === undefined ? [] : [[name, String(value)]];
       }),
     );
-    const body = typeof payload === "string" ? withoutSecrets(payload, request.routeOptions.config.secretResponseFields) : "";
+    const body = typeof payload === "string" ? storedAnswer(payload, request.routeOptions.config) : "";
     const answer = { scope: claim.scope, key: claim.key, token: claim.token, statusCode: reply.statusCode, headers, body };
     const store = () => records.storeAnswer(answer);
     try {
@@ -328,17 +333,19 @@ function replay(reply: FastifyReply, status: number, headers: Record<string, str
   return reply.code(status).headers(headers).header(REPLAYED_HEADER, "true").send(body);
 }
 
-/** The stored answer: a secret shown once (an API key) is never written down, so a replay answers it `null`. */
-function withoutSecrets(payload: string, fields: readonly string[] | undefined): string {
-  if (!fields?.length) return payload;
+/**
+ * The stored answer: a secret shown once (an API key) is never written down, so a replay answers it
+ * `null`; nor is a fingerprint that must go with its payment method's key.
+ */
+function storedAnswer(payload: string, { secretResponseFields: fields = [], forgetsCardFingerprint }: FastifyContextConfig): string {
+  if (fields.length === 0 && !forgetsCardFingerprint) return payload;
   const body: unknown = JSON.parse(payload);
   if (body === null || typeof body !== "object" || Array.isArray(body)) return payload;
-  return JSON.stringify({ ...body, ...Object.fromEntries(fields.filter((field) => field in body).map((field) => [field, null])) });
-}
-
-/** The same request means the same method, path and body, whatever the order of the body's keys. */
-function hashRequest(request: FastifyRequest, key: Buffer): string {
-  return createHmac("sha256", key)
-    .update(`${request.method} ${request.url}\n${canonicalize(request.body ?? null) ?? ""}`)
-    .digest("hex");
+  const stored: Record<string, unknown> = { ...body, ...Object.fromEntries(fields.filter((field) => field in body).map((field) => [field, null])) };
+  const card = stored.card;
+  if (forgetsCardFingerprint && card !== null && typeof card === "object") {
+    const { fingerprint: _forgotten, ...summary } = card as Record<string, unknown>;
+    stored.card = summary;
+  }
+  return JSON.stringify(stored);
 }

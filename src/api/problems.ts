@@ -33,6 +33,7 @@ const problemCatalog = {
   payload_too_large: [413, "Payload too large"],
   unsupported_media_type: [415, "Unsupported media type"],
   idempotency_key_reused: [422, "Idempotency key reused"],
+  payment_method_user_mismatch: [422, "Payment method user mismatch"],
   amount_exceeds_capturable: [422, "Amount exceeds capturable"],
   amount_exceeds_refundable: [422, "Amount exceeds refundable"],
   host_configuration_missing: [422, "Host configuration missing"],

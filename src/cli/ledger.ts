@@ -12,6 +12,7 @@ import { rebuild } from "./rebuild.ts";
 import { printSettlements } from "./settlements.ts";
 import { replay } from "./replay.ts";
 import { rewrapKeys } from "./rewrap-keys.ts";
+import { rotateFingerprintKey } from "./fingerprint-key.ts";
 import { verify } from "./verify.ts";
 import { verifyExportFile } from "./verify-export.ts";
 
@@ -144,6 +145,18 @@ program
     "wrap every payment method's data key again under the active master key (the last of SECRETS_MASTER_KEYS), after appending a new one; events are left as they are",
   )
   .action(() => run((ledger, config) => rewrapKeys(ledger, config.secretsMasterKeys, config.dataDir)));
+
+program
+  .command("fingerprint-key")
+  .description("manage the card fingerprint key (CARD_FINGERPRINT_KEY, or the one generated and kept encrypted under the master keys)")
+  .command("rotate")
+  .description(
+    "start a new fingerprint key, used by each instance from its next start; --destroy-previous erases the older ones, whose fingerprints then match nothing (with CARD_FINGERPRINT_KEY given, prints a new entry to add to it)",
+  )
+  .option("--destroy-previous", "erase every older fingerprint key")
+  .action((options: { destroyPrevious?: boolean }) =>
+    run((ledger, config) => rotateFingerprintKey(ledger, config, { destroyPrevious: options.destroyPrevious === true })),
+  );
 
 try {
   await program.parseAsync();

@@ -223,9 +223,19 @@ export interface PaymentMethodsTable {
   view: unknown;
   /** The card under its data key; null once deleted. */
   encrypted_card: string | null;
+  /** The card's fingerprint under the same data key; null once deleted, and for methods stored before it moved there (their view has it). */
+  encrypted_fingerprint: string | null;
   data_key_id: string;
   created_at: Date;
   deleted_at: Date | null;
+}
+
+export interface CardFingerprintKeysTable {
+  key_id: string;
+  /** The key, encrypted under the master keys; null once destroyed. */
+  encrypted_key: string | null;
+  created_at: Date;
+  destroyed_at: Date | null;
 }
 
 export interface Database {
@@ -246,4 +256,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   payment_method_keys: PaymentMethodKeysTable;
   payment_methods: PaymentMethodsTable;
+  card_fingerprint_keys: CardFingerprintKeysTable;
 }

@@ -5,15 +5,32 @@ import { z } from "zod";
 export const cardBrands = ["visa", "mastercard", "amex", "discover", "unknown"] as const;
 export type CardBrand = (typeof cardBrands)[number];
 
-/** What a transaction keeps of a card. The fingerprint is a keyed HMAC of the number, made outside the domain. */
+/**
+ * What a transaction or a payment method keeps of a card: never the BIN beside a fingerprint (the
+ * two together leave about 10^5 candidates). The fingerprint is a keyed hash of the number under a
+ * key of the master keys' rank, made outside the domain; a transaction paid with a stored card has
+ * none (its payment method keeps it, under that method's own key).
+ */
 export type SafeCard = {
   brand: CardBrand;
-  bin: string;
   last4: string;
   expMonth: number;
   expYear: number;
-  fingerprint: string;
+  fingerprint?: string;
 };
+
+/**
+ * A card summary as events and stored states hold it, including those written before the BIN was
+ * dropped (stored events are never rewritten): what may be served of it. A card paid through a
+ * payment method loses its fingerprint too.
+ */
+export function cardSummaryOf(
+  stored: SafeCard & { bin?: string },
+  { paidWithMethod }: { paidWithMethod: boolean },
+): SafeCard {
+  const { brand, last4, expMonth, expYear, fingerprint } = stored;
+  return { brand, last4, expMonth, expYear, ...(fingerprint !== undefined && !paidWithMethod && { fingerprint }) };
+}
 
 export const isCardNumberFormat = (number: string): boolean => /^[0-9]{12,19}$/.test(number);
 
@@ -55,14 +72,14 @@ export const cvcLength = (brand: CardBrand): number => (brand === "amex" ? 4 : 3
 export const isValidCvc = (cvc: string, brand: CardBrand): boolean =>
   new RegExp(`^[0-9]{${cvcLength(brand)}}$`).test(cvc);
 
-export function safeCard(number: string, expMonth: number, expYear: number, fingerprint: string): SafeCard {
+/** The summary of a card sent inline (with its fingerprint) or stored (without: it is kept under the payment method's key). */
+export function safeCard(number: string, expMonth: number, expYear: number, fingerprint?: string): SafeCard {
   return {
     brand: cardBrand(number),
-    bin: number.slice(0, 6),
     last4: number.slice(-4),
     expMonth,
     expYear,
-    fingerprint,
+    ...(fingerprint !== undefined && { fingerprint }),
   };
 }
 

@@ -54,7 +54,9 @@ for (const target of testDatabaseTargets()) {
       // The answer is stored again: a later retry replays it.
       const replayed = await store("store-then-crash", "user_1");
       expect(replayed.headers.get("idempotent-replayed")).toBe("true");
-      expect(replayed.body).toEqual(first.body);
+      // Without the fingerprint, kept only under the method's key (a key's record outlives a deletion).
+      const { fingerprint: _fingerprint, ...summary } = first.body.card;
+      expect(replayed.body).toEqual({ ...first.body, card: summary });
     });
 
     it("seals the card under the key a request that died before its append had stored, and shreds it on delete", async () => {
@@ -63,7 +65,7 @@ for (const target of testDatabaseTargets()) {
       // A request under this key that died between sealing its method's card and appending: its
       // claim names a method whose data key is stored and whose stream does not exist.
       const unwritten = newId();
-      const { dataKeyId } = await sealCard(api.database.db, createSecretBox(parseMasterKeys(testSecrets.SECRETS_MASTER_KEYS)), { paymentMethodId: unwritten, dataKeyId: newId() }, { number: "4242424242424242" }, new Date());
+      const { dataKeyId } = await sealCard(api.database.db, createSecretBox(parseMasterKeys(testSecrets.SECRETS_MASTER_KEYS)), { paymentMethodId: unwritten, dataKeyId: newId() }, { number: "4242424242424242" }, "fp_test", new Date());
       await crashAfterAppend("sealed-then-crash");
       await api.database.db.updateTable("idempotency_records").set({ resource_id: unwritten }).where("idempotency_key", "=", "sealed-then-crash").execute();
 

@@ -11,6 +11,8 @@ import { loopbackWebhookEnvironment, startWebhookReceiver } from "../support/web
 /** A stored card and the same card inline: the numbers each test uses are its own, to be searched for. */
 const stored = (number: string) => ({ number, expMonth: 12, expYear: 2030, holderName: "Jane Doe" });
 const inline = (number: string) => ({ number, expMonth: 12, expYear: 2030, cvc: "123", holderName: "Jane Doe" });
+/** What a payment by a method keeps of its card: the method's summary without the fingerprint, which stays under the method's key. */
+const paidCard = ({ card: { fingerprint: _kept, ...summary } }: Json) => summary;
 
 for (const target of testDatabaseTargets()) {
   describe(`payment methods on ${target}`, () => {
@@ -49,7 +51,7 @@ for (const target of testDatabaseTargets()) {
         id: expect.any(String),
         type: "card",
         clientId: acme.clientId,
-        card: { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: expect.any(String) },
+        card: { brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: expect.stringMatching(/^fp_1_[A-Za-z0-9_-]{43}$/) },
         userId: "user_42",
         metadata: { customer: "42" },
         createdAt: expect.any(String),
@@ -76,10 +78,31 @@ for (const target of testDatabaseTargets()) {
       const replayed = await api.request("POST", "/v1/payment-methods", { key: acme.key, headers, body: { card: stored("4242424242424242"), userId: "user_42" } });
       expect(replayed.status).toBe(201);
       expect(replayed.headers.get("idempotent-replayed")).toBe("true");
-      expect(replayed.body).toEqual(once);
+      // The fingerprint is kept only under the method's key, and a key's record outlives a deletion: a replay has none.
+      const { fingerprint: _fingerprint, ...summary } = once.card;
+      expect(replayed.body).toEqual({ ...once, card: summary });
       const reused = await api.request("POST", "/v1/payment-methods", { key: acme.key, headers, body: { card: stored("5555555555554444"), userId: "user_42" } });
       expect(reused.status).toBe(422);
       expect(reused.body.code).toBe("idempotency_key_reused");
+    });
+
+    it("charges a stored card only for its own user: another userId is 422 payment_method_user_mismatch, and nothing is recorded or sent", async () => {
+      const method = await createMethod("5555555555554444");
+      const before = await api.request("GET", `/v1/payment-methods/${method.id}/events`, { key: acme.key });
+      const history = async () => (await api.request("GET", `/v1/transactions?paymentMethodId=${method.id}`, { key: acme.key })).body.data;
+      const recorded = await history();
+      for (const type of ["sale", "authorization"]) {
+        const refused = await api.request("POST", `/v1/transactions/${type}`, {
+          key: acme.key,
+          body: { processor: "processor_a", amount: 1000, currency: "USD", userId: "someone-else", paymentMethodId: method.id },
+        });
+        expect(refused.status, refused.text).toBe(422);
+        expect(refused.body).toMatchObject({ code: "payment_method_user_mismatch", errors: [{ path: "userId" }] });
+        expect(refused.body.transaction).toBeUndefined();
+      }
+      expect(await history()).toEqual(recorded);
+      expect((await api.request("GET", `/v1/payment-methods/${method.id}/events`, { key: acme.key })).body).toEqual(before.body);
+      expect((await pay("sale", { paymentMethodId: method.id })).status).toBe(201);
     });
 
     it("keeps every payment method from every other client: 404 on each route, and in payments", async () => {
@@ -105,8 +128,11 @@ for (const target of testDatabaseTargets()) {
       expect(withCard.status).toBe(201);
       const { id, createdAt: _createdAt, updatedAt, processorResponse, paymentMethodId, ...rest } = withMethod.body;
       const { id: _id, createdAt: _c, updatedAt: _u, processorResponse: _p, paymentMethodId: none, ...inlineRest } = withCard.body;
-      expect(rest).toEqual(inlineRest);
-      expect(rest.card).toEqual(method.card);
+      // The same card, but the payment by method keeps no fingerprint: its method has it, under its own key.
+      const { fingerprint, ...summary } = method.card;
+      expect(rest).toEqual({ ...inlineRest, card: summary });
+      expect(withCard.body.card).toEqual(method.card);
+      expect(fingerprint).toMatch(/^fp_1_/);
       expect(paymentMethodId).toBe(method.id);
       expect(none).toBeNull();
       expect(processorResponse.code).toBe("00");
@@ -118,7 +144,8 @@ for (const target of testDatabaseTargets()) {
       const asOf = await api.request("GET", `/v1/transactions/${id}?asOf=${encodeURIComponent(updatedAt)}`, { key: acme.key });
       expect(asOf.body).toEqual({ ...withMethod.body, brokenLinks: 0, brokenEvents: [] });
       const paymentEvents = await api.request("GET", `/v1/transactions/${id}/events`, { key: acme.key });
-      expect(paymentEvents.body.events[0].data).toMatchObject({ card: method.card, paymentMethodId: method.id });
+      expect(paymentEvents.body.events[0].data).toMatchObject({ paymentMethodId: method.id });
+      expect(paymentEvents.body.events[0].data.card).toEqual(paidCard(method));
 
       const events = await api.request("GET", `/v1/payment-methods/${method.id}/events`, { key: acme.key });
       expect(events.body.streamId).toBe(`payment-method-${method.id}`);
@@ -204,7 +231,7 @@ for (const target of testDatabaseTargets()) {
       const overLimit = await pay("sale", { paymentMethodId: limited.id, amount: 501 }, initech.key);
       expect(overLimit.status).toBe(402);
       expect(overLimit.body.code).toBe("limit_exceeded");
-      expect(overLimit.body.transaction).toMatchObject({ status: "declined", paymentMethodId: limited.id, card: limited.card });
+      expect(overLimit.body.transaction).toMatchObject({ status: "declined", paymentMethodId: limited.id, card: paidCard(limited) });
     });
 
     it("after DELETE, refuses payments with 404, keeps the transactions' card summary, and the resolver still resolves without the number", async () => {
@@ -226,7 +253,7 @@ for (const target of testDatabaseTargets()) {
         if (resolved.status !== "pending") break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(resolved!).toMatchObject({ status: "approved", card: method.card, paymentMethodId: method.id });
+      expect(resolved!).toMatchObject({ status: "approved", card: paidCard(method), paymentMethodId: method.id });
       const events = await api.request("GET", `/v1/payment-methods/${method.id}/events`, { key: acme.key });
       expect(events.body.events.map((event: Json) => event.type)).toEqual([
         "PaymentMethodCreated.v1",
@@ -280,7 +307,7 @@ for (const target of testDatabaseTargets()) {
         const answer = answers[index]!;
         if (method === visa || method === mastercard) {
           expect(answer.status, answer.text).toBe(201);
-          expect(answer.body).toMatchObject({ paymentMethodId: method.id, card: method.card });
+          expect(answer.body).toMatchObject({ paymentMethodId: method.id, card: paidCard(method) });
         } else {
           expect(answer.status, answer.text).toBe(404);
           expect(answer.body.code).toBe("not_found");
@@ -308,7 +335,9 @@ for (const target of testDatabaseTargets()) {
       const exported = await exportLog(api);
       const metrics = await api.request("GET", "/metrics");
       const everything = api.logs() + (await everythingStored(api.database.db)) + JSON.stringify(exported) + metrics.text;
-      expect(everything).toContain("400005");
+      // The summary is there; the BIN beside a fingerprint never is.
+      expect(everything).toContain('"last4":"5556"');
+      expect(everything).not.toContain('"bin"');
       for (const number of numbers) expect(around(everything, number)).toBeNull();
       expect(around(everything, '"cvc"')).toBeNull();
       expect(everything).not.toMatch(/"987"|:987[,}]/);

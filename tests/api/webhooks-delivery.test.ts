@@ -31,8 +31,8 @@ import {
 
 const CVC = "731";
 const card = (number: string) => ({ number, expMonth: 12, expYear: 2030, cvc: CVC });
-/** All that a transaction's card may hold (API.md: never more than BIN, last four, brand, expiry and a keyed fingerprint). */
-const CARD_FIELDS = ["brand", "bin", "last4", "expMonth", "expYear", "fingerprint"];
+/** All that a transaction's card may hold (API.md: never more than brand, last four, expiry and a keyed fingerprint). */
+const CARD_FIELDS = ["brand", "last4", "expMonth", "expYear", "fingerprint"];
 const FULL_CARD_NUMBERS = ["4242424242424242", "4000000000000002", "4000000000000119"];
 const EVENT_TYPES = [
   "transaction.pending",
@@ -268,7 +268,7 @@ for (const target of testDatabaseTargets()) {
         clientId: acme.clientId,
         amount: 1500,
         currency: "USD",
-        card: { bin: "424242", last4: "4242" },
+        card: { brand: "visa", last4: "4242" },
       });
       expect(bodyOf(sale.body.id, "transaction.approved").data.transaction).toEqual(sale.body);
       expect(bodyOf(declined.body.transaction.id, "transaction.declined").data.transaction).toEqual(declined.body.transaction);

@@ -224,7 +224,7 @@ describe("settlement invariants", () => {
 });
 
 describe("payment method invariants", () => {
-  const storedCard = { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "f" } as const;
+  const storedCard = { brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "f" } as const;
   const deletedAt = ago(200);
   const paymentMethods = [{ clientId: "client-1", id: "pm-1", last4: "4242", deletedAt }];
   const answerOf = (of: FlatTransaction, fields: Partial<Answer>): Answer => ({

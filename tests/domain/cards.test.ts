@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   cardBrand,
+  cardSummaryOf,
   cardSchema,
   isCardNumberFormat,
   isExpired,
@@ -170,15 +171,24 @@ describe("the card object", () => {
 });
 
 describe("safeCard", () => {
-  it("keeps brand, BIN, last four, expiry and fingerprint only", () => {
-    expect(safeCard("378282246310005", 12, 2030, "fp_1")).toEqual({
-      brand: "amex",
-      bin: "378282",
-      last4: "0005",
-      expMonth: 12,
-      expYear: 2030,
-      fingerprint: "fp_1",
-    });
+  it("keeps brand, last four, expiry and fingerprint only: never the BIN beside a fingerprint", () => {
+    expect(safeCard("378282246310005", 12, 2030, "fp_1")).toEqual({ brand: "amex", last4: "0005", expMonth: 12, expYear: 2030, fingerprint: "fp_1" });
+  });
+
+  it("a stored card's summary has no fingerprint (its payment method keeps it)", () => {
+    expect(safeCard("378282246310005", 12, 2030)).toEqual({ brand: "amex", last4: "0005", expMonth: 12, expYear: 2030 });
+  });
+});
+
+describe("cardSummaryOf", () => {
+  const written = { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "fp_1_x" } as const;
+
+  it("drops the BIN that events of earlier releases hold", () => {
+    expect(cardSummaryOf(written, { paidWithMethod: false })).toEqual({ brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "fp_1_x" });
+  });
+
+  it("drops the fingerprint of a card paid through a payment method", () => {
+    expect(cardSummaryOf(written, { paidWithMethod: true })).toEqual({ brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 });
   });
 
   it("never holds the number", () => {

@@ -125,7 +125,7 @@ for (const target of testDatabaseTargets()) {
             processor: "processor_a",
             hostConfigurationId,
             hostConfigurationVersion: 1,
-            card: { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "f" },
+            card: { brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "f" },
             reference: null,
             metadata: {},
             now: now().toISOString(),

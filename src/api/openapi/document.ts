@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { createCardFingerprinter } from "../../crypto/card-fingerprint.ts";
+import { createFingerprintKeyring } from "../../crypto/card-fingerprint.ts";
+import { createRequestHasher } from "../request-hash.ts";
 import { createSecretBox } from "../../crypto/secrets.ts";
 import type { Database } from "../../db/schema.ts";
 import { PostgresEventStore } from "../../eventstore/postgres/event-store.ts";
@@ -34,6 +35,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
   });
   const store = new PostgresEventStore(db);
   const http = createHttpClient({ timeoutMs: 1 });
+  const fingerprintKeys = createFingerprintKeyring({ activeKeyId: "document", keys: new Map([["document", randomBytes(32)]]) });
   const app = await buildApp({
     logger: createLogger("silent"),
     metricsToken: undefined,
@@ -48,14 +50,14 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     secrets: createSecretBox({ activeKeyId: "document", keys: { document: randomBytes(32) } }),
     connectors: createConnectors({ baseUrls: { processor_a: nowhere, processor_b: nowhere, processor_c: nowhere, processor_d: nowhere }, http }),
     processorTimeoutMs: 1,
-    fingerprint: createCardFingerprinter(randomBytes(32).toString("base64")),
+    fingerprint: fingerprintKeys.fingerprint,
     webhookUrlPolicy: { allowHttp: false, allowPrivate: false, resolveHost: unused },
     adminKey: { kind: "configured", hash: "" },
     checkReadiness: unused,
     simulatedProcessors: [],
     rateLimitPerMinute: 1,
     bodyLimitBytes: 1,
-    requestHashKey: randomBytes(32),
+    requestHasher: createRequestHasher(fingerprintKeys),
     idempotencyInProgressTimeoutMs: 1,
     idempotencyRetentionMs: 1,
     settlement: { syncWaitMs: 1, resumeAfterMs: 1 },

@@ -131,7 +131,7 @@ export const paymentBody = {
   metadata: { orderId: "1001" },
 };
 
-const storedCard = { brand: "visa", bin: "424242", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "SNPvSJWOXRgs-nQmirJ78R3l-rgkOFQ2Zw7PckLQACw" };
+const storedCard = { brand: "visa", last4: "4242", expMonth: 12, expYear: 2030, fingerprint: "fp_1_SNPvSJWOXRgs-nQmirJ78R3l-rgkOFQ2Zw7PckLQACw" };
 
 const approved = (authorizationCode: string, reference: string) => ({
   code: "00",
@@ -208,7 +208,7 @@ export const declinedSale = {
   ...sale,
   id: ids.declined,
   status: "declined",
-  card: { ...storedCard, bin: "400000", last4: "0002", fingerprint: "fjhRBRbo4JanB9vP1VfJLv9v7UrTKhfX2Kxblg6PebE" },
+  card: { ...storedCard, last4: "0002", fingerprint: "fp_1_fjhRBRbo4JanB9vP1VfJLv9v7UrTKhfX2Kxblg6PebE" },
   declineCode: "card_declined",
   processorResponse: { code: "05", message: "Do not honor", authorizationCode: null, reference: "434938910393" },
   capturedAmount: 0,

@@ -55,8 +55,9 @@ that processor (its only enabled one, or the one made default with \`PUT /v1/hos
 ${kind} The card is \`card\`, or a stored one named by \`paymentMethodId\` (\`POST /v1/payment-methods\`), with an optional
 \`cvc\` beside it: exactly one of the two. A deleted payment method, or another client's, is 404 \`not_found\`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
 transaction in \`transaction\`. Counts toward the client's limits (402 \`limit_exceeded\`, recorded as declined).
-The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
-expiry and a keyed fingerprint.
+The full card number, the CVC and the BIN are never stored, logged or returned: the transaction keeps its brand, last four,
+expiry and, for a card sent inline, a keyed fingerprint (a stored card's fingerprint stays with its payment method). A payment
+method stored for another \`userId\` is 422 \`payment_method_user_mismatch\`, and nothing is recorded or sent.
 ${testCards}`;
 
 const transactionDocs: Record<string, OperationDoc> = {

@@ -24,6 +24,7 @@ const exampleDetails: Record<ProblemCode, string> = {
   payload_too_large: "The request body is over the limit of 65536 bytes.",
   unsupported_media_type: "Send JSON with content-type application/json.",
   idempotency_key_reused: "This Idempotency-Key was used with a different request.",
+  payment_method_user_mismatch: "The payment method was stored for another `userId`: nothing was recorded or sent.",
   amount_exceeds_capturable: "The amount exceeds what is left to capture (2000).",
   amount_exceeds_refundable: "The amount exceeds what is left to refund (799).",
   host_configuration_missing: "This client has no processor_a host configuration.",

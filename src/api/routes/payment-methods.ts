@@ -5,6 +5,7 @@ import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
 import { auditEventSchema, toAuditEvent } from "../../audit/event-log.ts";
 import { type ChainCheck, checkStreamLinks } from "../../audit/link-checks.ts";
 import { createPaymentMethod, deletePaymentMethod, type VaultContext } from "../../commands/payment-methods/payment-methods.ts";
+import { openFingerprint } from "../../commands/payment-methods/vault.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { storedCardSchema } from "../../domain/cards.ts";
 import { paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
@@ -51,8 +52,9 @@ const idParams = z.strictObject({ id: z.uuid() });
 /** What an auditor sees of a payment method's events: all but the card's ciphertext (its link checked on the stored event). */
 function auditedEvent(event: RecordedEvent, chain: ChainCheck) {
   const audited = toAuditEvent(event, chain);
-  const { encryptedCard, ...data } = audited.data;
-  return encryptedCard === undefined ? audited : { ...audited, data: { ...data, encryptedCard: "[encrypted]" } };
+  const { encryptedCard, encryptedFingerprint, ...data } = audited.data;
+  if (encryptedCard === undefined) return audited;
+  return { ...audited, data: { ...data, encryptedCard: "[encrypted]", ...(encryptedFingerprint !== undefined && { encryptedFingerprint: "[encrypted]" }) } };
 }
 
 export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDependencies> = async (app, deps) => {
@@ -67,23 +69,34 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
     return principal.clientId;
   };
 
+  /** The rows with what a view needs: its fingerprint is kept under the method's data key. */
+  const rows = () =>
+    db
+      .selectFrom("payment_methods")
+      .leftJoin("payment_method_keys", "payment_method_keys.payment_method_id", "payment_methods.payment_method_id")
+      .select(["payment_methods.payment_method_id", "view", "client_id", "deleted_at", "encrypted_fingerprint", "wrapped_key"]);
+
+  /** The view, with its fingerprint decrypted (a method stored before it moved under its key has it in its view). */
+  function viewOf(row: { payment_method_id: string; view: unknown; encrypted_fingerprint: string | null; wrapped_key: string | null }): PaymentMethodView {
+    const view = row.view as PaymentMethodView;
+    if (row.encrypted_fingerprint === null || row.wrapped_key === null) return view;
+    const fingerprint = openFingerprint(deps.secrets, row.payment_method_id, row.wrapped_key, row.encrypted_fingerprint);
+    return { ...view, card: { ...view.card, fingerprint } };
+  }
+
   /** The row as the caller may see it: another client's is 404, and so is a deleted one unless asked for. */
   async function visible(request: FastifyRequest, id: string, { deleted = false } = {}) {
-    const row = await db
-      .selectFrom("payment_methods")
-      .select(["view", "client_id", "deleted_at"])
-      .where("payment_method_id", "=", id)
-      .executeTakeFirst();
+    const row = await rows().where("payment_methods.payment_method_id", "=", id).executeTakeFirst();
     if (!row || !canSeeClient(principalOf(request), row.client_id) || (row.deleted_at !== null && !deleted)) {
       throw notFound("payment method");
     }
-    return row.view as PaymentMethodView;
+    return viewOf(row);
   }
 
   app.post(
     "/payment-methods",
     {
-      config: { access: "client", createsResource: true },
+      config: { access: "client", createsResource: true, forgetsCardFingerprint: true },
       schema: {
         tags,
         operationId: "createPaymentMethod",
@@ -135,18 +148,16 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
       const { clientId, userId, limit, cursor } = request.query;
       if (clientId && !canSeeClient(principal, clientId)) return { data: [], nextCursor: null };
       const ownClient = ownClientOf(principal) ?? clientId;
-      const rows = await db
-        .selectFrom("payment_methods")
-        .select(["payment_method_id", "view"])
+      const found = await rows()
         .where("deleted_at", "is", null)
         .$if(ownClient !== undefined, (query) => query.where("client_id", "=", ownClient!))
         .$if(userId !== undefined, (query) => query.where("user_id", "=", userId!))
-        .$if(cursor !== undefined, (query) => query.where("payment_method_id", "<", decodeIdCursor(cursor!)))
-        .orderBy("payment_method_id", "desc")
+        .$if(cursor !== undefined, (query) => query.where("payment_methods.payment_method_id", "<", decodeIdCursor(cursor!)))
+        .orderBy("payment_methods.payment_method_id", "desc")
         .limit(limit + 1)
         .execute();
-      const page = pageOf(rows, limit, (row) => encodeIdCursor(row.payment_method_id));
-      return { data: page.data.map((row) => row.view as PaymentMethodView), nextCursor: page.nextCursor };
+      const page = pageOf(found, limit, (row) => encodeIdCursor(row.payment_method_id));
+      return { data: page.data.map(viewOf), nextCursor: page.nextCursor };
     },
   );
 

@@ -110,7 +110,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         return respond(request, reply, async (paymentContext, transactionId) => {
           const paying = card
             ? { ok: true as const, value: { card } }
-            : await storedCardOf(paymentContext, { paymentMethodId: paymentMethodId!, clientId, transactionId, cvc });
+            : await storedCardOf(paymentContext, { paymentMethodId: paymentMethodId!, clientId, transactionId, cvc }, rest.userId);
           if (!paying.ok) return paying;
           return startPayment(paymentContext, {
             ...rest,
@@ -228,15 +228,21 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
 };
 
 /**
- * The stored card for a payment, with the CVC sent beside it, checked as `card.cvc` would be.
+ * The stored card for a payment, with the CVC sent beside it, checked as `card.cvc` would be; a
+ * card stored for another user is refused.
  * An expired stored card is refused as an inline one is, before anything is recorded. Its use is
  * recorded with the payment's intent, which decrypts it (`startPayment`).
  */
-async function storedCardOf(context: PaymentContext, request: StoredCardRequest) {
+async function storedCardOf(context: PaymentContext, request: StoredCardRequest, userId: string) {
   const { cvc } = request;
   const found = await storedCardFor(context, request);
   if (!found.ok) return found;
   const { summary } = found.value;
+  if (found.value.userId !== userId) {
+    throw new ApiProblem("payment_method_user_mismatch", "The payment method belongs to another userId: nothing was recorded or sent.", {
+      errors: [{ path: "userId", message: "must be the payment method's userId" }],
+    });
+  }
   if (cvc !== undefined && !isValidCvc(cvc, summary.brand)) {
     const message = `must be ${cvcLength(summary.brand)} digits`;
     throw new ApiProblem("validation_error", `cvc ${message}.`, { errors: [{ path: "cvc", message }] });

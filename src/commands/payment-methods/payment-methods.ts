@@ -40,7 +40,8 @@ export async function createPaymentMethod(context: VaultContext, input: NewPayme
   const { paymentMethodId } = input;
   const now = context.now();
   const { number, expMonth, expYear, holderName } = input.card;
-  const sealed = await sealCard(context.db, context.secrets, { paymentMethodId, dataKeyId: newId() }, { number, holderName }, now);
+  const fingerprint = context.fingerprint(number);
+  const sealed = await sealCard(context.db, context.secrets, { paymentMethodId, dataKeyId: newId() }, { number, holderName }, fingerprint, now);
   const streamId = paymentMethodStreamId(paymentMethodId);
   const result = await execute(
     context.store,
@@ -51,16 +52,18 @@ export async function createPaymentMethod(context: VaultContext, input: NewPayme
       paymentMethodId,
       clientId: input.clientId,
       userId: input.userId,
-      card: safeCard(number, expMonth, expYear, context.fingerprint(number)),
+      card: safeCard(number, expMonth, expYear),
       metadata: input.metadata,
       ...sealed,
       now: now.toISOString(),
     },
     context.metadata,
   );
-  if (result.ok) return { ok: true, value: { view: toPaymentMethodView(result.events[0] as PaymentMethodCreated), revision: result.tip!.revision } };
+  // The answer shows the fingerprint that the event keeps only under the method's key.
+  const shown = ({ view, revision }: Created): Created => ({ view: { ...view, card: { ...view.card, fingerprint } }, revision });
+  if (result.ok) return { ok: true, value: shown({ view: toPaymentMethodView(result.events[0] as PaymentMethodCreated), revision: result.tip!.revision }) };
   const earlier = await createdBefore(context, input);
-  return earlier ? { ok: true, value: earlier } : result;
+  return earlier ? { ok: true, value: shown(earlier) } : result;
 }
 
 /** The method this client created under `paymentMethodId` before, as it was created; undefined when none. */

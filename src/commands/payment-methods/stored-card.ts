@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { Database } from "../../db/schema.ts";
-import type { SafeCard } from "../../domain/cards.ts";
+import { cardSummaryOf, type SafeCard } from "../../domain/cards.ts";
 import { paymentMethodDecider, paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import type { StreamAppend } from "../../eventstore/port.ts";
@@ -21,6 +21,9 @@ export interface StoredCardRequest {
 /** A payment method found for a payment: its card's summary, and the card itself once the use is recorded. */
 export interface StoredCard {
   paymentMethodId: string;
+  /** The user it was stored for: only their payments may use it. */
+  userId: string;
+  /** What the payment keeps of the card: no fingerprint (the payment method keeps it, under its own key). */
   summary: SafeCard;
   /**
    * Records the use, in the same write as the payment's first append, then decrypts the card;
@@ -32,6 +35,7 @@ export interface StoredCard {
 /** What a payment reads of a payment method that is not deleted: whose it is, its card's summary, its ciphertext and wrapped data key. */
 interface VaultedPaymentMethod {
   clientId: string;
+  userId: string;
   summary: SafeCard;
   encryptedCard: string;
   dataKeyId: string;
@@ -56,6 +60,7 @@ export class PaymentMethodLookup {
         .select([
           "payment_methods.payment_method_id",
           "payment_methods.client_id",
+          "payment_methods.user_id",
           "payment_methods.view",
           "payment_methods.encrypted_card",
           "payment_method_keys.data_key_id",
@@ -71,7 +76,8 @@ export class PaymentMethodLookup {
           row.payment_method_id,
           {
             clientId: row.client_id,
-            summary: (row.view as PaymentMethodView).card,
+            userId: row.user_id,
+            summary: cardSummaryOf((row.view as PaymentMethodView).card, { paidWithMethod: true }),
             encryptedCard: row.encrypted_card!,
             dataKeyId: row.data_key_id,
             masterKeyId: row.master_key_id,
@@ -134,5 +140,5 @@ export async function storedCardFor(context: VaultContext, request: StoredCardRe
     };
     return { ok: true, value: card };
   }
-  return { ok: true, value: { paymentMethodId, summary, recordUse } };
+  return { ok: true, value: { paymentMethodId, userId: method.userId, summary, recordUse } };
 }

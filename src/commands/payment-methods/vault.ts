@@ -11,6 +11,7 @@ import { asEncryptedCard, type EncryptedCard } from "../../domain/payment-method
 
 const keyContext = (paymentMethodId: string) => `payment-method/${paymentMethodId}/data-key`;
 const cardContext = (paymentMethodId: string) => `payment-method/${paymentMethodId}/card`;
+const fingerprintContext = (paymentMethodId: string) => `payment-method/${paymentMethodId}/fingerprint`;
 
 /** What the vault keeps of a card: the number and the holder's name, never the CVC. */
 export interface VaultedCard {
@@ -21,6 +22,7 @@ export interface VaultedCard {
 export interface SealedCard {
   dataKeyId: string;
   encryptedCard: EncryptedCard;
+  encryptedFingerprint: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function sealCard(
   secrets: SecretBox,
   ids: { paymentMethodId: string; dataKeyId: string },
   card: VaultedCard,
+  fingerprint: string,
   now: Date,
 ): Promise<SealedCard> {
   const context = keyContext(ids.paymentMethodId);
@@ -54,7 +57,11 @@ export async function sealCard(
   const dataKey = stored.data_key_id === ids.dataKeyId ? newKey : secrets.unwrapKey(stored.wrapped_key, context);
   try {
     const plaintext = JSON.stringify({ number: card.number, ...(card.holderName !== undefined && { holderName: card.holderName }) });
-    return { dataKeyId: stored.data_key_id, encryptedCard: asEncryptedCard(encryptWithDataKey(dataKey, plaintext, cardContext(ids.paymentMethodId))) };
+    return {
+      dataKeyId: stored.data_key_id,
+      encryptedCard: asEncryptedCard(encryptWithDataKey(dataKey, plaintext, cardContext(ids.paymentMethodId))),
+      encryptedFingerprint: encryptWithDataKey(dataKey, fingerprint, fingerprintContext(ids.paymentMethodId)),
+    };
   } finally {
     newKey.fill(0);
     dataKey.fill(0);
@@ -66,6 +73,16 @@ export function openCard(secrets: SecretBox, paymentMethodId: string, wrappedKey
   const dataKey = secrets.unwrapKey(wrappedKey, keyContext(paymentMethodId));
   try {
     return JSON.parse(decryptWithDataKey(dataKey, encryptedCard, cardContext(paymentMethodId))) as VaultedCard;
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+/** The card's fingerprint, decrypted to be shown: the number stays sealed. */
+export function openFingerprint(secrets: SecretBox, paymentMethodId: string, wrappedKey: string, encryptedFingerprint: string): string {
+  const dataKey = secrets.unwrapKey(wrappedKey, keyContext(paymentMethodId));
+  try {
+    return decryptWithDataKey(dataKey, encryptedFingerprint, fingerprintContext(paymentMethodId));
   } finally {
     dataKey.fill(0);
   }

@@ -22,6 +22,7 @@ import * as transactionState from "./0021-transaction-state.ts";
 import * as paymentMethods from "./0022-payment-methods.ts";
 import * as webhookTraceContext from "./0023-webhook-trace-context.ts";
 import * as idempotencyResource from "./0024-idempotency-resource.ts";
+import * as cardData from "./0025-card-data.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   "0022-payment-methods": paymentMethods,
   "0023-webhook-trace-context": webhookTraceContext,
   "0024-idempotency-resource": idempotencyResource,
+  "0025-card-data": cardData,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-import type { SafeCard } from "../cards.ts";
+import { cardSummaryOf, type SafeCard } from "../cards.ts";
 import { accept, type Decider, eventGuard, reject } from "../decider.ts";
 
 /**
@@ -28,6 +28,11 @@ export type PaymentMethodCreated = {
     /** The data key `encryptedCard` is encrypted under (its wrapped form is in `payment_method_keys`). */
     dataKeyId: string;
     encryptedCard: EncryptedCard;
+    /**
+     * The card's fingerprint under the same data key, so it goes with it (absent before
+     * 2026-12-04, when `card` held it in plain).
+     */
+    encryptedFingerprint?: string;
     occurredAt: string;
   };
 };
@@ -136,7 +141,7 @@ export const toPaymentMethodView = ({ data }: PaymentMethodCreated): PaymentMeth
   id: data.paymentMethodId,
   type: "card",
   clientId: data.clientId,
-  card: { ...data.card },
+  card: cardSummaryOf(data.card, { paidWithMethod: false }),
   userId: data.userId,
   metadata: { ...data.metadata },
   createdAt: data.occurredAt,

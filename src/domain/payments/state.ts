@@ -1,4 +1,4 @@
-import type { SafeCard } from "../cards.ts";
+import { cardSummaryOf, type SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import type { LimitBreach } from "../limits/usage.ts";
 import type {
@@ -170,7 +170,7 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
       amount: data.amount,
       currency: data.currency,
       parentTransactionId: data.parentTransactionId,
-      card: data.card,
+      card: data.card && cardSummaryOf(data.card, { paidWithMethod: data.paymentMethodId != null }),
       ...(data.paymentMethodId !== undefined && { paymentMethodId: data.paymentMethodId }),
       reference: data.reference,
       metadata: data.metadata,

@@ -1,4 +1,4 @@
-import type { SafeCard } from "../cards.ts";
+import { cardSummaryOf, type SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
 import type { DeclineCode, FailureReason, ProcessorResponse, TransactionType } from "./events.ts";
 import type { PaymentState, TransactionStatus } from "./state.ts";
@@ -52,7 +52,7 @@ export function toTransactionView(state: PaymentState, id: string): TransactionV
     amount: t.amount,
     currency: t.currency,
     parentTransactionId: t.parentTransactionId,
-    card: t.card === null ? null : { ...t.card },
+    card: t.card === null ? null : cardSummaryOf(t.card, { paidWithMethod: t.paymentMethodId != null }),
     paymentMethodId: t.paymentMethodId ?? null,
     declineCode: t.declineCode,
     failureReason: t.failureReason,

@@ -34,6 +34,7 @@ async function applyCreated(trx: Transaction<Database>, event: PaymentMethodCrea
       user_id: view.userId,
       view: sql`${JSON.stringify(view)}::json`,
       encrypted_card: event.data.encryptedCard,
+      encrypted_fingerprint: event.data.encryptedFingerprint ?? null,
       data_key_id: event.data.dataKeyId,
       created_at: new Date(view.createdAt),
     })
@@ -44,7 +45,8 @@ async function applyCreated(trx: Transaction<Database>, event: PaymentMethodCrea
 async function applyDeleted(trx: Transaction<Database>, event: PaymentMethodDeleted): Promise<void> {
   await trx
     .updateTable("payment_methods")
-    .set({ deleted_at: new Date(event.data.occurredAt), encrypted_card: null })
+    // A method stored before its fingerprint moved under its key has it in its view: it goes too.
+    .set({ deleted_at: new Date(event.data.occurredAt), encrypted_card: null, encrypted_fingerprint: null, view: sql`(view::jsonb #- '{card,fingerprint}')::json` })
     .where("payment_method_id", "=", event.data.paymentMethodId)
     .where("deleted_at", "is", null)
     .execute();

@@ -1,0 +1,59 @@
+import { createHmac } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { FastifyRequest } from "fastify";
+import { LEGACY_FINGERPRINT_KEY_ID, type FingerprintKeyring } from "../crypto/card-fingerprint.ts";
+import { cardBrand } from "../domain/cards.ts";
+
+/**
+ * The hash an Idempotency-Key record keeps of its request, to tell the same request from another.
+ * It keeps nothing of a card beyond what the request's transaction or payment method keeps: the
+ * card is hashed as its summary (with the inline card's fingerprint, which its transaction keeps;
+ * without one for a card to store, whose fingerprint goes with its key), never its number, CVC or
+ * holder name. Keyed by a key derived from a fingerprint key, named in front: `<keyId>.<hex>`.
+ */
+export interface RequestHasher {
+  hash(request: FastifyRequest): string;
+  /** Whether `stored` was made of this same request; a hash under a key destroyed since counts as the same (the key's record stays its). */
+  matches(stored: string, request: FastifyRequest): boolean;
+}
+
+export function createRequestHasher(keyring: FingerprintKeyring): RequestHasher {
+  const hashUnder = (keyId: string, request: FastifyRequest): string | undefined => {
+    const key = keyring.requestHashKey(keyId);
+    if (!key) return undefined;
+    const fingerprint = (number: string) => keyring.fingerprintUnder(keyId, number)!;
+    const body = withCardSummarized(request.body ?? null, request.routeOptions.config.startsPayment ? fingerprint : undefined);
+    return `${keyId}.${hmac(key, request, body)}`;
+  };
+  return {
+    hash: (request) => hashUnder(keyring.activeKeyId, request)!,
+    matches(stored, request) {
+      const separator = stored.indexOf(".");
+      // Records of releases before key ids hashed the whole body, card number included, under key 1.
+      if (separator < 0) {
+        const key = keyring.requestHashKey(LEGACY_FINGERPRINT_KEY_ID);
+        return key === undefined || hmac(key, request, request.body ?? null) === stored;
+      }
+      const expected = hashUnder(stored.slice(0, separator), request);
+      return expected === undefined || expected === stored;
+    },
+  };
+}
+
+function hmac(key: Buffer, request: FastifyRequest, body: unknown): string {
+  return createHmac("sha256", key)
+    .update(`${request.method} ${request.url}\n${canonicalize(body) ?? ""}`)
+    .digest("hex");
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The body with its card as the summary that is kept of it, and no CVC. */
+function withCardSummarized(body: unknown, fingerprint: ((number: string) => string) | undefined): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  const { cvc: _cvc, card, ...rest } = body as Record<string, Json>;
+  if (card === undefined) return rest;
+  if (card === null || typeof card !== "object" || Array.isArray(card) || typeof card.number !== "string") return { ...rest, card };
+  const { number, expMonth = null, expYear = null } = card;
+  return { ...rest, card: { brand: cardBrand(number), last4: number.slice(-4), expMonth, expYear, ...(fingerprint && { fingerprint: fingerprint(number) }) } };
+}
