@@ -121,6 +121,12 @@ export function registerIdempotency(
   });
   const lockedUntil = sql<Date>`now() + ${inProgressTimeoutMs} * interval '1 millisecond'`;
 
+  // What the request hash reads: the body as sent, before validation turns card numbers into secrets.
+  const sentBodies = new WeakMap<FastifyRequest, unknown>();
+  app.addHook("preValidation", async (request) => {
+    if (request.method === "POST" && request.headers["idempotency-key"] !== undefined) sentBodies.set(request, request.body);
+  });
+
   const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers["idempotency-key"];
     if (request.method !== "POST" || key === undefined || !request.routeOptions.config.access) return;
@@ -131,7 +137,7 @@ export function registerIdempotency(
     }
     const principal = principalOf(request);
     const scope = principal.role === "admin" ? "admin" : `client:${principal.clientId}`;
-    const requestHash = requestHasher.hash(request);
+    const requestHash = requestHasher.hash(request, sentBodies.get(request));
     const token = randomUUID();
     const newTransactionId = request.routeOptions.config.startsPayment ? newId() : undefined;
     const newResourceId = request.routeOptions.config.createsResource ? newId() : undefined;
@@ -179,7 +185,7 @@ export function registerIdempotency(
       request.idempotency = { ...unclaimed(scope, key), token, newTransactionId, resourceId: newResourceId };
       return;
     }
-    if (!requestHasher.matches(existing.request_hash, request)) {
+    if (!requestHasher.matches(existing.request_hash, request, sentBodies.get(request))) {
       throw new ApiProblem("idempotency_key_reused", "This Idempotency-Key was used with a different request.");
     }
     const bound =

@@ -12,29 +12,29 @@ import { cardBrand } from "../domain/cards.ts";
  * holder name. Keyed by a key derived from a fingerprint key, named in front: `<keyId>.<hex>`.
  */
 export interface RequestHasher {
-  hash(request: FastifyRequest): string;
+  /** `body`: the request's body as it was sent (parsed JSON), before validation turned it into values of our own. */
+  hash(request: FastifyRequest, body: unknown): string;
   /** Whether `stored` was made of this same request; a hash under a key destroyed since counts as the same (the key's record stays its). */
-  matches(stored: string, request: FastifyRequest): boolean;
+  matches(stored: string, request: FastifyRequest, body: unknown): boolean;
 }
 
 export function createRequestHasher(keyring: FingerprintKeyring): RequestHasher {
-  const hashUnder = (keyId: string, request: FastifyRequest): string | undefined => {
+  const hashUnder = (keyId: string, request: FastifyRequest, body: unknown): string | undefined => {
     const key = keyring.requestHashKey(keyId);
     if (!key) return undefined;
     const fingerprint = (number: string) => keyring.fingerprintUnder(keyId, number)!;
-    const body = withCardSummarized(request.body ?? null, request.routeOptions.config.startsPayment ? fingerprint : undefined);
-    return `${keyId}.${hmac(key, request, body)}`;
+    return `${keyId}.${hmac(key, request, withCardSummarized(body ?? null, request.routeOptions.config.startsPayment ? fingerprint : undefined))}`;
   };
   return {
-    hash: (request) => hashUnder(keyring.activeKeyId, request)!,
-    matches(stored, request) {
+    hash: (request, body) => hashUnder(keyring.activeKeyId, request, body)!,
+    matches(stored, request, body) {
       const separator = stored.indexOf(".");
       // Records of releases before key ids hashed the whole body, card number included, under key 1.
       if (separator < 0) {
         const key = keyring.requestHashKey(LEGACY_FINGERPRINT_KEY_ID);
-        return key === undefined || hmac(key, request, request.body ?? null) === stored;
+        return key === undefined || hmac(key, request, body ?? null) === stored;
       }
-      const expected = hashUnder(stored.slice(0, separator), request);
+      const expected = hashUnder(stored.slice(0, separator), request, body);
       return expected === undefined || expected === stored;
     },
   };

@@ -4,9 +4,10 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rewrapDataKeys } from "../../src/commands/payment-methods/vault.ts";
-import { createSecretBox, decryptWithDataKey, generateMasterKey, parseMasterKeys, type SecretBox } from "../../src/crypto/secrets.ts";
+import { createSecretBox, generateMasterKey, parseMasterKeys } from "../../src/crypto/secrets.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startService } from "../../src/service.ts";
+import { decryptNumbers, exportLog } from "../support/card-attacker.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { apiRequest, capturedLogs, type Json, type RequestOptions, testConfig, testSecrets } from "../support/service.ts";
@@ -48,51 +49,6 @@ const sale = (api: Api, key: string, paymentMethodId: string) =>
     body: { processor: "processor_a", amount: 1000, currency: "USD", userId: "u1", paymentMethodId },
   });
 
-async function exportLog(api: Api): Promise<Json[]> {
-  const events: Json[] = [];
-  let cursor: string | null = null;
-  for (;;) {
-    const page = await api.request("GET", `/v1/events?limit=100${cursor ? `&after=${cursor}` : ""}`);
-    events.push(...page.body.data);
-    if (page.body.nextCursor === null || page.body.data.length === 0) return events;
-    cursor = page.body.nextCursor;
-  }
-}
-
-/**
- * What an attacker with every master key, the vault's own code and all of `found` (database
- * rows, exports) can decrypt: every wrapped key in the text unwrapped for every payment method id
- * in it, then every ciphertext tried with every key so found. The card numbers recovered.
- */
-function recoverNumbers(found: string, secrets: SecretBox): string[] {
-  const ids = new Set(found.match(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g));
-  const wrapped = new Set(found.match(/v2\.[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{40,}/g));
-  const ciphertexts = new Set(found.match(/[A-Za-z0-9_-]{40,}/g));
-  const keys: Buffer[] = [];
-  for (const candidate of wrapped) {
-    for (const id of ids) {
-      try {
-        keys.push(secrets.unwrapKey(candidate, `payment-method/${id}/data-key`));
-      } catch {
-        // Not this payment method's key.
-      }
-    }
-  }
-  const numbers: string[] = [];
-  for (const key of keys) {
-    for (const ciphertext of ciphertexts) {
-      for (const id of ids) {
-        try {
-          numbers.push(JSON.parse(decryptWithDataKey(key, ciphertext, `payment-method/${id}/card`)).number);
-        } catch {
-          // Not this card's ciphertext.
-        }
-      }
-    }
-  }
-  return numbers;
-}
-
 for (const target of testDatabaseTargets()) {
   describe(`the card vault's keys on ${target}`, () => {
     let database: TestDatabase;
@@ -111,11 +67,11 @@ for (const target of testDatabaseTargets()) {
         const exported = JSON.stringify(await exportLog(api));
         const everyKey = createSecretBox(parseMasterKeys(`${OLD_KEYS},${NEW_KEY}`));
         // The attack works while the key exists: it is the deletion that stops it.
-        const before = recoverNumbers(exported + (await everythingStored(database.db)), everyKey);
+        const before = decryptNumbers(exported + (await everythingStored(database.db)), everyKey);
         expect(before.sort()).toEqual(["4000002500003155", "4000002760003184"]);
 
         expect((await api.request("DELETE", `/v1/payment-methods/${method.id}`, { key })).status).toBe(204);
-        const after = recoverNumbers(exported + JSON.stringify(await exportLog(api)) + (await everythingStored(database.db)), everyKey);
+        const after = decryptNumbers(exported + JSON.stringify(await exportLog(api)) + (await everythingStored(database.db)), everyKey);
         expect(after).toEqual(["4000002500003155"]);
         expect((await sale(api, key, kept.id)).status).toBe(201);
       } finally {

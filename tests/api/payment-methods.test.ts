@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exportLog } from "../support/card-attacker.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -380,16 +381,4 @@ for (const target of testDatabaseTargets()) {
 function around(text: string, needle: string): string | null {
   const at = text.indexOf(needle);
   return at < 0 ? null : text.slice(Math.max(0, at - 300), at + 300);
-}
-
-/** The whole log through `GET /v1/events`, as an external auditor exports it. */
-async function exportLog(api: TestService): Promise<Json[]> {
-  const events: Json[] = [];
-  let cursor: string | null = null;
-  for (;;) {
-    const page = await api.request("GET", `/v1/events?limit=100${cursor ? `&after=${cursor}` : ""}`);
-    events.push(...page.body.data);
-    if (page.body.nextCursor === null || page.body.data.length === 0) return events;
-    cursor = page.body.nextCursor;
-  }
 }

@@ -1,13 +1,22 @@
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import { PGliteDialect } from "kysely-pglite-dialect";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStoredKeys } from "../../src/crypto/fingerprint-key-store.ts";
+import { createSecretBox, parseMasterKeys } from "../../src/crypto/secrets.ts";
+import type { Database } from "../../src/db/schema.ts";
+import { decryptNumbers, known, type KnownRequest, keysIn, searchNumbers } from "../support/card-attacker.ts";
 import { createEmptyPostgresDatabase, testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { runProcess, type ServiceProcess, startServiceProcess, stopProcess } from "../support/process.ts";
 import { type ApiResponse, apiRequest, type Json, type RequestOptions, TEST_ADMIN_KEY } from "../support/service.ts";
+import { everythingStored } from "../support/stored-text.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import { checkOutRelease, previousRelease, recordedReleases, type ReleaseTree, unavailableBecause } from "./previous-release.ts";
 
@@ -31,6 +40,42 @@ const inline = (amount: number, number = APPROVED) => ({ processor: "processor_a
 /** Twelve hours from now, as a host configuration's daily settlementTime in UTC: no batch falls due by itself during the test. */
 function settlementTimeFarFromNow(): string {
   return new Date(Date.now() + 12 * 3_600_000).toISOString().slice(11, 16);
+}
+
+/**
+ * What this commit serves of what an earlier release served: no BIN beside a fingerprint, and no
+ * fingerprint on a payment by a stored card (API.md). Stored events are served as they were written.
+ */
+function servedNow(value: Json): Json {
+  if (Array.isArray(value)) return value.map(servedNow);
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value).map(([key, item]) => [key, key === "events" || key === "log" ? item : servedNow(item)]);
+  const object = Object.fromEntries(entries);
+  if (object.card && typeof object.card === "object") {
+    const { bin: _bin, fingerprint, ...card } = object.card;
+    object.card = object.paymentMethodId || fingerprint === undefined ? card : { ...card, fingerprint };
+  }
+  return object;
+}
+
+/** The database the service used, opened as it is (no migration run on it), while no service holds it. */
+async function withStoredDatabase<T>(dataDir: string, databaseUrl: string, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const dialect = databaseUrl
+    ? new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) })
+    : new PGliteDialect(await PGlite.create(path.join(dataDir, "pglite")));
+  const db = new Kysely<Database>({ dialect });
+  try {
+    return await read(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** What an attacker copies: every row of the database, and the plain files at the top of the data directory. */
+async function copyOfStores(dataDir: string, databaseUrl: string): Promise<{ rows: string; topFiles: string }> {
+  const entries = await readdir(dataDir, { withFileTypes: true });
+  const files = await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => readFile(path.join(dataDir, entry.name), "utf8")));
+  return { rows: await withStoredDatabase(dataDir, databaseUrl, everythingStored), topFiles: files.join("\n") };
 }
 
 const versionNumbers = (version: string) => version.split(".").map(Number);
@@ -118,6 +163,12 @@ if (unavailable) {
       /** A sale whose outcome was unknown when the previous release stopped. */
       let inFlight: string;
       const keyedSale = { body: inline(1_099), idempotencyKey: "order-1001" };
+      const vaultedCard = { card: { number: APPROVED, expMonth: 12, expYear: 2030 }, userId: "u1" };
+      /** The requests an attacker knows the bodies of, but for the number: their Idempotency-Key records hashed them. */
+      const knownRequests: KnownRequest[] = [
+        { method: "POST", url: "/v1/transactions/sale", body: (number) => ({ ...keyedSale.body, card: card(number) }) },
+        { method: "POST", url: "/v1/payment-methods", body: (number) => ({ ...vaultedCard, card: { ...vaultedCard.card, number } }) },
+      ];
       let before: Awaited<ReturnType<typeof readEverything>>;
 
       const pay = (type: string, body: Json, idempotencyKey?: string) =>
@@ -194,7 +245,7 @@ if (unavailable) {
           paymentMethodId = (
             await expectStatus(
               201,
-              call("POST", "/payment-methods", { key: client.key, body: { card: { number: APPROVED, expMonth: 12, expYear: 2030 }, userId: "u1" }, headers: { "idempotency-key": "vault-1" } }),
+              call("POST", "/payment-methods", { key: client.key, body: vaultedCard, headers: { "idempotency-key": "vault-1" } }),
             )
           ).id;
 
@@ -236,6 +287,16 @@ if (unavailable) {
       );
 
       it(
+          `release ${release.version}'s data gives its cards away to whoever copies it: the search this commit's attacker test makes`,
+        async () => {
+          // The BIN and last four beside a fingerprint whose key lies in DATA_DIR: ~10^5 HMACs.
+          const { rows, topFiles } = await copyOfStores(dataDir, environment.DATABASE_URL!);
+          expect(searchNumbers(rows, [known(APPROVED, knownRequests)], keysIn(topFiles))).toEqual([APPROVED]);
+        },
+        UPGRADE_TIMEOUT_MS,
+      );
+
+      it(
         "this commit starts on the same data and serves everything as the previous release did",
         async () => {
           service = await startServiceProcess(environment);
@@ -243,7 +304,7 @@ if (unavailable) {
           // The sale left in flight is resolved by now or soon: it is left out here, and the log
           // and the webhook log may have grown by its outcome.
           const { log, history, deliveries, ...after } = await readEverything();
-          const { log: logBefore, history: historyBefore, deliveries: deliveriesBefore, ...rest } = before;
+          const { log: logBefore, history: historyBefore, deliveries: deliveriesBefore, ...rest } = servedNow(before);
           const settledDown = (transactions: Json[]) => transactions.filter((transaction) => transaction.id !== inFlight);
           const attemptIds = new Set((deliveriesBefore.data as Json[]).map((attempt) => attempt.id));
           // A newer release may add fields, never change or drop one.
@@ -268,7 +329,7 @@ if (unavailable) {
           expect(replay.status, replay.text).toBe(201);
           expect(replay.headers.get("idempotent-replayed")).toBe("true");
           // A key belongs to its transaction for good: the replay answers the sale as it stands (settled since).
-          expect(replay.body).toMatchObject(before.transactions.sale!.transaction);
+          expect(replay.body).toMatchObject(servedNow(before.transactions.sale!.transaction));
 
           const finalCapture = await approved("capture", { transactionId: made.authorization, amount: 1_000, final: true });
           await approved("refund", { transactionId: made.sale, amount: 500 });
@@ -310,6 +371,32 @@ if (unavailable) {
           const verified = await runProcess(ledger, ["verify"], { DATA_DIR: environment.DATA_DIR!, DATABASE_URL: environment.DATABASE_URL!, EVENTSTORE_URL: "" });
           expect(verified.code, `${verified.stdout}\n${verified.stderr}`).toBe(0);
           expect(verified.stdout.trimEnd().split("\n").at(-1)).toBe("verify: ok");
+        },
+        UPGRADE_TIMEOUT_MS,
+      );
+
+      it(
+        "ledger fingerprint-key rotate --destroy-previous makes the earlier release's data safe: no deleted card comes back, even with every key left",
+        async () => {
+          service = await startServiceProcess(environment);
+          await expectStatus(204, call("DELETE", `/payment-methods/${paymentMethodId}`, { key: client.key }));
+          expect(await stopProcess(service.child)).toBe(0);
+          service = undefined;
+          const stores = { DATA_DIR: environment.DATA_DIR!, DATABASE_URL: environment.DATABASE_URL!, EVENTSTORE_URL: "" };
+          const rotated = await runProcess(ledger, ["fingerprint-key", "rotate", "--destroy-previous"], stores);
+          expect(rotated.code, rotated.stderr).toBe(0);
+          expect(rotated.stderr).toMatch(/fingerprint key 2 made.*destroyed: 1/);
+
+          const { rows, topFiles } = await copyOfStores(dataDir, environment.DATABASE_URL!);
+          // Every key that survives: the master keys this deployment generated into DATA_DIR (as
+          // outside production it may), what they decrypt, and anything key-like in DATA_DIR.
+          const masterKeys = createSecretBox(parseMasterKeys(topFiles.match(/generated:[A-Za-z0-9+/=]+/)![0]));
+          const fingerprintKeys = await withStoredDatabase(dataDir, environment.DATABASE_URL!, (db) => openStoredKeys(db, masterKeys));
+          expect([...fingerprintKeys.keys.keys()]).toEqual(["2"]);
+          expect(topFiles).not.toMatch(/card-fingerprint-key/);
+          const everyKey = [...fingerprintKeys.keys.values(), ...keysIn(topFiles)];
+          expect(decryptNumbers(rows, masterKeys)).toEqual([]);
+          expect(searchNumbers(rows, [known(APPROVED, knownRequests)], everyKey)).toEqual([]);
         },
         UPGRADE_TIMEOUT_MS,
       );

@@ -31,6 +31,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       update ${sql.table(table)} set ${sql.ref(column)} = regexp_replace(${sql.ref(column)}::text, '"bin":"[0-9]{0,8}",', '', 'g')::${sql.raw(type)}
       where ${sql.ref(column)}::text like '%"bin":"%'`.execute(db);
   }
+  // A payment by a stored card keeps no fingerprint: its payment method has it, under its own key.
+  await sql`
+    update transactions set view = (view::jsonb #- '{card,fingerprint}')::json
+    where view->>'paymentMethodId' is not null and view->'card'->>'fingerprint' is not null`.execute(db);
+  await sql`
+    update payments set state = jsonb_set(state::jsonb, '{transactions}', (
+      select jsonb_agg(case when transaction->>'paymentMethodId' is not null then transaction #- '{card,fingerprint}' else transaction end order by position)
+      from jsonb_array_elements(state::jsonb->'transactions') with ordinality as stored(transaction, position)))::json
+    where state::jsonb->'transactions' @? '$[*] ? (@.paymentMethodId != null && exists(@.card.fingerprint))'`.execute(db);
   // A deleted payment method's view keeps nothing beyond brand, last four and expiry.
   await sql`update payment_methods set view = (view::jsonb #- '{card,fingerprint}')::json where deleted_at is not null`.execute(db);
 }
