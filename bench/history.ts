@@ -194,10 +194,9 @@ async function loadTransactions(target: BenchTarget, clientIds: readonly string[
           'amount', amount, 'currency', currency, 'parentTransactionId', parent_id,
           'card', case when card is not null then jsonb_build_object(
             'brand', (array['visa', 'mastercard', 'amex', 'discover'])[card],
-            'bin', (array['424242', '555555', '378282', '601111'])[card],
             'last4', (array['4242', '4444', '0005', '1117'])[card],
             'expMonth', 1 + card * 2, 'expYear', 2027 + card,
-            'fingerprint', rtrim(translate(encode(sha256(convert_to(user_id || card, 'UTF8')), 'base64'), '+/', '-_'), '=')
+            'fingerprint', 'fp_1_' || rtrim(translate(encode(sha256(convert_to(user_id || card, 'UTF8')), 'base64'), '+/', '-_'), '=')
           ) end,
           'declineCode', case when status = 'declined'
             then (array['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc'])[decline] end,

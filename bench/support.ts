@@ -106,7 +106,7 @@ export function paymentEvent(streamIndex: number, revision: number): NewEvent {
     amount: { minor: 1_000 + (streamIndex % 90_000), currency: "EUR" },
     processor: ["adyen", "stripe", "worldpay", "checkout"][streamIndex % 4] ?? "adyen",
     merchantId: `merch_${(streamIndex % 500).toString().padStart(6, "0")}`,
-    card: { brand: "visa", last4: "4242", bin: "424242", expiry: "12/29" },
+    card: { brand: "visa", last4: "4242", expiry: "12/29", fingerprint: "fp_1_Kx3mE0b9pQ2sW7vY1zT4uR8nL6hJ5gF3dC2aB1xZ0yW" },
     processorReference: `ref_${streamIndex}_${revision}_abcdefghijklmnopqrstuv`,
     hostConfigurationVersion: 7,
   };
