@@ -20,6 +20,7 @@ import { startSimulatorProcess } from "../tests/support/process.ts";
 import { everyProcessorAt } from "../tests/support/service.ts";
 import { type CpuTime, cpuTime, cpuTimeSince } from "./cpu.ts";
 import { type BenchTarget, formatNumber, type ResultRow } from "./support.ts";
+import { Secret } from "../src/domain/secret.ts";
 
 /** The service's pool size (src/db/connection.ts). */
 export const POOL_SIZE = 20;
@@ -229,12 +230,19 @@ export async function createPayingClient(baseUrl: string, name: string): Promise
   return { clientId, key: String(issued.key), hostConfiguration };
 }
 
-/** The simulator's approving test card. */
-export const APPROVING_CARD: CardDetails = {
+/** The simulator's approving test card, as a request body sends it. */
+export const APPROVING_CARD_BODY = {
   number: "4242424242424242",
   expMonth: 12,
   expYear: new Date().getUTCFullYear() + 5,
   cvc: "123",
+};
+
+/** The same card as a connector takes it (a `Secret` prints as "[redacted]": never send it as JSON). */
+export const APPROVING_CARD: CardDetails = {
+  ...APPROVING_CARD_BODY,
+  number: new Secret(APPROVING_CARD_BODY.number),
+  cvc: new Secret(APPROVING_CARD_BODY.cvc),
 };
 
 /** Approved USD sales of random amounts (1.00 to 99.99) on the simulator's approving test card. */
@@ -245,7 +253,7 @@ export function saleBodies(): string[] {
       amount: randomInt(100, 10_000),
       currency: "USD",
       userId: `user_${randomInt(1, 1_000)}`,
-      card: APPROVING_CARD,
+      card: APPROVING_CARD_BODY,
     }),
   );
 }

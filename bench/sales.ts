@@ -55,6 +55,7 @@ import { createConnectors } from "../src/processors/connectors.ts";
 import { createHttpClient } from "../src/processors/http.ts";
 import {
   APPROVING_CARD,
+  APPROVING_CARD_BODY,
   busyPerAnswer,
   createPayingClient,
   DISTINCT_BODIES,
@@ -230,7 +231,7 @@ async function comparePaymentMethods(serviceUrl: string, key: string, target: Be
     const response = await fetch(`${serviceUrl}/v1/payment-methods`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ card: { number: APPROVING_CARD.number, expMonth: APPROVING_CARD.expMonth, expYear: APPROVING_CARD.expYear }, userId: `user_${index}` }),
+      body: JSON.stringify({ card: { number: APPROVING_CARD_BODY.number, expMonth: APPROVING_CARD_BODY.expMonth, expYear: APPROVING_CARD_BODY.expYear }, userId: `user_${index}` }),
     });
     if (response.status !== 201) throw new Error(`payment method creation answered ${response.status}: ${await response.text()}`);
     methodIds.push(String(((await response.json()) as { id: string }).id));

@@ -4,6 +4,7 @@ import { isLoopbackHost, readTlsPair, type TlsFiles } from "./api/tls.ts";
 import { describeGivenValue, readSecretFiles } from "./config-secrets.ts";
 import { MasterKeyError, parseMasterKeys } from "./crypto/secrets.ts";
 import type { DatabaseTimeouts } from "./db/connection.ts";
+import { Secret } from "./domain/secret.ts";
 import { type TelemetryConfig, telemetryConfigOf, telemetryEnvironment } from "./telemetry/config.ts";
 import { parseFingerprintKeys } from "./crypto/card-fingerprint.ts";
 
@@ -19,6 +20,8 @@ const host = z.string().trim().min(1);
 /** Card numbers and processor credentials travel in them: http or https, never another scheme. */
 const processorUrl = optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an https:// URL (http:// outside production)" }).optional());
 const flag = optionalString.pipe(z.enum(["true", "false"]).optional()).transform((value) => value === "true");
+/** A key or token, held as a `Secret` once it is valid. */
+const secretOf = (value: string | undefined) => (value === undefined ? undefined : new Secret(value));
 
 const environmentSchema = z.object({
   PORT: port.default(3000),
@@ -26,20 +29,24 @@ const environmentSchema = z.object({
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
-  ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  SECRETS_MASTER_KEYS: optionalString.superRefine((spec, context) => {
-    if (spec === undefined) return;
-    try {
-      parseMasterKeys(spec);
-    } catch (error) {
-      if (!(error instanceof MasterKeyError)) throw error;
-      context.addIssue({ code: "custom", message: `must be id:base64key[,id:base64key...] (${error.message})` });
-    }
-  }),
-  CARD_FINGERPRINT_KEY: optionalString.refine(
-    (key) => key === undefined || parsesAsFingerprintKeys(key),
-    "must be base64 of at least 32 bytes, or id:base64[,id:base64...] with the active key last",
-  ),
+  ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()).transform(secretOf),
+  SECRETS_MASTER_KEYS: optionalString
+    .superRefine((spec, context) => {
+      if (spec === undefined) return;
+      try {
+        parseMasterKeys(spec);
+      } catch (error) {
+        if (!(error instanceof MasterKeyError)) throw error;
+        context.addIssue({ code: "custom", message: `must be id:base64key[,id:base64key...] (${error.message})` });
+      }
+    })
+    .transform(secretOf),
+  CARD_FINGERPRINT_KEY: optionalString
+    .refine(
+      (key) => key === undefined || parsesAsFingerprintKeys(key),
+      "must be base64 of at least 32 bytes, or id:base64[,id:base64...] with the active key last",
+    )
+    .transform(secretOf),
   PROCESSOR_A_URL: processorUrl,
   PROCESSOR_B_URL: processorUrl,
   PROCESSOR_C_URL: processorUrl,
@@ -82,7 +89,7 @@ const environmentSchema = z.object({
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(1).default(24),
   RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   SETTLEMENT_SYNC_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
-  METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()).transform(secretOf),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...telemetryEnvironment,
   ...checkpointEnvironment,
@@ -97,11 +104,11 @@ export interface Config {
   /** Unset: events are stored in PostgreSQL. */
   eventStoreUrl: string | undefined;
   /** Unset: generated on the first start and printed once. */
-  adminApiKey: string | undefined;
+  adminApiKey: Secret<string> | undefined;
   /** `id:base64key[,id:base64key…]`, the last one active. Unset: generated into `dataDir`. */
-  secretsMasterKeys: string | undefined;
+  secretsMasterKeys: Secret<string> | undefined;
   /** base64, at least 32 bytes. Unset: generated into `dataDir`. */
-  cardFingerprintKey: string | undefined;
+  cardFingerprintKey: Secret<string> | undefined;
   /** `NODE_ENV=production`: every secret given, processors over https, no plain HTTP beyond loopback. */
   production: boolean;
   /** Set: the API serves HTTPS with these files, reloaded when they change. Unset: plain HTTP. */
@@ -161,7 +168,7 @@ export interface Config {
   /** How long a manual settlement close waits for its batch before answering 202. */
   settlementSyncWaitMs: number;
   /** When set, `GET /metrics` requires `Authorization: Bearer <token>`. */
-  metricsToken: string | undefined;
+  metricsToken: Secret<string> | undefined;
   logLevel: z.infer<typeof environmentSchema>["LOG_LEVEL"];
   /** Tracing: off unless an OTLP endpoint is set. */
   telemetry: TelemetryConfig;

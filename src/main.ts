@@ -72,7 +72,7 @@ try {
     if (service.generatedAdminKey) {
       // Straight to the terminal, never through the logger: the key is shown this once only.
       process.stdout.write(
-        `\nGenerated admin API key (shown once; only its hash is kept; \`npm run ledger -- admin-key rotate\` replaces it, or set ADMIN_API_KEY to choose your own):\n\n  ${service.generatedAdminKey}\n\n`,
+        `\nGenerated admin API key (shown once; only its hash is kept; \`npm run ledger -- admin-key rotate\` replaces it, or set ADMIN_API_KEY to choose your own):\n\n  ${service.generatedAdminKey.expose()}\n\n`,
       );
     }
     stopOnSignal(logger, () => service.stop());

@@ -26,6 +26,7 @@ import { transactionLocator } from "./projections/transactions/locate-transactio
 import { settlementCandidatesOf } from "./projections/transactions/settlement-candidates.ts";
 import { createConnectors } from "./processors/connectors.ts";
 import { processors } from "./domain/host-configurations/schemas.ts";
+import type { Secret } from "./domain/secret.ts";
 import { createHttpClient } from "./processors/http.ts";
 import { type Simulator, startSimulator } from "./processors/simulator/server.ts";
 import { IdempotencyPurge } from "./jobs/idempotency-purge.ts";
@@ -54,7 +55,7 @@ const GAUGE_REFRESH_MS = 15_000;
 export interface Service {
   url: string;
   /** The admin key, when this start generated it: shown once by the caller, stored nowhere. */
-  generatedAdminKey: string | undefined;
+  generatedAdminKey: Secret<string> | undefined;
   stop(): Promise<void>;
 }
 
@@ -120,8 +121,8 @@ export async function startService(
   const simulatedProcessors = simulator ? processors : [];
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
   const connectors = tracing.enabled
-    ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall: metrics.observeProcessorCall }), tracer)
-    : createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall });
+    ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall: metrics.observeProcessorCall, log: logger }), tracer)
+    : createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall, log: logger });
   const runners =
     projectionsRun === "here" ? startProjectionRunners({ db: database.db, store, logger, readYourWrites, tracer }) : undefined;
   const systemContext = {
@@ -211,7 +212,8 @@ export async function startService(
     readYourWrites,
     ...readSide,
     metrics,
-    metricsToken: config.metricsToken,
+    // The app's dependencies take the token as text (src/api/app.ts); it is compared, never printed.
+    metricsToken: config.metricsToken?.expose(),
     secrets,
     connectors,
     processorTimeoutMs: config.processorTimeoutMs,

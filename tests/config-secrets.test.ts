@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { createTestCa } from "./support/certificates.ts";
@@ -42,14 +43,22 @@ describe("<NAME>_FILE", () => {
       DATABASE_URL_FILE: await secretFile("database", "postgres://ledger:s3cret@db.example:5432/ledger?sslmode=verify-full\n"),
       EVENTSTORE_URL_FILE: await secretFile("eventstore", "esdb://es.example:2113?tls=true&tlsCAFile=/run/ca.crt\n"),
     });
+    const { adminApiKey, secretsMasterKeys, cardFingerprintKey, metricsToken } = config;
+    expect([adminApiKey, secretsMasterKeys, cardFingerprintKey, metricsToken].map((secret) => secret?.expose())).toEqual([
+      adminKey,
+      testSecrets.SECRETS_MASTER_KEYS,
+      testSecrets.CARD_FINGERPRINT_KEY,
+      "metrics-token-0123456789",
+    ]);
     expect(config).toMatchObject({
-      adminApiKey: adminKey,
-      secretsMasterKeys: testSecrets.SECRETS_MASTER_KEYS,
-      cardFingerprintKey: testSecrets.CARD_FINGERPRINT_KEY,
-      metricsToken: "metrics-token-0123456789",
       databaseUrl: "postgres://ledger:s3cret@db.example:5432/ledger?sslmode=verify-full",
       eventStoreUrl: "esdb://es.example:2113?tls=true&tlsCAFile=/run/ca.crt",
     });
+    // The keys and tokens are secrets from here on: the configuration prints nothing of them.
+    const printed = `${JSON.stringify(config)} ${inspect(config, { depth: Infinity })}`;
+    for (const secret of [adminKey, testSecrets.SECRETS_MASTER_KEYS, testSecrets.CARD_FINGERPRINT_KEY, "metrics-token-0123456789"]) {
+      expect(printed).not.toContain(secret);
+    }
   });
 
   it("refuses a secret given both ways, naming both", async () => {

@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { FastifyRequest } from "fastify";
 import { LEGACY_FINGERPRINT_KEY_ID, type FingerprintKeyring } from "../crypto/card-fingerprint.ts";
-import { cardBrand } from "../domain/cards.ts";
+import { brandAndLast4 } from "../domain/cards.ts";
+import { Secret } from "../domain/secret.ts";
 
 /**
  * The hash an Idempotency-Key record keeps of its request, to tell the same request from another.
@@ -22,7 +23,7 @@ export function createRequestHasher(keyring: FingerprintKeyring): RequestHasher 
   const hashUnder = (keyId: string, request: FastifyRequest, body: unknown): string | undefined => {
     const key = keyring.requestHashKey(keyId);
     if (!key) return undefined;
-    const fingerprint = (number: string) => keyring.fingerprintUnder(keyId, number)!;
+    const fingerprint = (number: Secret<string>) => keyring.fingerprintUnder(keyId, number)!;
     return `${keyId}.${hmac(key, request, withCardSummarized(body ?? null, request.routeOptions.config.startsPayment ? fingerprint : undefined))}`;
   };
   return {
@@ -49,11 +50,12 @@ function hmac(key: Buffer, request: FastifyRequest, body: unknown): string {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** The body with its card as the summary that is kept of it, and no CVC. */
-function withCardSummarized(body: unknown, fingerprint: ((number: string) => string) | undefined): unknown {
+function withCardSummarized(body: unknown, fingerprint: ((number: Secret<string>) => string) | undefined): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
   const { cvc: _cvc, card, ...rest } = body as Record<string, Json>;
   if (card === undefined) return rest;
   if (card === null || typeof card !== "object" || Array.isArray(card) || typeof card.number !== "string") return { ...rest, card };
-  const { number, expMonth = null, expYear = null } = card;
-  return { ...rest, card: { brand: cardBrand(number), last4: number.slice(-4), expMonth, expYear, ...(fingerprint && { fingerprint: fingerprint(number) }) } };
+  const { expMonth = null, expYear = null } = card;
+  const number = new Secret(card.number);
+  return { ...rest, card: { ...brandAndLast4(number), expMonth, expYear, ...(fingerprint && { fingerprint: fingerprint(number) }) } };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { Secret } from "../domain/secret.ts";
 import { generateApiKey, hashApiKey } from "./keys.ts";
 
 /**
@@ -7,11 +8,11 @@ import { generateApiKey, hashApiKey } from "./keys.ts";
  * hash the database keeps (generated on the first start, replaced by `ledger admin-key rotate`),
  * which every request reads, so a rotation takes effect at once on every instance.
  */
-export type AdminKey = { kind: "configured"; hash: string } | { kind: "stored"; /** Set only on the start that generated it: shown once, then forgotten. */ generated?: string };
+export type AdminKey = { kind: "configured"; hash: string } | { kind: "stored"; /** Set only on the start that generated it: shown once, then forgotten. */ generated?: Secret<string> };
 
 /** The admin key in use, generating and storing one on the first start without ADMIN_API_KEY. */
-export async function resolveAdminKey(db: Kysely<Database>, configured: string | undefined): Promise<AdminKey> {
-  if (configured) return { kind: "configured", hash: hashApiKey(configured) };
+export async function resolveAdminKey(db: Kysely<Database>, configured: Secret<string> | undefined): Promise<AdminKey> {
+  if (configured) return { kind: "configured", hash: hashApiKey(configured.expose()) };
   const stored = await db.selectFrom("admin_key").select("key_hash").executeTakeFirst();
   if (stored) return { kind: "stored" };
 
@@ -23,7 +24,7 @@ export async function resolveAdminKey(db: Kysely<Database>, configured: string |
     .returning("key_hash")
     .executeTakeFirst();
   // Another instance generated one at the same moment: theirs stands.
-  return inserted ? { kind: "stored", generated } : { kind: "stored" };
+  return inserted ? { kind: "stored", generated: new Secret(generated) } : { kind: "stored" };
 }
 
 /** Replaces the stored admin key by a new one, returned to be shown once: the old one stops working at once. */

@@ -2,13 +2,14 @@ import { generateFingerprintKey, parseFingerprintKeys } from "../crypto/card-fin
 import { rotateStoredKey } from "../crypto/fingerprint-key-store.ts";
 import { loadMasterKeys } from "../crypto/master-keys.ts";
 import { createSecretBox } from "../crypto/secrets.ts";
+import type { Secret } from "../domain/secret.ts";
 import { createLogger } from "../logger.ts";
 import type { Ledger } from "./connection.ts";
 import { writeErr, writeOut } from "./output.ts";
 
 export interface FingerprintKeyConfig {
-  cardFingerprintKey: string | undefined;
-  secretsMasterKeys: string | undefined;
+  cardFingerprintKey: Secret<string> | undefined;
+  secretsMasterKeys: Secret<string> | undefined;
   dataDir: string;
 }
 
@@ -21,7 +22,7 @@ export interface FingerprintKeyConfig {
  */
 export async function rotateFingerprintKey({ db }: Ledger, config: FingerprintKeyConfig, { destroyPrevious }: { destroyPrevious: boolean }): Promise<number> {
   if (config.cardFingerprintKey !== undefined) {
-    const { keys } = parseFingerprintKeys(config.cardFingerprintKey);
+    const { keys } = parseFingerprintKeys(config.cardFingerprintKey.expose());
     const keyId = String(Math.max(0, ...[...keys.keys()].map(Number).filter(Number.isInteger)) + 1);
     const entry = `${keyId}:${generateFingerprintKey().toString("base64")}`;
     writeErr(

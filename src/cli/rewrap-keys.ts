@@ -1,6 +1,7 @@
 import { rewrapDataKeys } from "../commands/payment-methods/vault.ts";
 import { loadMasterKeys } from "../crypto/master-keys.ts";
 import { createSecretBox } from "../crypto/secrets.ts";
+import type { Secret } from "../domain/secret.ts";
 import { createLogger } from "../logger.ts";
 import type { Ledger } from "./connection.ts";
 import { count, writeErr } from "./output.ts";
@@ -12,7 +13,7 @@ import { count, writeErr } from "./output.ts";
  * When it reports none left under an older key, that key can leave `SECRETS_MASTER_KEYS` as
  * far as the vault is concerned (host credentials and webhook secrets in events may still use it).
  */
-export async function rewrapKeys({ db }: Ledger, masterKeys: string | undefined, dataDir: string): Promise<number> {
+export async function rewrapKeys({ db }: Ledger, masterKeys: Secret<string> | undefined, dataDir: string): Promise<number> {
   const secrets = createSecretBox(await loadMasterKeys(masterKeys, dataDir, createLogger("warn", process.stderr)));
   const rewrapped = await rewrapDataKeys(db, secrets, () => new Date());
   const left = await db

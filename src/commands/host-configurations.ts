@@ -10,6 +10,7 @@ import {
   toView,
 } from "../domain/host-configurations/decider.ts";
 import type { Processor, ProcessorConfiguration } from "../domain/host-configurations/schemas.ts";
+import type { Secret } from "../domain/secret.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
@@ -18,8 +19,8 @@ export interface HostConfigurationInput {
   processor: Processor;
   /** Everything but the credentials, already validated against the processor's schema. */
   configuration: ProcessorConfiguration["configuration"];
-  /** Plaintext; encrypted here before it reaches an event. `undefined` on update keeps the stored ones. */
-  credentials: JsonObject | undefined;
+  /** Encrypted here before it reaches an event. `undefined` on update keeps the stored ones. */
+  credentials: Secret<JsonObject> | undefined;
 }
 
 /**
@@ -51,10 +52,12 @@ async function run(
 /** What a configuration's credentials are bound to: moved to another configuration, they do not decrypt. */
 export const credentialsContext = (hostConfigurationId: string) => `host-configuration/${hostConfigurationId}/credentials`;
 
-const encrypted = (secrets: SecretBox, hostConfigurationId: string, credentials: JsonObject | undefined) =>
-  credentials && Object.keys(credentials).length > 0
-    ? asEncryptedSecret(secrets.encrypt(credentials, credentialsContext(hostConfigurationId)))
+function encrypted(secrets: SecretBox, hostConfigurationId: string, credentials: Secret<JsonObject> | undefined) {
+  const plaintext = credentials?.expose();
+  return plaintext && Object.keys(plaintext).length > 0
+    ? asEncryptedSecret(secrets.encrypt(plaintext, credentialsContext(hostConfigurationId)))
     : undefined;
+}
 
 /**
  * `isDefault`: whether the new configuration is its client's default for the processor, as the

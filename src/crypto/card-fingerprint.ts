@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, randomBytes } from "node:crypto";
+import type { Secret } from "../domain/secret.ts";
 
 /**
  * Card fingerprints: a keyed HMAC of the whole number, `fp_<keyId>_<base64url>`, so the same card
@@ -28,9 +29,9 @@ export interface FingerprintKeys {
 export interface FingerprintKeyring {
   readonly activeKeyId: string;
   /** The number's fingerprint under the active key. */
-  fingerprint(cardNumber: string): string;
+  fingerprint(cardNumber: Secret<string>): string;
   /** The number's fingerprint under key `keyId`, or undefined when that key no longer exists. */
-  fingerprintUnder(keyId: string, cardNumber: string): string | undefined;
+  fingerprintUnder(keyId: string, cardNumber: Secret<string>): string | undefined;
   /**
    * The key that keys Idempotency-Key records' request hashes under fingerprint key `keyId` (its
    * own, derived), or undefined when that key no longer exists.
@@ -42,9 +43,9 @@ export function createFingerprintKeyring({ activeKeyId, keys }: FingerprintKeys)
   const active = keys.get(activeKeyId);
   if (!active) throw new FingerprintKeyError(`The active fingerprint key "${activeKeyId}" is not among the keys.`);
   const hashKeys = new Map([...keys].map(([id, key]) => [id, Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), "idempotency-request-hash", 32))]));
-  const fingerprintUnder = (keyId: string, cardNumber: string) => {
+  const fingerprintUnder = (keyId: string, cardNumber: Secret<string>) => {
     const key = keys.get(keyId);
-    return key && `fp_${keyId}_${createHmac("sha256", key).update(cardNumber, "utf8").digest("base64url")}`;
+    return key && `fp_${keyId}_${createHmac("sha256", key).update(cardNumber.expose(), "utf8").digest("base64url")}`;
   };
   return {
     activeKeyId,

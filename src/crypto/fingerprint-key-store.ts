@@ -2,6 +2,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import type { Secret } from "../domain/secret.ts";
 import type { Logger } from "../logger.ts";
 import {
   decodeKey,
@@ -26,7 +27,7 @@ const LEGACY_KEY_FILE = "card-fingerprint-key";
 const keyContext = (keyId: string) => `card-fingerprint-key/${keyId}`;
 
 export interface FingerprintKeySource {
-  configured: string | undefined;
+  configured: Secret<string> | undefined;
   db: Kysely<Database>;
   secrets: SecretBox;
   dataDir: string;
@@ -34,7 +35,7 @@ export interface FingerprintKeySource {
 }
 
 export async function loadFingerprintKeys(source: FingerprintKeySource): Promise<FingerprintKeys> {
-  if (source.configured !== undefined) return parseFingerprintKeys(source.configured);
+  if (source.configured !== undefined) return parseFingerprintKeys(source.configured.expose());
   const { db, secrets, logger } = source;
   if ((await storedKeys(db)).length === 0) {
     const legacy = await legacyKey(source.dataDir);

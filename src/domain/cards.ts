@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Secret } from "./secret.ts";
 
 /** Card checks and the card data we may keep: never the full number, never the CVC. */
 
@@ -72,11 +73,16 @@ export const cvcLength = (brand: CardBrand): number => (brand === "amex" ? 4 : 3
 export const isValidCvc = (cvc: string, brand: CardBrand): boolean =>
   new RegExp(`^[0-9]{${cvcLength(brand)}}$`).test(cvc);
 
+/** What may be kept of a number: its brand and last four digits. */
+export function brandAndLast4(number: Secret<string>): { brand: CardBrand; last4: string } {
+  const digits = number.expose();
+  return { brand: cardBrand(digits), last4: digits.slice(-4) };
+}
+
 /** The summary of a card sent inline (with its fingerprint) or stored (without: it is kept under the payment method's key). */
-export function safeCard(number: string, expMonth: number, expYear: number, fingerprint?: string): SafeCard {
+export function safeCard(number: Secret<string>, expMonth: number, expYear: number, fingerprint?: string): SafeCard {
   return {
-    brand: cardBrand(number),
-    last4: number.slice(-4),
+    ...brandAndLast4(number),
     expMonth,
     expYear,
     ...(fingerprint !== undefined && { fingerprint }),
@@ -111,7 +117,7 @@ const storedCardFields = {
 /**
  * The request's `card` object. Expiry is checked here too, against `now` (a clock passed in, so
  * the domain never reads one); issue paths are relative (`number`), so nested under `card` in a
- * request body they read `card.number`.
+ * request body they read `card.number`. Once valid, the number and the CVC are secrets.
  */
 export const cardSchema = (now: () => Date) =>
   z
@@ -122,11 +128,19 @@ export const cardSchema = (now: () => Date) =>
         ctx.addIssue({ code: "custom", path: ["cvc"], message: `must be ${cvcLength(brand)} digits` });
       }
       checkExpiry(card, now, ctx);
-    });
+    })
+    .transform(({ number, cvc, ...card }) => ({
+      ...card,
+      number: new Secret(number),
+      ...(cvc !== undefined && { cvc: new Secret(cvc) }),
+    }));
 
 /** A card to keep in the vault: as `cardSchema`, but never a CVC (it may only accompany a payment). */
 export const storedCardSchema = (now: () => Date) =>
-  z.strictObject(storedCardFields).superRefine((card, ctx) => checkExpiry(card, now, ctx));
+  z
+    .strictObject(storedCardFields)
+    .superRefine((card, ctx) => checkExpiry(card, now, ctx))
+    .transform(({ number, ...card }) => ({ ...card, number: new Secret(number) }));
 
 function checkExpiry(card: { expMonth: number; expYear: number }, now: () => Date, ctx: z.RefinementCtx): void {
   // Refinements still run after an out-of-range month or year; the expiry means nothing then.

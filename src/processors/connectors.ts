@@ -1,4 +1,5 @@
 import type { Processor } from "../domain/host-configurations/schemas.ts";
+import { type CredentialsLog, credentialsReader } from "./credentials.ts";
 import { type CallOutcome, type HttpClient, timedHttpClient } from "./http.ts";
 import type { Connectors } from "./port.ts";
 import { createProcessorA } from "./processor-a.ts";
@@ -13,16 +14,19 @@ export interface ConnectorsOptions {
   http: HttpClient;
   /** Told the duration and outcome of every call to a processor (the service's metrics); tests and benches leave it out. */
   observeCall?: (processor: Processor, outcome: CallOutcome, seconds: number) => void;
+  /** Told of a host configuration's credentials that cannot be sent (the service's logger); tests and benches may leave it out. */
+  log?: CredentialsLog;
 }
 
-export function createConnectors({ baseUrls, http, observeCall }: ConnectorsOptions): Connectors {
+export function createConnectors({ baseUrls, http, observeCall, log }: ConnectorsOptions): Connectors {
   const base = (processor: Processor) => baseUrls[processor].replace(/\/+$/, "");
   const httpFor = (processor: Processor) =>
     observeCall ? timedHttpClient(http, (outcome, seconds) => observeCall(processor, outcome, seconds)) : http;
+  const credentials = credentialsReader(log);
   return {
     processor_a: createProcessorA(httpFor("processor_a"), base("processor_a")),
-    processor_b: createProcessorB(httpFor("processor_b"), base("processor_b")),
-    processor_c: createProcessorC(httpFor("processor_c"), base("processor_c")),
-    processor_d: createProcessorD(httpFor("processor_d"), base("processor_d")),
+    processor_b: createProcessorB(httpFor("processor_b"), base("processor_b"), credentials),
+    processor_c: createProcessorC(httpFor("processor_c"), base("processor_c"), credentials),
+    processor_d: createProcessorD(httpFor("processor_d"), base("processor_d"), credentials),
   };
 }

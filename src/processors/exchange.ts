@@ -1,4 +1,5 @@
 import type { SettlementTotals } from "../domain/settlements/totals.ts";
+import type { UnusableCredentials } from "./credentials.ts";
 import type { HttpResult } from "./http.ts";
 import type { BatchCloseOutcome, InquiryOutcome, ProcessorOutcome } from "./port.ts";
 import { APPROVED, authenticationFailed, outcomeOf, type ProcessorAnswer, processorError } from "./response-codes.ts";
@@ -96,12 +97,16 @@ export function batchCloseOutcome(result: HttpResult, read: (body: unknown) => B
   return { kind: "closed", totals: answer.totals, transactionIds: answer.transactionIds };
 }
 
-/** The host configuration's credentials are absent or malformed: nothing was sent. */
+/** The host configuration's credentials are absent or cannot be sent (`CredentialsReader`): nothing was sent. */
 export const unusableCredentials = {
-  submit: authenticationFailed(
-    "credentials_unusable",
-    "The host configuration has no usable credentials for this processor.",
-  ),
-  inquiry: { kind: "unknown", message: "The host configuration has no usable credentials to ask the processor." },
-  batchClose: { kind: "refused", message: "The host configuration has no usable credentials for this processor." },
-} as const satisfies { submit: ProcessorOutcome; inquiry: InquiryOutcome; batchClose: BatchCloseOutcome };
+  submit: ({ field, problem }: UnusableCredentials): ProcessorOutcome =>
+    authenticationFailed("credentials_unusable", `The host configuration's ${field} ${problem}: nothing was sent to the processor.`),
+  inquiry: ({ field, problem }: UnusableCredentials): InquiryOutcome => ({
+    kind: "unknown",
+    message: `The host configuration's ${field} ${problem}: the processor could not be asked.`,
+  }),
+  batchClose: ({ field, problem }: UnusableCredentials): BatchCloseOutcome => ({
+    kind: "refused",
+    message: `The host configuration's ${field} ${problem}: nothing was sent to the processor.`,
+  }),
+};

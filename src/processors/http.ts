@@ -22,6 +22,8 @@ export interface HttpClient {
  * cannot have acted. Anything else (timeouts, resets) may come after it received the request.
  */
 const notSentCodes = new Set([
+  // The request was refused before it was made, such as a header value HTTP cannot carry.
+  "UND_ERR_INVALID_ARG",
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",

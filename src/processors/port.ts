@@ -1,5 +1,6 @@
 import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
+import type { Secret } from "../domain/secret.ts";
 import type { SettlementTotals } from "../domain/settlements/totals.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 
@@ -12,18 +13,19 @@ import type { JsonObject } from "../eventstore/port.ts";
 export const operations = ["authorization", "sale", "capture", "refund", "void"] as const;
 export type Operation = (typeof operations)[number];
 
+/** The number and the CVC are exposed only where a connector writes them into its message. */
 export interface CardDetails {
-  number: string;
+  number: Secret<string>;
   expMonth: number;
   expYear: number;
-  cvc?: string;
-  holderName?: string;
+  cvc?: Secret<string> | undefined;
+  holderName?: string | undefined;
 }
 
 export interface ProcessorHostConfiguration {
   view: HostConfigurationView;
-  /** Already decrypted; `null` when the processor has none. */
-  credentials: JsonObject | null;
+  /** Already decrypted, exposed only where a connector sends them; `null` when the processor has none. */
+  credentials: Secret<JsonObject> | null;
 }
 
 export interface ProcessorRequest {

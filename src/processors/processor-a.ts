@@ -57,9 +57,9 @@ function message(request: ProcessorRequest) {
     card:
       card &&
       compact({
-        pan: card.number,
+        pan: card.number.expose(),
         expiry: `${twoDigits(card.expYear)}${twoDigits(card.expMonth)}`,
-        cvv2: card.cvc,
+        cvv2: card.cvc?.expose(),
         cardholderName: card.holderName,
       }),
   });

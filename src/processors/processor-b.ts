@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
-import { hostConfigurationSchemas } from "../domain/host-configurations/schemas.ts";
+import type { CredentialsReader } from "./credentials.ts";
 import {
   type AnswerReader,
   type BatchAnswer,
@@ -59,9 +59,9 @@ function message(request: ProcessorRequest) {
       card:
         card &&
         compact({
-          accountNumber: card.number,
+          accountNumber: card.number.expose(),
           expirationDate: `${twoDigits(card.expMonth)}${twoDigits(card.expYear)}`,
-          securityCode: card.cvc,
+          securityCode: card.cvc?.expose(),
           cardholderName: card.holderName,
         }),
     }),
@@ -76,11 +76,6 @@ function batchMessage(request: BatchCloseRequest) {
   };
 }
 
-/** The Datawire id header, or `undefined` when the configuration has none. */
-function authHeaders(hostConfiguration: ProcessorHostConfiguration) {
-  const credentials = hostConfigurationSchemas.processor_b.credentials.safeParse(hostConfiguration.credentials);
-  return credentials.success ? { "x-datawire-id": credentials.data.datawireId } : undefined;
-}
 
 const answerSchema = z.object({
   result: z.object({
@@ -137,27 +132,31 @@ function readBatchAnswer(body: unknown): BatchAnswer | undefined {
   return { code: result.responseCode, message: result.responseMessage, totals, transactionIds: batch?.settledClientRefs };
 }
 
-export function createProcessorB(http: HttpClient, baseUrl: string): ProcessorConnector {
+export function createProcessorB(http: HttpClient, baseUrl: string, credentials: CredentialsReader): ProcessorConnector {
   const root = `${baseUrl}/processor_b`;
+  /** The Datawire id header: the schema holds it to 20 digits, so it is never dropped from a header. */
+  const authHeaders = (hostConfiguration: ProcessorHostConfiguration) => {
+    const read = credentials.read("processor_b", hostConfiguration);
+    return read.ok ? { ok: true as const, headers: { "x-datawire-id": read.credentials.datawireId } } : read;
+  };
   return {
     processor: "processor_b",
     async submit(request) {
       const body = message(request);
-      const headers = authHeaders(request.hostConfiguration);
-      if (!headers) return unusableCredentials.submit;
-      return submitOutcome(await http.post(`${root}/transactions`, body, headers), reader);
+      const auth = authHeaders(request.hostConfiguration);
+      if (!auth.ok) return unusableCredentials.submit(auth.unusable);
+      return submitOutcome(await http.post(`${root}/transactions`, body, auth.headers), reader);
     },
     async inquire({ transactionId, hostConfiguration }) {
-      configurationFor("processor_b", hostConfiguration.view);
-      const headers = authHeaders(hostConfiguration);
-      if (!headers) return unusableCredentials.inquiry;
-      return inquiryOutcome(await http.get(`${root}/transactions/${encodeURIComponent(transactionId)}`, headers), reader);
+      const auth = authHeaders(hostConfiguration);
+      if (!auth.ok) return unusableCredentials.inquiry(auth.unusable);
+      return inquiryOutcome(await http.get(`${root}/transactions/${encodeURIComponent(transactionId)}`, auth.headers), reader);
     },
     async closeBatch(request) {
       const body = batchMessage(request);
-      const headers = authHeaders(request.hostConfiguration);
-      if (!headers) return unusableCredentials.batchClose;
-      return batchCloseOutcome(await http.post(`${root}/batches`, body, headers), readBatchAnswer);
+      const auth = authHeaders(request.hostConfiguration);
+      if (!auth.ok) return unusableCredentials.batchClose(auth.unusable);
+      return batchCloseOutcome(await http.post(`${root}/batches`, body, auth.headers), readBatchAnswer);
     },
   };
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
-import { hostConfigurationSchemas } from "../domain/host-configurations/schemas.ts";
 import { minorUnitsOfDecimal, toDecimalAmount } from "./decimal-amount.ts";
 import {
   type AnswerReader,
@@ -10,6 +9,7 @@ import {
   submitOutcome,
   unusableCredentials,
 } from "./exchange.ts";
+import type { CredentialsReader } from "./credentials.ts";
 import { configurationFor } from "./host-configuration.ts";
 import type { HttpClient } from "./http.ts";
 import { compact } from "./json.ts";
@@ -32,17 +32,6 @@ const transactionTypes: Record<Operation, string> = {
   void: "ccvoid",
 };
 
-/** Merchant and login fields, or `undefined` when the configuration has no usable credentials. */
-function identity(hostConfiguration: ProcessorHostConfiguration) {
-  const { merchant } = configurationFor("processor_c", hostConfiguration.view);
-  const credentials = hostConfigurationSchemas.processor_c.credentials.safeParse(hostConfiguration.credentials);
-  if (!credentials.success) return undefined;
-  return {
-    ssl_merchant_id: merchant.merchantId,
-    ssl_user_id: credentials.data.username,
-    ssl_pin: credentials.data.password,
-  };
-}
 
 /** The platform and terminal fields every message carries besides the login. */
 function terminal(view: HostConfigurationView) {
@@ -67,10 +56,10 @@ function message(request: ProcessorRequest) {
     ssl_txn_id: parent?.reference,
     ssl_amount: toDecimalAmount(request.amount, request.currency),
     ssl_transaction_currency: request.currency,
-    ssl_card_number: card?.number,
+    ssl_card_number: card?.number.expose(),
     ssl_exp_date: card && `${twoDigits(card.expMonth)}${twoDigits(card.expYear)}`,
     ssl_cvv2cvc2_indicator: card && (card.cvc === undefined ? "0" : "1"),
-    ssl_cvv2cvc2: card?.cvc,
+    ssl_cvv2cvc2: card?.cvc?.expose(),
     ssl_card_holder_name: card?.holderName,
   });
 }
@@ -149,26 +138,34 @@ function readBatchAnswer(body: unknown): BatchAnswer | undefined {
   return { code: ssl_response_code, message: ssl_result_message, totals: ssl_batch_totals, transactionIds: ssl_settled_invoice_numbers };
 }
 
-export function createProcessorC(http: HttpClient, baseUrl: string): ProcessorConnector {
+export function createProcessorC(http: HttpClient, baseUrl: string, credentials: CredentialsReader): ProcessorConnector {
   const root = `${baseUrl}/processor_c/api`;
+  /** The merchant and login fields every message starts with. */
+  const identity = (hostConfiguration: ProcessorHostConfiguration) => {
+    const { merchant } = configurationFor("processor_c", hostConfiguration.view);
+    const read = credentials.read("processor_c", hostConfiguration);
+    if (!read.ok) return read;
+    const { username, password } = read.credentials;
+    return { ok: true as const, login: { ssl_merchant_id: merchant.merchantId, ssl_user_id: username, ssl_pin: password } };
+  };
   return {
     processor: "processor_c",
     async submit(request) {
       const body = message(request);
-      const login = identity(request.hostConfiguration);
-      if (!login) return unusableCredentials.submit;
-      return submitOutcome(await http.post(`${root}/process`, { ...login, ...body }), reader);
+      const auth = identity(request.hostConfiguration);
+      if (!auth.ok) return unusableCredentials.submit(auth.unusable);
+      return submitOutcome(await http.post(`${root}/process`, { ...auth.login, ...body }), reader);
     },
     async inquire({ transactionId, hostConfiguration }) {
-      const login = identity(hostConfiguration);
-      if (!login) return unusableCredentials.inquiry;
-      return inquiryOutcome(await http.post(`${root}/query`, { ...login, ssl_invoice_number: transactionId }), reader);
+      const auth = identity(hostConfiguration);
+      if (!auth.ok) return unusableCredentials.inquiry(auth.unusable);
+      return inquiryOutcome(await http.post(`${root}/query`, { ...auth.login, ssl_invoice_number: transactionId }), reader);
     },
     async closeBatch(request) {
       const body = batchMessage(request);
-      const login = identity(request.hostConfiguration);
-      if (!login) return unusableCredentials.batchClose;
-      return batchCloseOutcome(await http.post(`${root}/settle`, { ...login, ...body }), readBatchAnswer);
+      const auth = identity(request.hostConfiguration);
+      if (!auth.ok) return unusableCredentials.batchClose(auth.unusable);
+      return batchCloseOutcome(await http.post(`${root}/settle`, { ...auth.login, ...body }), readBatchAnswer);
     },
   };
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
-import { hostConfigurationSchemas } from "../domain/host-configurations/schemas.ts";
 import {
   type AnswerReader,
   type BatchAnswer,
@@ -9,6 +8,7 @@ import {
   submitOutcome,
   unusableCredentials,
 } from "./exchange.ts";
+import type { CredentialsReader } from "./credentials.ts";
 import { configurationFor } from "./host-configuration.ts";
 import type { HttpClient } from "./http.ts";
 import { compact } from "./json.ts";
@@ -66,10 +66,10 @@ function message(request: ProcessorRequest) {
       card &&
       compact({
         type: "card",
-        number: card.number,
+        number: card.number.expose(),
         expiryMonth: card.expMonth,
         expiryYear: card.expYear,
-        cvc: card.cvc,
+        cvc: card.cvc?.expose(),
         holderName: card.holderName,
       }),
   });
@@ -84,11 +84,6 @@ function batchMessage(request: BatchCloseRequest) {
   };
 }
 
-function authorization(hostConfiguration: ProcessorHostConfiguration) {
-  configurationFor("processor_d", hostConfiguration.view);
-  const credentials = hostConfigurationSchemas.processor_d.credentials.safeParse(hostConfiguration.credentials);
-  return credentials.success ? { authorization: `Bearer ${credentials.data.secretApiKey}` } : undefined;
-}
 
 const answerSchema = z.object({
   id: z.string(),
@@ -135,30 +130,35 @@ function readBatchAnswer(body: unknown): BatchAnswer | undefined {
   };
 }
 
-export function createProcessorD(http: HttpClient, baseUrl: string): ProcessorConnector {
+export function createProcessorD(http: HttpClient, baseUrl: string, credentials: CredentialsReader): ProcessorConnector {
   const root = `${baseUrl}/processor_d/v2`;
+  /** The bearer API key: the schema holds it to what a header value carries unchanged. */
+  const authorization = (hostConfiguration: ProcessorHostConfiguration) => {
+    const read = credentials.read("processor_d", hostConfiguration);
+    return read.ok ? { ok: true as const, headers: { authorization: `Bearer ${read.credentials.secretApiKey}` } } : read;
+  };
   return {
     processor: "processor_d",
     async submit(request) {
       const body = message(request);
-      const headers = authorization(request.hostConfiguration);
-      if (!headers) return unusableCredentials.submit;
+      const auth = authorization(request.hostConfiguration);
+      if (!auth.ok) return unusableCredentials.submit(auth.unusable);
       const result = await http.post(`${root}/${path(request)}`, body, {
-        ...headers,
+        ...auth.headers,
         "idempotency-key": request.transactionId,
       });
       return submitOutcome(result, reader);
     },
     async inquire({ transactionId, hostConfiguration }) {
-      const headers = authorization(hostConfiguration);
-      if (!headers) return unusableCredentials.inquiry;
-      return inquiryOutcome(await http.get(`${root}/references/${encodeURIComponent(transactionId)}`, headers), reader);
+      const auth = authorization(hostConfiguration);
+      if (!auth.ok) return unusableCredentials.inquiry(auth.unusable);
+      return inquiryOutcome(await http.get(`${root}/references/${encodeURIComponent(transactionId)}`, auth.headers), reader);
     },
     async closeBatch(request) {
       const body = batchMessage(request);
-      const headers = authorization(request.hostConfiguration);
-      if (!headers) return unusableCredentials.batchClose;
-      const result = await http.post(`${root}/settlements`, body, { ...headers, "idempotency-key": request.settlementId });
+      const auth = authorization(request.hostConfiguration);
+      if (!auth.ok) return unusableCredentials.batchClose(auth.unusable);
+      const result = await http.post(`${root}/settlements`, body, { ...auth.headers, "idempotency-key": request.settlementId });
       return batchCloseOutcome(result, readBatchAnswer);
     },
   };

@@ -106,6 +106,25 @@ for (const target of testDatabaseTargets()) {
       expect(response.body.errors).toEqual([expect.objectContaining({ path: "merchant.merchantId" })]);
     });
 
+    it("refuses credentials that cannot travel in an HTTP header, on create and replace, naming the field and never the value", async () => {
+      const cases = [
+        ["processor_b", "credentials.datawireId", "0001234567890123456\n"],
+        ["processor_d", "credentials.secretApiKey", "sk_live_0123\r\nx-injected: 1"],
+        ["processor_d", "credentials.secretApiKey", " sk_live_injected "],
+      ] as const;
+      for (const [processor, path, value] of cases) {
+        const created = await api.request("POST", `/v1/host-configurations/${processor}`, { body: bodyFor(processor) });
+        for (const [method, url] of [["POST", `/v1/host-configurations/${processor}`], ["PUT", `/v1/host-configurations/${processor}/${created.body.id}`]] as const) {
+          const response = await api.request(method, url, { body: withField(bodyFor(processor), path, value) });
+          expect(response.status, response.text).toBe(400);
+          expect(response.body.code).toBe("validation_error");
+          expect(response.body.errors).toEqual([expect.objectContaining({ path })]);
+          expect(response.text).not.toContain("injected");
+          expect(response.text).not.toContain("0001234567890123456");
+        }
+      }
+    });
+
     it("keeps identifiers as strings with their leading zeros", async () => {
       const created = await api.request("POST", "/v1/host-configurations/processor_a", { body: bodyFor("processor_a") });
       expect(created.body.merchant.merchantNumber).toBe("000123456789");

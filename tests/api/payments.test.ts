@@ -88,8 +88,8 @@ for (const target of testDatabaseTargets()) {
       expect(read.body).toMatchObject({ status: "failed", failureReason: "processor_authentication_failed" });
     });
 
-    it("leaves a timed-out sale pending (504) until the resolver learns it was approved", async () => {
-      const response = await pay("sale", "4000000000000408");
+    it("leaves a timed-out sale pending (504) until the resolver learns it was approved, its card never written", async () => {
+      const response = await pay("sale", "4000000000000408", { card: { ...card("4000000000000408"), cvc: "987" } });
       expect(response.status).toBe(504);
       expect(response.body.code).toBe("processor_timeout");
       expect(response.body.transaction.status).toBe("pending");
@@ -100,6 +100,10 @@ for (const target of testDatabaseTargets()) {
         },
         { timeout: 10_000, interval: 100 },
       );
+      // The call that timed out and the resolver's inquiries are logged; the card is in none of it.
+      const everything = api.logs() + response.text + (await everythingStored(api.database.db));
+      expect(everything).not.toContain("4000000000000408");
+      expect(everything).not.toMatch(/"987"|:987[,}]/);
     });
 
     it("captures in parts, refunds and voids, with every amount rule", async () => {
@@ -267,17 +271,36 @@ for (const target of testDatabaseTargets()) {
       expect((await api.request("GET", `/v1/transactions/${auth.body.id}`)).status).toBe(200);
     });
 
-    it("never stores, returns or logs a card number or CVC", async () => {
+    it("never stores, returns or logs a card number, CVC or processor credential", async () => {
+      const withCvc = (number: string) => ({ ...card(number), cvc: number.startsWith("37") ? "9876" : "987" });
       const numbers = ["4242424242424242", "5555555555554444", "378282246310005", "4000000000000002", "4000000000000119"];
-      for (const number of numbers) await pay("sale", number, { amount: 777, card: { ...card(number), cvc: number.startsWith("37") ? "9876" : "987" } });
-      const everything = api.logs() + (await everythingStored(api.database.db));
-      // The summary is there (so the search reads what is stored); the BIN beside a fingerprint never is.
-      expect(everything).toContain('"last4":"0005"');
+      const answers = [];
+      for (const number of numbers) answers.push(await pay("sale", number, { amount: 777, card: withCvc(number) }));
+      // Every connector with credentials, and a card refused before any processor (400), whose problem names only the field.
+      for (const processor of ["processor_b", "processor_c", "processor_d"]) answers.push(await pay("sale", "4242424242424242", { processor, card: withCvc("4242424242424242") }));
+      const refused = await pay("sale", "4242424242424241", { card: withCvc("4242424242424241") });
+      expect(refused.status).toBe(400);
+      answers.push(refused);
+      // A stored card, decrypted from the vault for its payment, with a CVC beside it.
+      const method = await api.request("POST", "/v1/payment-methods", {
+        key: acme.key,
+        body: { card: { number: "4111111111111111", expMonth: 12, expYear: 2030 }, userId: "user_42" },
+      });
+      expect(method.status).toBe(201);
+      answers.push(await pay("sale", "4111111111111111", { card: undefined, paymentMethodId: method.body.id, cvc: "987" }));
+      expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 402, 502, 201, 201, 201, 400, 201]);
+      const everything = api.logs() + answers.map((answer) => answer.text).join("\n") + (await everythingStored(api.database.db));
+      // The summary is there (so the search reads what is stored, where JSON's quotes come doubled); the BIN beside a fingerprint never is.
+      expect(everything).toMatch(/"{1,2}last4"{1,2}:"{1,2}0005"/);
       expect(everything).not.toContain('"bin"');
-      for (const number of numbers) expect(everything).not.toContain(number);
+      for (const number of [...numbers, "4242424242424241", "4111111111111111"]) expect(everything).not.toContain(number);
       expect(everything).not.toMatch(/"cvc"/);
       // A CVC is three or four digits, which random ids contain by chance: look for it as a value.
       expect(everything).not.toMatch(/"987"|"9876"|:987[,}]|:9876[,}]/);
+      for (const processor of ["processor_b", "processor_c", "processor_d"] as const) {
+        const { username: _notSecret, ...secrets } = validBodies[processor].credentials as Record<string, string>;
+        for (const secret of Object.values(secrets)) expect(everything).not.toContain(secret);
+      }
     });
 
     it("needs a usable host configuration: missing or disabled is 422 and reaches no processor", async () => {

@@ -8,6 +8,7 @@ import { createHttpClient } from "../../src/processors/http.ts";
 import type { Connectors, Operation, ProcessorRequest } from "../../src/processors/port.ts";
 import { type Simulator, startSimulator } from "../../src/processors/simulator/server.ts";
 import { hostConfiguration } from "../processors/host-configuration.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 /** The "processor drops voids" fault, on the real connectors' wire to the real simulator. */
 describe("the fault that drops voids before they reach the processor", () => {
@@ -36,7 +37,7 @@ describe("the fault that drops voids before they reach the processor", () => {
     currency: "USD",
     hostConfiguration: hostConfiguration(processor),
     ...(parent ? { parentTransactionId: parent.transactionId, parentProcessorReference: parent.reference } : {}),
-    ...(operation === "authorization" || operation === "sale" ? { card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } } : {}),
+    ...(operation === "authorization" || operation === "sale" ? { card: { number: new Secret("4242424242424242"), expMonth: 12, expYear: 2030, cvc: new Secret("123") } } : {}),
   });
 
   async function approved(processor: Processor, submitted: ProcessorRequest) {

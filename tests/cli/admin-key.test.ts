@@ -5,6 +5,7 @@ import { rotateAdminKeyCommand } from "../../src/cli/admin-key.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { runProcess } from "../support/process.ts";
 import { apiRequest, startTestService, TEST_ADMIN_KEY, type TestService } from "../support/service.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 const ledger = fileURLToPath(new URL("../../src/cli/ledger.ts", import.meta.url));
 const adminKeyPattern = /^ldgr_admin_[A-Za-z0-9_-]{43}$/;
@@ -85,7 +86,7 @@ for (const target of testDatabaseTargets()) {
       } else {
         const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
         try {
-          expect(await rotateAdminKeyCommand({ db: api.database.db }, TEST_ADMIN_KEY)).toBe(2);
+          expect(await rotateAdminKeyCommand({ db: api.database.db }, new Secret(TEST_ADMIN_KEY))).toBe(2);
           expect(String(stderr.mock.calls[0]?.[0])).toContain("change the variable and restart");
         } finally {
           stderr.mockRestore();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { Secret } from "../../src/domain/secret.ts";
 import {
   cardBrand,
   cardSummaryOf,
@@ -9,6 +10,7 @@ import {
   isValidCvc,
   passesLuhn,
   safeCard,
+  storedCardSchema,
 } from "../../src/domain/cards.ts";
 
 const now = new Date("2026-03-15T12:00:00.000Z");
@@ -149,8 +151,21 @@ describe("CVC", () => {
 });
 
 describe("the card object", () => {
-  it("passes a complete card through", () => {
-    expect(request.parse({ card: valid }).card).toEqual(valid);
+  it("passes a complete card through, its number and CVC held as secrets from here on", () => {
+    const { number, cvc, ...rest } = request.parse({ card: valid }).card;
+    expect(rest).toEqual({ expMonth: 12, expYear: 2030, holderName: "Jane Doe" });
+    expect(number).toBeInstanceOf(Secret);
+    expect([number.expose(), cvc?.expose()]).toEqual([valid.number, valid.cvc]);
+    expect(JSON.stringify(request.parse({ card: valid }))).toBe(
+      '{"card":{"expMonth":12,"expYear":2030,"holderName":"Jane Doe","number":"[redacted]","cvc":"[redacted]"}}',
+    );
+  });
+
+  it("to store: its number a secret too", () => {
+    const { cvc: _cvc, ...stored } = valid;
+    const parsed = storedCardSchema(() => now).parse(stored);
+    expect(parsed.number.expose()).toBe(valid.number);
+    expect(JSON.stringify(parsed)).not.toContain(valid.number);
   });
 
   it("needs the number and expiry", () => {
@@ -172,11 +187,11 @@ describe("the card object", () => {
 
 describe("safeCard", () => {
   it("keeps brand, last four, expiry and fingerprint only: never the BIN beside a fingerprint", () => {
-    expect(safeCard("378282246310005", 12, 2030, "fp_1")).toEqual({ brand: "amex", last4: "0005", expMonth: 12, expYear: 2030, fingerprint: "fp_1" });
+    expect(safeCard(new Secret("378282246310005"), 12, 2030, "fp_1")).toEqual({ brand: "amex", last4: "0005", expMonth: 12, expYear: 2030, fingerprint: "fp_1" });
   });
 
   it("a stored card's summary has no fingerprint (its payment method keeps it)", () => {
-    expect(safeCard("378282246310005", 12, 2030)).toEqual({ brand: "amex", last4: "0005", expMonth: 12, expYear: 2030 });
+    expect(safeCard(new Secret("378282246310005"), 12, 2030)).toEqual({ brand: "amex", last4: "0005", expMonth: 12, expYear: 2030 });
   });
 });
 
@@ -192,6 +207,6 @@ describe("cardSummaryOf", () => {
   });
 
   it("never holds the number", () => {
-    expect(JSON.stringify(safeCard("4242424242424242", 1, 2030, "fp"))).not.toContain("4242424242424242");
+    expect(JSON.stringify(safeCard(new Secret("4242424242424242"), 1, 2030, "fp"))).not.toContain("4242424242424242");
   });
 });

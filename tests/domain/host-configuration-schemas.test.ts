@@ -60,7 +60,7 @@ const processorInvalid: Record<Processor, { path: string; value: Json }[]> = {
     ...bad("settings.mcc", "12a4"),
     ...bad("settings.mvv", "", "12345678901", "12A"),
     ...bad("credentials", null),
-    ...bad("credentials.datawireId", "1234", "0001234567890123456A", 1234567890123456),
+    ...bad("credentials.datawireId", "1234", "0001234567890123456A", 1234567890123456, "0001234567890123456\n", "000123456789012345 7"),
   ],
   processor_c: [
     ...bad("merchant.platformBin", "000003", "1", 1),
@@ -81,7 +81,7 @@ const processorInvalid: Record<Processor, { path: string; value: Json }[]> = {
     ...bad("settings.terminalNumber", "123"),
     ...bad("settings.mcc", "12345"),
     ...bad("settings.mvv", "123"),
-    ...bad("credentials.secretApiKey", "", "key\u0001", "kl\u00fcssel"),
+    ...bad("credentials.secretApiKey", "", "key\u0001", "kl\u00fcssel", " key", "key ", "key\r\nx-injected: 1", "key\n"),
   ],
 };
 

@@ -9,6 +9,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { type FakeAnswer, type FakeProcessor, startFakeProcessor } from "../support/fake-processor.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
+import { Secret } from "../../src/domain/secret.ts";
 import { everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
 
 const eventually = { timeout: 30_000, interval: 50 };
@@ -291,7 +292,7 @@ for (const target of testDatabaseTargets()) {
           processor: "processor_a",
           hostConfigurationId: hostConfiguration,
           hostConfigurationVersion: 1,
-          card: safeCard(approvedCard.number, 12, 2030, "fp"),
+          card: safeCard(new Secret(approvedCard.number), 12, 2030, "fp"),
           reference: null,
           metadata: {},
           now: new Date(Date.UTC(2020, 0, 1, 0, minute)).toISOString(),

@@ -10,6 +10,7 @@ import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type TestService } from "../support/service.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 const limit = { currency: "USD", dailyAmount: 100_000 };
 
@@ -71,7 +72,7 @@ for (const target of testDatabaseTargets()) {
         processor: "processor_a",
         hostConfigurationId,
         hostConfigurationVersion: 1,
-        card: safeCard("4000000000000002", 12, 2030, "fingerprint"),
+        card: safeCard(new Secret("4000000000000002"), 12, 2030, "fingerprint"),
         reference: null,
         metadata: {},
         now,

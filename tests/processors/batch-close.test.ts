@@ -14,6 +14,7 @@ import type { SimulatedTransaction } from "../../src/processors/simulator/ledger
 import { type Simulator, startSimulator } from "../../src/processors/simulator/server.ts";
 import { freePort } from "./free-port.ts";
 import { hostConfiguration } from "./host-configuration.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 /** Batch close through each connector against the simulated processor: its own totals, counted once. */
 
@@ -33,7 +34,7 @@ function connectorsOf(target: Pick<Simulator, "baseUrls">): Connectors {
   return createConnectors({ baseUrls: target.baseUrls, http: createHttpClient({ timeoutMs: 5_000 }) });
 }
 
-const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
+const card = { number: new Secret("4242424242424242"), expMonth: 12, expYear: 2030, cvc: new Secret("123") };
 
 interface Approved {
   transactionId: string;
@@ -306,7 +307,7 @@ describe("each connector's own batch-close message, as the simulator keeps it", 
 
     const kept = simulator.received(settlementId);
     expect(kept).toMatchObject(expected[processor](settlementId, sale.transactionId));
-    const { username: _notSecret, ...secrets } = configuration.credentials ?? {};
+    const { username: _notSecret, ...secrets } = configuration.credentials?.expose() ?? {};
     for (const secret of Object.values(secrets)) expect(JSON.stringify(kept)).not.toContain(JSON.stringify(secret));
   });
 });

@@ -12,6 +12,7 @@ import type {
 import { type Simulator, startSimulator } from "../../src/processors/simulator/server.ts";
 import { freePort } from "./free-port.ts";
 import { hostConfiguration } from "./host-configuration.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 const connectorTimeoutMs = 300;
 const timeoutCard = "4000000000000408";
@@ -32,7 +33,13 @@ afterAll(async () => {
   await simulator.close();
 });
 
-const card = (number: string): CardDetails => ({ number, expMonth: 12, expYear: 2030, cvc: "123", holderName: "Jane Doe" });
+const card = (number: string, cvc = "123"): CardDetails => ({
+  number: new Secret(number),
+  expMonth: 12,
+  expYear: 2030,
+  cvc: new Secret(cvc),
+  holderName: "Jane Doe",
+});
 
 function request(processor: Processor, operation: Operation, extra: Partial<ProcessorRequest> = {}): ProcessorRequest {
   return {
@@ -191,13 +198,13 @@ describe.each(processors)("%s", (processor) => {
   });
 
   it("never lets the card number, CVC or secrets reach what the simulator keeps", async () => {
-    const payment = request(processor, "authorization", { card: { ...card("5555555555554444"), cvc: "987" } });
+    const payment = request(processor, "authorization", { card: card("5555555555554444", "987") });
     await connectors[processor].submit(payment);
     const kept = JSON.stringify(simulator.received(payment.transactionId));
     expect(kept).toContain("4444");
     expect(kept).not.toContain("5555555555554444");
     expect(kept).not.toContain('"987"');
-    const { username: _notSecret, ...secrets } = payment.hostConfiguration.credentials ?? {};
+    const { username: _notSecret, ...secrets } = payment.hostConfiguration.credentials?.expose() ?? {};
     for (const secret of Object.values(secrets)) expect(kept).not.toContain(JSON.stringify(secret));
   });
 });
@@ -212,6 +219,50 @@ describe("credentials", () => {
       hostConfiguration: hostConfiguration(processor, credentials),
     });
     expect(await connectors[processor].submit(payment)).toMatchObject(failed("processor_authentication_failed", "http_401"));
+  });
+
+  it.each([
+    ["processor_b", { datawireId: "0001234567890123456\n" }, "credentials.datawireId", "must be 20 digits"],
+    ["processor_b", { datawireId: "00012345678901234567", extra: "extra-secret" }, "credentials", "have fields the processor does not take (extra)"],
+    ["processor_c", { username: "acme" }, "credentials.password", "is missing"],
+    ["processor_d", { secretApiKey: "sk_live\r\nx-injected: 1" }, "credentials.secretApiKey", "must be printable ASCII"],
+    ["processor_d", { secretApiKey: 424242424242 }, "credentials.secretApiKey", "must be a string"],
+    ["processor_d", null, "credentials", "are missing"],
+  ] as const)(
+    "%s never sends credentials %j it cannot send whole: it fails, naming the field in its answer and one log line",
+    async (processor, credentials, field, problem) => {
+      const lines: unknown[] = [];
+      const logging = createConnectors({
+        baseUrls: simulator.baseUrls,
+        http: createHttpClient({ timeoutMs: 5_000 }),
+        log: { error: (fields, message) => lines.push({ ...fields, message }) },
+      });
+      const configuration = hostConfiguration(processor, credentials);
+      const payment = request(processor, "sale", { card: card("4242424242424242"), hostConfiguration: configuration });
+      const submitted = await logging[processor].submit(payment);
+      expect(submitted).toEqual({
+        ...failed("processor_authentication_failed", "credentials_unusable"),
+        message: `The host configuration's ${field} ${problem}: nothing was sent to the processor.`,
+      });
+      const inquired = await logging[processor].inquire({ transactionId: payment.transactionId, hostConfiguration: configuration });
+      expect(inquired).toMatchObject({ kind: "unknown", message: expect.stringContaining(`${field} ${problem}`) });
+      const closed = await logging[processor].closeBatch({ settlementId: randomUUID(), hostConfiguration: configuration, transactionIds: [] });
+      expect(closed).toMatchObject({ kind: "refused", message: expect.stringContaining(`${field} ${problem}`) });
+      expect(simulator.received(payment.transactionId)).toBeUndefined();
+      const logged = { hostConfigurationId: configuration.view.id, processor, field, problem, message: expect.stringContaining("nothing was sent") };
+      expect(lines).toEqual([logged, logged, logged]);
+      const printed = JSON.stringify([submitted, inquired, closed, lines]);
+      for (const value of Object.values(credentials ?? {})) {
+        expect(printed).not.toContain(typeof value === "string" ? JSON.stringify(value).slice(1, -1) : String(value));
+      }
+    },
+  );
+
+  it("answers a header value HTTP cannot carry as not sent", async () => {
+    const http = createHttpClient({ timeoutMs: 1_000 });
+    const result = await http.get(`${simulator.baseUrls.processor_b}/processor_b/transactions/x`, { "x-datawire-id": "1\r\nx-injected: 1" });
+    expect(result).toEqual({ kind: "not_sent", code: "UND_ERR_INVALID_ARG" });
+    await http.close();
   });
 
   it.each(["processor_b", "processor_c", "processor_d"] as const)(

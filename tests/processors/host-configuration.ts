@@ -4,6 +4,7 @@ import { hostConfigurationSchemas, type Processor } from "../../src/domain/host-
 import type { JsonObject } from "../../src/eventstore/port.ts";
 import type { ProcessorHostConfiguration } from "../../src/processors/port.ts";
 import { validBodies } from "../support/host-configurations.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 /**
  * What a command hands a connector: the view of a valid configuration and its decrypted
@@ -21,5 +22,6 @@ export function hostConfiguration(processor: Processor, credentials?: JsonObject
     createdAt: now,
     updatedAt: now,
   } as HostConfigurationView;
-  return { view, credentials: credentials === undefined ? ((sent as JsonObject | undefined) ?? null) : credentials };
+  const decrypted = credentials === undefined ? ((sent as JsonObject | undefined) ?? null) : credentials;
+  return { view, credentials: decrypted && new Secret(decrypted) };
 }

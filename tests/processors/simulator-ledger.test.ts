@@ -10,6 +10,7 @@ import type { Connectors, Operation, ProcessorRequest } from "../../src/processo
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { type Simulator, startSimulator } from "../../src/processors/simulator/server.ts";
 import { hostConfiguration } from "./host-configuration.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 /** The simulator is a processor: what it answered survives its restart, and it lists it. */
 
@@ -21,7 +22,7 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const card = { number: "5555555555554444", expMonth: 12, expYear: 2030, cvc: "987" };
+const card = { number: new Secret("5555555555554444"), expMonth: 12, expYear: 2030, cvc: new Secret("987") };
 
 function connectorsOf(simulator: Simulator): Connectors {
   return createConnectors({ baseUrls: simulator.baseUrls, http: createHttpClient({ timeoutMs: 5_000 }) });
@@ -141,7 +142,7 @@ describe("the ledger", () => {
       const connectors = connectorsOf(simulator);
       const approved = request("processor_a", "sale");
       await approvedReference(connectors, approved);
-      const declined = request("processor_a", "sale", { card: { ...card, number: "4000000000000002" } });
+      const declined = request("processor_a", "sale", { card: { ...card, number: new Secret("4000000000000002") } });
       expect((await connectors.processor_a.submit(declined)).kind).toBe("declined");
 
       const list = async (query: string) =>
@@ -188,7 +189,7 @@ describe("the ledger", () => {
       files.filter((file) => file.isFile()).map((file) => readFile(path.join(file.parentPath, file.name), "utf8")),
     );
     expect(written.join("")).toContain("processor_d");
-    for (const secret of [card.number, `"${card.cvc}"`, ...secretsOfEveryProcessor()]) {
+    for (const secret of [card.number.expose(), `"${card.cvc.expose()}"`, ...secretsOfEveryProcessor()]) {
       expect(written.join("")).not.toContain(secret);
     }
   });
@@ -267,7 +268,7 @@ describe("the ledger", () => {
 
 function secretsOfEveryProcessor(): string[] {
   return processors.flatMap((processor) => {
-    const { username: _notSecret, ...secrets } = hostConfiguration(processor).credentials ?? {};
+    const { username: _notSecret, ...secrets } = hostConfiguration(processor).credentials?.expose() ?? {};
     return Object.values(secrets).map((secret) => JSON.stringify(secret));
   });
 }

@@ -8,6 +8,7 @@ import { createHttpClient } from "../../src/processors/http.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { startSimulatorProcess } from "../support/process.ts";
 import { hostConfiguration } from "./host-configuration.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 const connectorAt = (url: string) =>
   createConnectors({
@@ -20,7 +21,7 @@ const sale = () => ({
   transactionId: randomUUID(),
   amount: 1099,
   currency: "USD",
-  card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" },
+  card: { number: new Secret("4242424242424242"), expMonth: 12, expYear: 2030, cvc: new Secret("123") },
   hostConfiguration: hostConfiguration("processor_a"),
 });
 

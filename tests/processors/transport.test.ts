@@ -6,6 +6,7 @@ import { createHttpClient } from "../../src/processors/http.ts";
 import { processors } from "../../src/domain/host-configurations/schemas.ts";
 import type { Connectors, ProcessorConnector, ProcessorRequest } from "../../src/processors/port.ts";
 import { hostConfiguration as configurationOf } from "./host-configuration.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 /** How HTTP answers that the simulator never gives map onto outcomes, against a stub processor. */
 
@@ -47,7 +48,7 @@ const sale = (): ProcessorRequest => ({
   transactionId: randomUUID(),
   amount: 100,
   currency: "USD",
-  card: { number: "4242424242424242", expMonth: 1, expYear: 2031 },
+  card: { number: new Secret("4242424242424242"), expMonth: 1, expYear: 2031 },
   hostConfiguration,
 });
 

@@ -6,6 +6,7 @@ import type { Database } from "../../db/schema.ts";
 import type { EventStore } from "../../eventstore/port.ts";
 import type { Connectors } from "../../processors/port.ts";
 import type { ReadYourWrites } from "../../projections/read-your-writes.ts";
+import type { Secret } from "../../domain/secret.ts";
 
 /** What route plugins are given: the stores, the clock, the service's registries and its read-your-writes. */
 export interface RouteDependencies {
@@ -23,6 +24,6 @@ export interface TransactionRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
   connectors: Connectors;
   processorTimeoutMs: number;
-  fingerprint: (cardNumber: string) => string;
+  fingerprint: (cardNumber: Secret<string>) => string;
   metrics: PaymentMetrics;
 }

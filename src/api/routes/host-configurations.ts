@@ -18,6 +18,8 @@ import {
   versions,
 } from "../../domain/host-configurations/decider.ts";
 import { hostConfigurationSchemas, type Processor, processors } from "../../domain/host-configurations/schemas.ts";
+import { Secret } from "../../domain/secret.ts";
+import type { JsonObject } from "../../eventstore/port.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { readEvents } from "../../eventstore/typed-read.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
@@ -105,7 +107,7 @@ function registerProcessorRoutes(
     async (request, reply) => {
       const { credentials, ...configuration } = request.body;
       await assertClientExists(db, configuration.clientId);
-      const input = { processor, configuration, credentials } as HostConfigurationInput;
+      const input = { processor, configuration, credentials: credentials && new Secret<JsonObject>(credentials) } as HostConfigurationInput;
       const result = await createHostConfiguration(context(request), secrets, claimedResourceId(request), input);
       if (!result.ok) throw failure(result.error, result.detail);
       await shown(result.value);
@@ -134,7 +136,7 @@ function registerProcessorRoutes(
     async (request, reply) => {
       const { isDefault } = await visible(request, request.params.id);
       const { credentials, ...configuration } = request.body;
-      const input = { processor, configuration, credentials } as HostConfigurationInput;
+      const input = { processor, configuration, credentials: credentials && new Secret<JsonObject>(credentials) } as HostConfigurationInput;
       const expected = parseIfMatch(request.headers["if-match"]);
       const result = await updateHostConfiguration(context(request), secrets, request.params.id, input, expected);
       if (!result.ok) throw failure(result.error, result.detail);

@@ -9,6 +9,7 @@ import { openFingerprint } from "../../commands/payment-methods/vault.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { storedCardSchema } from "../../domain/cards.ts";
 import { paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
+import type { Secret } from "../../domain/secret.ts";
 import type { RecordedEvent } from "../../eventstore/port.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { cardSummarySchema } from "../card-summary-schema.ts";
@@ -22,7 +23,7 @@ import { waitForPaymentMethodWrite } from "../../projections/payment-methods/own
 export interface PaymentMethodRouteDependencies extends RouteDependencies {
   brokenLinks: BrokenLinkAlarm;
   secrets: SecretBox;
-  fingerprint: (cardNumber: string) => string;
+  fingerprint: (cardNumber: Secret<string>) => string;
 }
 
 const paymentMethodSchema = z

@@ -10,6 +10,7 @@ import { startPayment } from "../../commands/payments/start-payment.ts";
 import { type StoredCardRequest, storedCardFor } from "../../commands/payment-methods/stored-card.ts";
 import { cardSchema, cvcLength, isExpired, isValidCvc } from "../../domain/cards.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
+import { Secret } from "../../domain/secret.ts";
 import { amountSchema, currencySchema } from "../../domain/money.ts";
 import type { TransactionView } from "../../domain/payments/index.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
@@ -82,7 +83,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       currency: currencySchema,
       card: cardSchema(deps.now).optional(),
       paymentMethodId: z.uuid().optional().describe("A stored card (`POST /v1/payment-methods`), instead of `card`."),
-      cvc: z.string().optional().describe("The stored card's CVC, with `paymentMethodId` only (it is never stored)."),
+      cvc: z
+        .string()
+        .transform((cvc) => new Secret(cvc))
+        .optional()
+        .describe("The stored card's CVC, with `paymentMethodId` only (it is never stored)."),
       userId: printable(255),
       reference: printable(255).optional(),
       metadata: metadataSchema.optional(),
@@ -243,7 +248,8 @@ async function storedCardOf(context: PaymentContext, request: StoredCardRequest,
       errors: [{ path: "userId", message: "must be the payment method's userId" }],
     });
   }
-  if (cvc !== undefined && !isValidCvc(cvc, summary.brand)) {
+  // Exposed to be checked against the stored card's brand, known only now.
+  if (cvc !== undefined && !isValidCvc(cvc.expose(), summary.brand)) {
     const message = `must be ${cvcLength(summary.brand)} digits`;
     throw new ApiProblem("validation_error", `cvc ${message}.`, { errors: [{ path: "cvc", message }] });
   }

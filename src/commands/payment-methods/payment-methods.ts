@@ -12,10 +12,11 @@ import { newId } from "../../ids.ts";
 import type { CommandContext, CommandResult } from "../context.ts";
 import { execute, readStream } from "../execute.ts";
 import { sealCard, shredCard } from "./vault.ts";
+import type { Secret } from "../../domain/secret.ts";
 
 export interface VaultContext extends CommandContext {
   secrets: SecretBox;
-  fingerprint: (cardNumber: string) => string;
+  fingerprint: (cardNumber: Secret<string>) => string;
 }
 
 export interface NewPaymentMethod {
@@ -23,7 +24,7 @@ export interface NewPaymentMethod {
   paymentMethodId: string;
   clientId: string;
   userId: string;
-  card: { number: string; expMonth: number; expYear: number; holderName?: string | undefined };
+  card: { number: Secret<string>; expMonth: number; expYear: number; holderName?: string | undefined };
   metadata: Record<string, string>;
 }
 

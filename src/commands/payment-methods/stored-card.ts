@@ -3,6 +3,7 @@ import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { Database } from "../../db/schema.ts";
 import { cardSummaryOf, type SafeCard } from "../../domain/cards.ts";
 import { paymentMethodDecider, paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
+import type { Secret } from "../../domain/secret.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import type { StreamAppend } from "../../eventstore/port.ts";
 import type { CommandResult } from "../context.ts";
@@ -15,7 +16,7 @@ export interface StoredCardRequest {
   /** The transaction the card is decrypted for. */
   transactionId: string;
   /** The CVC sent beside the payment method (never stored), added to the decrypted card. */
-  cvc?: string | undefined;
+  cvc?: Secret<string> | undefined;
 }
 
 /** A payment method found for a payment: its card's summary, and the card itself once the use is recorded. */

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { decryptWithDataKey, encryptWithDataKey, newDataKey, type SecretBox } from "../../crypto/secrets.ts";
 import type { Database } from "../../db/schema.ts";
 import { asEncryptedCard, type EncryptedCard } from "../../domain/payment-methods/decider.ts";
+import { Secret } from "../../domain/secret.ts";
 
 /**
  * The card vault's keys: one data key per payment method, wrapped by the active master key in
@@ -15,9 +16,12 @@ const fingerprintContext = (paymentMethodId: string) => `payment-method/${paymen
 
 /** What the vault keeps of a card: the number and the holder's name, never the CVC. */
 export interface VaultedCard {
-  number: string;
+  number: Secret<string>;
   holderName?: string | undefined;
 }
+
+/** A card to seal; its number as a plain string only where it is known to be no one's (tests seal test cards). */
+type CardToSeal = Omit<VaultedCard, "number"> & { number: Secret<string> | string };
 
 export interface SealedCard {
   dataKeyId: string;
@@ -35,7 +39,7 @@ export async function sealCard(
   db: Kysely<Database>,
   secrets: SecretBox,
   ids: { paymentMethodId: string; dataKeyId: string },
-  card: VaultedCard,
+  card: CardToSeal,
   fingerprint: string,
   now: Date,
 ): Promise<SealedCard> {
@@ -56,7 +60,9 @@ export async function sealCard(
     .executeTakeFirstOrThrow();
   const dataKey = stored.data_key_id === ids.dataKeyId ? newKey : secrets.unwrapKey(stored.wrapped_key, context);
   try {
-    const plaintext = JSON.stringify({ number: card.number, ...(card.holderName !== undefined && { holderName: card.holderName }) });
+    // Exposed into the plaintext that is encrypted at once, under the method's own key.
+    const number = typeof card.number === "string" ? card.number : card.number.expose();
+    const plaintext = JSON.stringify({ number, ...(card.holderName !== undefined && { holderName: card.holderName }) });
     return {
       dataKeyId: stored.data_key_id,
       encryptedCard: asEncryptedCard(encryptWithDataKey(dataKey, plaintext, cardContext(ids.paymentMethodId))),
@@ -68,11 +74,15 @@ export async function sealCard(
   }
 }
 
-/** The card, decrypted in memory only. */
+/** The card, decrypted in memory only, its number a secret from the moment it is read. */
 export function openCard(secrets: SecretBox, paymentMethodId: string, wrappedKey: string, encryptedCard: string): VaultedCard {
   const dataKey = secrets.unwrapKey(wrappedKey, keyContext(paymentMethodId));
   try {
-    return JSON.parse(decryptWithDataKey(dataKey, encryptedCard, cardContext(paymentMethodId))) as VaultedCard;
+    const { number, holderName } = JSON.parse(decryptWithDataKey(dataKey, encryptedCard, cardContext(paymentMethodId))) as {
+      number: string;
+      holderName?: string;
+    };
+    return { number: new Secret(number), ...(holderName !== undefined && { holderName }) };
   } finally {
     dataKey.fill(0);
   }

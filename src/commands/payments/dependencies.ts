@@ -5,6 +5,7 @@ import type { TransactionView } from "../../domain/payments/index.ts";
 import type { Logger } from "../../logger.ts";
 import type { Connectors } from "../../processors/port.ts";
 import type { CommandContext } from "../context.ts";
+import type { Secret } from "../../domain/secret.ts";
 
 /**
  * The request's Idempotency-Key, when it carries one: before a transaction's intent is recorded,
@@ -55,7 +56,7 @@ export interface PaymentContext extends CommandContext {
   connectors: Connectors;
   /** How long a processor call may last; a call is started only this long after its intent, at most (`sendAndRecord`). */
   processorTimeoutMs: number;
-  fingerprint: (cardNumber: string) => string;
+  fingerprint: (cardNumber: Secret<string>) => string;
   logger: Pick<Logger, "error" | "warn" | "info">;
   metrics: PaymentMetrics;
   bindIdempotencyKey?: BindIdempotencyKey;

@@ -6,13 +6,14 @@ import {
   toView,
 } from "../../domain/host-configurations/decider.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
+import { Secret } from "../../domain/secret.ts";
 import type { EventStore, JsonObject } from "../../eventstore/port.ts";
 import { credentialsContext } from "../host-configurations.ts";
 import { readStream } from "../execute.ts";
 import type { HostConfigurationCandidate as Candidate } from "./payment-settings.ts";
 
 export type HostConfigurationForPayment =
-  | { ok: true; view: HostConfigurationView; credentials: JsonObject | null }
+  | { ok: true; view: HostConfigurationView; credentials: Secret<JsonObject> | null }
   | {
       ok: false;
       error: "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous";
@@ -89,7 +90,8 @@ const disabled = (processor: Processor, hostConfigurationId: string) => ({
 
 interface LoadedHostConfiguration {
   view: HostConfigurationView;
-  credentials: JsonObject | null;
+  /** Decrypted, and kept so only as a secret: the cache prints nothing of them. */
+  credentials: Secret<JsonObject> | null;
 }
 
 /** How many host configuration versions a service keeps decrypted. */
@@ -152,7 +154,7 @@ export async function loadHostConfiguration(
   const { state } = await readStream(deps.store, hostConfigurationDecider, hostConfigurationStreamId(hostConfigurationId), false);
   const view = toView(state);
   if (state.status !== "present" || !view) throw new Error(`host configuration ${hostConfigurationId} has no events`);
-  const credentials = state.credentials && deps.secrets.decryptJson(state.credentials, credentialsContext(hostConfigurationId));
+  const credentials = state.credentials && new Secret(deps.secrets.decryptJson(state.credentials, credentialsContext(hostConfigurationId)));
   const result = { view, credentials };
   cache.set(hostConfigurationId, result);
   return result;

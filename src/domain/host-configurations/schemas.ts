@@ -30,6 +30,13 @@ const printableAscii = (min: number, max: number) =>
     .max(max)
     .regex(/^[\x20-\x7E]*$/, "must be printable ASCII");
 
+/**
+ * A credential sent in an HTTP header: printable ASCII that the header carries unchanged (HTTP
+ * trims a value's leading and trailing blanks, and refuses control characters).
+ */
+const headerValue = (min: number, max: number) =>
+  printableAscii(min, max).regex(/^(?! ).*(?<! )$/s, "must not start or end with a space: it is sent in an HTTP header");
+
 /** Free text may be any language, but never control characters nor only blanks. */
 const text = (max: number) =>
   z
@@ -157,6 +164,7 @@ const processorB = {
     mcc: digits(4),
     mvv: optionalField(digitsBetween(1, 10)),
   }),
+  // Digits only: it is sent in an HTTP header.
   credentials: z.strictObject({ datawireId: digits(20) }),
 };
 
@@ -201,7 +209,7 @@ const processorD = {
     mcc: optionalField(digits(4)),
     mvv: optionalField(hex10),
   }),
-  credentials: z.strictObject({ secretApiKey: printableAscii(1, 512) }),
+  credentials: z.strictObject({ secretApiKey: headerValue(1, 512) }),
 };
 
 const create = <M extends z.ZodType, S extends z.ZodType, C extends z.ZodType>(parts: {

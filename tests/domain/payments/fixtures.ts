@@ -1,6 +1,7 @@
 import { safeCard } from "../../../src/domain/cards.ts";
 import { fold } from "../../../src/domain/decider.ts";
 import { paymentDecider, type PaymentCommand } from "../../../src/domain/payments/index.ts";
+import { Secret } from "../../../src/domain/secret.ts";
 import type {
   DeclineCode,
   FailureReason,
@@ -22,7 +23,7 @@ import type {
 export const clientId = "0190a8e2-7c3b-7def-8a12-3456789abcde";
 export const otherClientId = "0190a8e2-7c3b-7def-8a12-3456789abcdf";
 export const hostConfigurationId = "0190a8e2-0000-7000-8000-00000000000h";
-export const card = safeCard("4242424242424242", 12, 2030, "fp_4242");
+export const card = safeCard(new Secret("4242424242424242"), 12, 2030, "fp_4242");
 export const at = (minute: number) => new Date(Date.UTC(2026, 2, 15, 12, minute)).toISOString();
 
 export const approvedResponse = { code: "00", message: "Approved", authorizationCode: "A1B2C3", reference: "ref-1" };
