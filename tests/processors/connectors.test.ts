@@ -225,7 +225,7 @@ describe("credentials", () => {
     ["processor_b", { datawireId: "0001234567890123456\n" }, "credentials.datawireId", "must be 20 digits"],
     ["processor_b", { datawireId: "00012345678901234567", extra: "extra-secret" }, "credentials", "have fields the processor does not take (extra)"],
     ["processor_c", { username: "acme" }, "credentials.password", "is missing"],
-    ["processor_d", { secretApiKey: "sk_live\r\nx-injected: 1" }, "credentials.secretApiKey", "must be printable ASCII"],
+    ["processor_d", { secretApiKey: "sk_live\r\nx-injected: 1" }, "credentials.secretApiKey", "must be printable ASCII, not starting or ending with a space: it is sent in an HTTP header"],
     ["processor_d", { secretApiKey: 424242424242 }, "credentials.secretApiKey", "must be a string"],
     ["processor_d", null, "credentials", "are missing"],
   ] as const)(

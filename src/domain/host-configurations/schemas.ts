@@ -35,7 +35,11 @@ const printableAscii = (min: number, max: number) =>
  * trims a value's leading and trailing blanks, and refuses control characters).
  */
 const headerValue = (min: number, max: number) =>
-  printableAscii(min, max).regex(/^(?! ).*(?<! )$/s, "must not start or end with a space: it is sent in an HTTP header");
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .regex(/^[\x21-\x7E]([\x20-\x7E]*[\x21-\x7E])?$/, "must be printable ASCII, not starting or ending with a space: it is sent in an HTTP header");
 
 /** Free text may be any language, but never control characters nor only blanks. */
 const text = (max: number) =>
