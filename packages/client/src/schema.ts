@@ -760,8 +760,9 @@ export interface paths {
          *     (7 days by default), or release it with `POST /v1/transactions/void`. The card is `card`, or a stored one named by `paymentMethodId` (`POST /v1/payment-methods`), with an optional
          *     `cvc` beside it: exactly one of the two. A deleted payment method, or another client's, is 404 `not_found`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
          *     transaction in `transaction`. Counts toward the client's limits (402 `limit_exceeded`, recorded as declined).
-         *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
-         *     expiry and a keyed fingerprint.
+         *     The full card number, the CVC and the BIN are never stored, logged or returned: the transaction keeps its brand, last four,
+         *     expiry and, for a card sent inline, a keyed fingerprint (a stored card's fingerprint stays with its payment method). A payment
+         *     method stored for another `userId` is 422 `payment_method_user_mismatch`, and nothing is recorded or sent.
          *
          *     Test cards of the processor simulator (the processors used when none is configured): any future expiry; a CVC, when sent,
          *     of 3 digits (4 for American Express):
@@ -805,8 +806,9 @@ export interface paths {
          *     Authorizes and captures in one step. The card is `card`, or a stored one named by `paymentMethodId` (`POST /v1/payment-methods`), with an optional
          *     `cvc` beside it: exactly one of the two. A deleted payment method, or another client's, is 404 `not_found`. Approved: 201 with the transaction. Declined, failed and unknown outcomes answer their problem with the recorded
          *     transaction in `transaction`. Counts toward the client's limits (402 `limit_exceeded`, recorded as declined).
-         *     The full card number and the CVC are never stored, logged or returned: the transaction keeps its brand, BIN, last four,
-         *     expiry and a keyed fingerprint.
+         *     The full card number, the CVC and the BIN are never stored, logged or returned: the transaction keeps its brand, last four,
+         *     expiry and, for a card sent inline, a keyed fingerprint (a stored card's fingerprint stays with its payment method). A payment
+         *     method stored for another `userId` is 422 `payment_method_user_mismatch`, and nothing is recorded or sent.
          *
          *     Test cards of the processor simulator (the processors used when none is configured): any future expiry; a CVC, when sent,
          *     of 3 digits (4 for American Express):
@@ -1530,11 +1532,11 @@ export interface components {
             card: {
                 /** @enum {string} */
                 brand: "visa" | "mastercard" | "amex" | "discover" | "unknown";
-                bin: string;
                 last4: string;
                 expMonth: number;
                 expYear: number;
-                fingerprint: string;
+                /** @description A keyed hash of the whole number, `fp_<key id>_…`: the same card under the same key has the same one. Absent on a transaction paid with a payment method (the method has it). */
+                fingerprint?: string;
             } | null;
             declineCode: ("card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded") | null;
             /** @description Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it). */
@@ -1647,11 +1649,11 @@ export interface components {
             card: {
                 /** @enum {string} */
                 brand: "visa" | "mastercard" | "amex" | "discover" | "unknown";
-                bin: string;
                 last4: string;
                 expMonth: number;
                 expYear: number;
-                fingerprint: string;
+                /** @description A keyed hash of the whole number, `fp_<key id>_…`: the same card under the same key has the same one. Absent on a transaction paid with a payment method (the method has it). */
+                fingerprint?: string;
             };
             userId: string;
             metadata: {
@@ -1796,11 +1798,11 @@ export interface components {
             card: {
                 /** @enum {string} */
                 brand: "visa" | "mastercard" | "amex" | "discover" | "unknown";
-                bin: string;
                 last4: string;
                 expMonth: number;
                 expYear: number;
-                fingerprint: string;
+                /** @description A keyed hash of the whole number, `fp_<key id>_…`: the same card under the same key has the same one. Absent on a transaction paid with a payment method (the method has it). */
+                fingerprint?: string;
             } | null;
             declineCode: ("card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded") | null;
             /** @description Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it). */
@@ -1915,7 +1917,7 @@ export interface components {
              * @description What went wrong, for programs to branch on.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded" | "invalid_transaction_state" | "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress" | "version_conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "amount_exceeds_capturable" | "amount_exceeds_refundable" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous" | "rate_limited" | "internal_error" | "processor_error" | "processor_authentication_failed" | "service_unavailable" | "processor_timeout";
+            code: "validation_error" | "invalid_credentials" | "forbidden" | "not_found" | "method_not_allowed" | "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded" | "invalid_transaction_state" | "idempotency_request_in_progress" | "nothing_to_settle" | "settlement_in_progress" | "version_conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "payment_method_user_mismatch" | "amount_exceeds_capturable" | "amount_exceeds_refundable" | "host_configuration_missing" | "host_configuration_disabled" | "host_configuration_ambiguous" | "rate_limited" | "internal_error" | "processor_error" | "processor_authentication_failed" | "service_unavailable" | "processor_timeout";
             /** @description What went wrong this time, for people. */
             detail: string;
             /** @description The request's id, as in the `x-request-id` header: quote it when asking for help. */
