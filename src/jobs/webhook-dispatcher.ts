@@ -6,6 +6,7 @@ import { disableWebhookEndpoint, webhookSecretContext } from "../commands/webhoo
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { WebhookDisabledReason } from "../domain/webhooks/endpoint.ts";
 import { type RetryDecision, retryDecision } from "../domain/webhooks/retry-schedule.ts";
+import { Secret } from "../domain/secret.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
@@ -83,7 +84,7 @@ export class WebhookDispatcher {
   #running: Promise<void> | undefined;
   readonly #record: (recorded: Recorded) => Promise<RecordedOutcome>;
   /** Signing keys by endpoint and ciphertext (null: it does not decrypt): one envelope decryption per secret rather than per send. */
-  readonly #keys = new Map<string, string | null>();
+  readonly #keys = new Map<string, Secret<string> | null>();
   /** Disables under way, by endpoint: the sends that find the same fault wait for the one disable. */
   readonly #disabling = new Map<string, Promise<void>>();
   /** Per failing endpoint, when it was last warned of (the events' clock) and the failures since. */
@@ -239,7 +240,7 @@ export class WebhookDispatcher {
     const { retryBaseMs, sender, observe } = this.#options;
     const keys = this.#signingKeys(candidate);
     if (keys === undefined) return this.#disable(candidate, "secret_undecryptable");
-    const headers = withTraceHeaders(signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys));
+    const headers = withTraceHeaders(signatureHeaders(candidate.messageId, new Date(), candidate.payload, keys.map((key) => key.expose())));
     const result = await sender.send(candidate.url, candidate.payload, headers);
     answered();
     const delivered = result.kind === "answered" && result.status >= 200 && result.status < 300;
@@ -261,7 +262,7 @@ export class WebhookDispatcher {
    * does not decrypt (its master key is no longer configured). A previous secret that does not
    * decrypt is left out: it only eases the 24 hours after a rotation.
    */
-  #signingKeys(candidate: DueDelivery): string[] | undefined {
+  #signingKeys(candidate: DueDelivery): Secret<string>[] | undefined {
     const { secrets, context } = this.#options;
     const secretContext = webhookSecretContext(candidate.endpointId);
     const key = (ciphertext: string) => {
@@ -269,9 +270,9 @@ export class WebhookDispatcher {
       const known = this.#keys.get(cacheKey);
       if (known !== undefined) return known;
       if (this.#keys.size >= MAX_CACHED_KEYS) this.#keys.clear();
-      let plaintext: string | null;
+      let plaintext: Secret<string> | null;
       try {
-        plaintext = secrets.decrypt(ciphertext, secretContext);
+        plaintext = new Secret(secrets.decrypt(ciphertext, secretContext));
       } catch {
         plaintext = null;
       }
