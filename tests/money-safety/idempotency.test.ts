@@ -126,7 +126,7 @@ for (const target of testDatabaseTargets()) {
       keys.forEach((key, index) => {
         const pair = [answers[index]!, answers[index + keys.length]!];
         const first = pair.filter((answer) => answer.status === 201 && answer.headers.get("idempotent-replayed") === null);
-        expect(first, key).toHaveLength(1);
+        expect(first, `${key}: ${pair.map((answer) => `${answer.status} ${answer.text}`).join(" | ")}`).toHaveLength(1);
         executed.set(key, first[0]!.body.id);
         const other = pair.find((answer) => answer !== first[0])!;
         if (other.status === 201) expect(other.body.id).toBe(first[0]!.body.id);

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { inject } from "vitest";
 import { type DatabaseConnection, openDatabase, usePglite } from "../../src/db/connection.ts";
 import { testEnvironment } from "./environment.ts";
 
@@ -18,31 +20,34 @@ export interface TestDatabase extends DatabaseConnection {
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the
- * PostgreSQL server of DATABASE_URL that is dropped again on close.
+ * PostgreSQL server of DATABASE_URL that is dropped again on close. Both start from what the run's
+ * global setup migrated once (tests/support/global-setup.ts); opening them migrates nothing more.
  */
 export async function openTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase> {
   if (target === "pglite") {
-    const pglite = await PGlite.create({ loadDataDir: await migratedPgliteDump() });
+    const pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(inject("migratedPgliteDump"))]) });
     return { ...(await usePglite(pglite)), url: undefined };
   }
-  const empty = await createEmptyPostgresDatabase();
-  const connection = await openDatabase({ databaseUrl: empty.url, dataDir: "memory://" });
+  const migrated = await createPostgresDatabase(inject("postgresTemplate"));
+  const connection = await openDatabase({ databaseUrl: migrated.url, dataDir: "memory://" });
   return {
     ...connection,
-    url: empty.url,
+    url: migrated.url,
     close: async () => {
       await connection.close();
-      await empty.drop();
+      await migrated.drop();
     },
   };
 }
 
 /** A new, empty database (no schema) on the PostgreSQL server of DATABASE_URL, and how to drop it. */
-export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export const createEmptyPostgresDatabase = (): Promise<{ url: string; drop: () => Promise<void> }> => createPostgresDatabase("template1");
+
+async function createPostgresDatabase(template: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = testEnvironment.databaseUrl;
   if (!serverUrl) throw new Error("DATABASE_URL is not set");
   const name = `ledger_test_${randomBytes(6).toString("hex")}`;
-  await withServer(serverUrl, (client) => client.query(`create database ${name}`));
+  await withServer(serverUrl, (client) => client.query(`create database ${name} template ${template}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -59,18 +64,4 @@ async function withServer<T>(url: string, work: (client: pg.Client) => Promise<T
   } finally {
     await client.end();
   }
-}
-
-let pgliteDump: Promise<Blob> | undefined;
-
-/** Creating and migrating a PGlite takes seconds; loading a migrated dump takes a fraction. */
-function migratedPgliteDump(): Promise<Blob> {
-  pgliteDump ??= (async () => {
-    const pglite = await PGlite.create("memory://");
-    const connection = await usePglite(pglite);
-    const dump = await pglite.dumpDataDir("none");
-    await connection.close();
-    return dump;
-  })();
-  return pgliteDump;
 }
