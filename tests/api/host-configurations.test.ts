@@ -1,12 +1,14 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { credentialsContext } from "../../src/commands/host-configurations.ts";
+import { createSecretBox, parseMasterKeys } from "../../src/crypto/secrets.ts";
 import { hostConfigurationStreamId } from "../../src/domain/host-configurations/decider.ts";
 import { processors } from "../../src/domain/host-configurations/schemas.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { type Body, validBodies, withField } from "../support/host-configurations.ts";
 import { legacyCredentials } from "../support/legacy-ciphertext.ts";
 import { approvedCard } from "../support/payments.ts";
-import { startTestService, type TestService } from "../support/service.ts";
+import { startTestService, type TestService, testSecrets } from "../support/service.ts";
 
 /** Every secret value the valid bodies carry. */
 const secrets = processors.flatMap((processor) =>
@@ -243,6 +245,31 @@ for (const target of testDatabaseTargets()) {
         expect((await api.request("GET", `/v1/host-configurations/processor_c/${b}`)).status).toBe(200);
 
         expect((await sale(client.key, a)).status).toBe(201);
+      });
+
+      it("credentials stored before they were checked, which a header cannot carry, fail the sale naming the field, never sent", async () => {
+        const client = await api.createClient("Unsendable");
+        const created = await api.request("POST", "/v1/host-configurations/processor_d", { body: bodyFor("processor_d", client.clientId) });
+        const id: string = created.body.id;
+        const unsendable = "sk_live_0123\r\nx-forged: 1";
+        const box = createSecretBox(parseMasterKeys(testSecrets.SECRETS_MASTER_KEYS));
+        await storeCredentials(id, box.encrypt({ secretApiKey: unsendable }, credentialsContext(id)));
+
+        const response = await api.request("POST", "/v1/transactions/sale", {
+          key: client.key,
+          body: { processor: "processor_d", hostConfigurationId: id, amount: 100, currency: "USD", userId: "u", card: approvedCard },
+        });
+        expect(response.status, response.text).toBe(502);
+        expect(response.body).toMatchObject({
+          code: "processor_authentication_failed",
+          transaction: { status: "failed", failureReason: "processor_authentication_failed", processorResponse: { code: "credentials_unusable" } },
+        });
+        expect(response.body.detail).toContain(`The connector could not send the credentials of host configuration ${id}`);
+        expect(response.body.detail).toContain("credentials.secretApiKey must be printable ASCII");
+        const logged = api.logs().split("\n").filter((line) => line.includes("credentials cannot be sent"));
+        expect(logged).toHaveLength(1);
+        expect(JSON.parse(logged[0]!)).toMatchObject({ hostConfigurationId: id, processor: "processor_d", field: "credentials.secretApiKey" });
+        expect(response.text + api.logs()).not.toContain("x-forged");
       });
 
       it("credentials stored in the first envelope version (v1) still work", async () => {

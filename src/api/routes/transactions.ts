@@ -307,9 +307,11 @@ function answer(reply: FastifyReply, result: Result) {
       // A reversed transaction's outcome never came back from the processor, nor did one the
       // processor found no trace of: to the client, both are processor errors too.
       if (transaction.failureReason === "processor_authentication_failed") {
+        // Credentials the connector could not send at all never reached the processor to be rejected.
+        const whose = transaction.processorResponse?.code === "credentials_unusable" ? "The connector could not send" : "The processor rejected";
         throw new ApiProblem(
           "processor_authentication_failed",
-          `The processor rejected the credentials of host configuration ${transaction.hostConfigurationId}${saying(transaction)}: ` +
+          `${whose} the credentials of host configuration ${transaction.hostConfigurationId}${saying(transaction)}: ` +
             `replace them with PUT /v1/host-configurations/${transaction.processor}/${transaction.hostConfigurationId}.`,
           { transaction },
         );
