@@ -100,9 +100,16 @@ if (unavailable) {
     it("starts this commit on the previous release's data", () => {});
   });
 } else {
+  // One tree of the release serves both databases: extracting it and installing its packages takes
+  // seconds of CPU.
+  let tree: ReleaseTree;
+  beforeAll(async () => {
+    tree = await checkOutRelease(release.commit);
+  }, UPGRADE_TIMEOUT_MS);
+  afterAll(() => tree?.remove());
+
   for (const target of testDatabaseTargets()) {
     describe(`upgrade from release ${release.version} (${release.commit.slice(0, 10)}) to this commit, on ${target}`, () => {
-      let tree: ReleaseTree;
       let dataDir: string;
       let dropDatabase: (() => Promise<void>) | undefined;
       let receiver: WebhookReceiver;
@@ -110,7 +117,6 @@ if (unavailable) {
       let service: ServiceProcess | undefined;
 
       beforeAll(async () => {
-        tree = await checkOutRelease(release.commit);
         dataDir = await mkdtemp(path.join(tmpdir(), "ledger-upgrade-data-"));
         let databaseUrl = "";
         if (target === "postgres") {
@@ -143,7 +149,6 @@ if (unavailable) {
         await receiver?.close();
         await dropDatabase?.();
         if (dataDir) await rm(dataDir, { recursive: true, force: true });
-        await tree?.remove();
       });
 
       const call = (method: string, requestPath: string, options?: RequestOptions): Promise<ApiResponse> =>
