@@ -213,7 +213,7 @@ export async function startService(
     ...readSide,
     metrics,
     // The app's dependencies take the token as text (src/api/app.ts); it is compared, never printed.
-    metricsToken: config.metricsToken?.expose(),
+    metricsToken: config.metricsToken,
     secrets,
     connectors,
     processorTimeoutMs: config.processorTimeoutMs,

@@ -36,6 +36,7 @@ import type { UrlPolicy } from "../webhooks/destination.ts";
 import { registerRequestTracing } from "../telemetry/requests.ts";
 import { type Tracing, tracingOff } from "../telemetry/tracing.ts";
 import type { RequestHasher } from "./request-hash.ts";
+import type { Secret } from "../domain/secret.ts";
 
 export interface AppDependencies extends TransactionRouteDependencies, SettlementRouteDependencies, HealthDependencies {
   logger: Logger;
@@ -43,7 +44,7 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   tracing?: Tracing;
   metrics: Metrics;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
-  metricsToken: string | undefined;
+  metricsToken: Secret<string> | undefined;
   adminKey: AdminKey;
   /** Requests per minute per API key. */
   rateLimitPerMinute: number;

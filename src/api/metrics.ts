@@ -15,6 +15,7 @@ import type { ProjectionLag } from "../projections/lag.ts";
 import type { PendingAges } from "../projections/transactions/pending-ages.ts";
 import type { WebhookAttemptOutcome } from "../jobs/webhook-dispatcher.ts";
 import type { WebhookQueue } from "../projections/webhooks/queue.ts";
+import type { Secret } from "../domain/secret.ts";
 
 /** The text formats of GET /metrics: Prometheus's, and OpenMetrics, the only one that carries exemplars. */
 export const metricsContentTypes = {
@@ -347,8 +348,8 @@ const sha256 = (text: string) => createHash("sha256").update(text, "utf8").diges
  * The header is compared through its hash, in constant time: how much of it matched never shows
  * in the answer's timing.
  */
-export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
-  const expected = token === undefined ? undefined : sha256(`Bearer ${token}`);
+export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, token: Secret<string> | undefined): void {
+  const expected = token === undefined ? undefined : sha256(`Bearer ${token.expose()}`);
   app.get(
     "/metrics",
     {

@@ -7,6 +7,7 @@ import { testDatabaseTargets } from "../support/database.ts";
 import { answeredWhileConnectionsToTableEnd } from "../support/lost-connection.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type Json, type TestService, testSecrets } from "../support/service.ts";
+import { Secret } from "../../src/domain/secret.ts";
 
 /**
  * An Idempotency-Key makes one payment method, however its requests die: a retry that takes over
@@ -65,7 +66,7 @@ for (const target of testDatabaseTargets()) {
       // A request under this key that died between sealing its method's card and appending: its
       // claim names a method whose data key is stored and whose stream does not exist.
       const unwritten = newId();
-      const { dataKeyId } = await sealCard(api.database.db, createSecretBox(parseMasterKeys(testSecrets.SECRETS_MASTER_KEYS)), { paymentMethodId: unwritten, dataKeyId: newId() }, { number: "4242424242424242" }, "fp_test", new Date());
+      const { dataKeyId } = await sealCard(api.database.db, createSecretBox(parseMasterKeys(testSecrets.SECRETS_MASTER_KEYS)), { paymentMethodId: unwritten, dataKeyId: newId() }, { number: new Secret("4242424242424242") }, "fp_test", new Date());
       await crashAfterAppend("sealed-then-crash");
       await api.database.db.updateTable("idempotency_records").set({ resource_id: unwritten }).where("idempotency_key", "=", "sealed-then-crash").execute();
 

@@ -20,9 +20,6 @@ export interface VaultedCard {
   holderName?: string | undefined;
 }
 
-/** A card to seal; its number as a plain string only where it is known to be no one's (tests seal test cards). */
-type CardToSeal = Omit<VaultedCard, "number"> & { number: Secret<string> | string };
-
 export interface SealedCard {
   dataKeyId: string;
   encryptedCard: EncryptedCard;
@@ -39,7 +36,7 @@ export async function sealCard(
   db: Kysely<Database>,
   secrets: SecretBox,
   ids: { paymentMethodId: string; dataKeyId: string },
-  card: CardToSeal,
+  card: VaultedCard,
   fingerprint: string,
   now: Date,
 ): Promise<SealedCard> {
@@ -61,7 +58,7 @@ export async function sealCard(
   const dataKey = stored.data_key_id === ids.dataKeyId ? newKey : secrets.unwrapKey(stored.wrapped_key, context);
   try {
     // Exposed into the plaintext that is encrypted at once, under the method's own key.
-    const number = typeof card.number === "string" ? card.number : card.number.expose();
+    const number = card.number.expose();
     const plaintext = JSON.stringify({ number, ...(card.holderName !== undefined && { holderName: card.holderName }) });
     return {
       dataKeyId: stored.data_key_id,
