@@ -13,7 +13,7 @@ import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startProcessorRelay } from "../support/processor-relay.ts";
-import { everyProcessorAt, startTestService, type TestService, testConfig } from "../support/service.ts";
+import { everyProcessorAt, type Json, startTestService, type TestService, testConfig } from "../support/service.ts";
 import { transactionsProjection } from "../../src/projections/transactions/transactions-projection.ts";
 import { whileProjectionStalled } from "../support/stalled-projection.ts";
 import { closeSettlement, finishSettlement, type SettlementContext } from "../../src/commands/settlements.ts";
@@ -62,7 +62,9 @@ for (const target of testDatabaseTargets()) {
       expect(response.status).toBe(201);
       return response.body;
     };
-    const settlements = async (query = "") => (await api.request("GET", `/v1/settlements${query}`)).body.data;
+    /** The batches closed so far (a batch is listed from the moment it opens, `closing`). */
+    const settlements = async (query = "") =>
+      ((await api.request("GET", `/v1/settlements${query}`)).body.data as Json[]).filter((batch) => batch.status !== "closing");
     const transaction = async (id: string) => (await api.request("GET", `/v1/transactions/${id}`, { key: acme.key })).body;
     /** The batch's transactions, paged two at a time, as the client reads them. */
     const batchTransactionIds = async (settlementId: string) => {
@@ -273,18 +275,24 @@ for (const target of testDatabaseTargets()) {
         expect(first.body).toMatchObject({ status: "closing", closedAt: null, transactionCount: 1 });
         expect(first.headers.get("location")).toBe(`/v1/settlements/${first.body.id}`);
         expect((await api.request("GET", `/v1/settlements/${first.body.id}`)).body.status).toBe("closing");
+        // Listed while closing, and by its status.
+        const list = async (query = "") => (await api.request("GET", `/v1/settlements${query}`)).body.data as Json[];
+        expect((await list()).map((batch) => [batch.id, batch.status])).toEqual([[first.body.id, "closing"]]);
+        expect((await list("?status=closing")).map((batch) => batch.id)).toEqual([first.body.id]);
+        expect(await list("?status=matched")).toEqual([]);
         const second = await settle();
         expect(second.status).toBe(409);
         expect(second.body.code).toBe("settlement_in_progress");
 
         loseBatchCloseAnswers = false;
         clock.set("2026-07-01T12:00:02Z"); // past SETTLEMENT_RESUME_AFTER_MS
-        await vi.waitFor(async () => expect((await api.request("GET", "/v1/settlements")).body.data).toHaveLength(1), {
+        await vi.waitFor(async () => expect((await list()).map((batch) => batch.status)).toEqual(["matched"]), {
           timeout: 10_000,
           interval: 50,
         });
-        const [batch] = (await api.request("GET", "/v1/settlements")).body.data;
-        expect(batch).toMatchObject({ status: "matched", transactionCount: 1 });
+        const [batch] = await list("?status=matched");
+        expect(batch).toMatchObject({ id: first.body.id, status: "matched", transactionCount: 1 });
+        expect(await list("?status=closing")).toEqual([]);
         const third = await settle();
         expect(third.status).toBe(409);
         expect(third.body.code).toBe("nothing_to_settle");
@@ -319,7 +327,8 @@ for (const target of testDatabaseTargets()) {
         expect((await api.request("GET", "/v1/settlements")).body.data).toEqual([]);
         clock.set("2026-03-08T09:00:00Z");
         await api.restart();
-        await vi.waitFor(async () => expect((await api.request("GET", "/v1/settlements")).body.data).toHaveLength(1), {
+        // Listed from the moment it opens: waited for until it has closed.
+        await vi.waitFor(async () => expect((await api.request("GET", "/v1/settlements")).body.data.map((listed: Json) => listed.status)).toEqual(["matched"]), {
           timeout: 10_000,
           interval: 50,
         });
@@ -528,6 +537,11 @@ for (const target of testDatabaseTargets()) {
         const answered = await manual;
         expect(answered.status, answered.text).toBe(502);
         expect(answered.body.code).toBe("processor_error");
+        expect(answered.body.detail).toBe(`Batch ${settlementId} failed: Batch refused. Its transactions wait for the next batch.`);
+        // A failed batch is listed, among every status and by its own.
+        const listed = await api.request("GET", "/v1/settlements?status=failed");
+        expect(listed.body.data.map((batch: Json) => [batch.id, batch.status])).toEqual([[settlementId, "failed"]]);
+        expect((await api.request("GET", "/v1/settlements")).body.data.map((batch: Json) => batch.id)).toContain(settlementId);
       } finally {
         await api.stop();
       }

@@ -231,9 +231,9 @@ for (const target of testDatabaseTargets()) {
       const settledIds = [...served.keys()].filter((id) => served.get(id)!.status !== "pending");
       // As the release before migration 0021 left it: no state, no parent column, views without
       // state; and nothing of what came after it: the card vault (0022), deliveries' trace context
-      // (0023), idempotency records' resource ids (0024), the card fingerprint keys (0025).
+      // (0023), idempotency records' resource ids (0024), the card fingerprint keys (0025), the settlement list's indexes (0026).
       await sql`drop table payment_method_keys, payment_methods, card_fingerprint_keys`.execute(db);
-      await sql`drop index transactions_client_payment_method_created`.execute(db);
+      await sql`drop index transactions_client_payment_method_created, settlements_listed, settlements_client_listed`.execute(db);
       await sql`delete from projection_checkpoints where projection = 'payment_methods'`.execute(db);
       await sql`alter table transactions drop column state, drop column parent_transaction_id`.execute(db);
       await sql`update transactions set view = (view::jsonb - 'state' - 'paymentMethodId')::json`.execute(db);

@@ -1209,8 +1209,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Settlement batches, newest first, filtered
-         * @description Client keys see their own batches; admin keys see every client's, or one client's with `clientId`.
+         * Settlement batches of every status, newest first, filtered
+         * @description Client keys see their own batches; admin keys see every client's, or one client's with `clientId`. Newest first by when each batch opened, `closing` and `failed` ones included.
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
@@ -9697,9 +9697,11 @@ export interface operations {
                 clientId?: string;
                 processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
                 hostConfigurationId?: string;
-                /** @description Closed at or after; a date alone means from the start of that UTC day. */
+                /** @description Only batches in this status; every status by default. */
+                status?: "closing" | "matched" | "mismatched" | "failed";
+                /** @description Closed (or, while closing, opened) at or after; a date alone means from the start of that UTC day. */
                 from?: string;
-                /** @description Closed at or before; a date alone means to the end of that UTC day. */
+                /** @description Closed (or, while closing, opened) at or before; a date alone means to the end of that UTC day. */
                 to?: string;
             };
             header?: never;

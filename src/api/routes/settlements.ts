@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
+import { sql } from "kysely";
 import {
   finishSettlement,
   openSettlement,
@@ -58,9 +59,13 @@ const settlementsQuery = listQuery.extend({
   clientId: z.uuid().optional(),
   processor: z.enum(processors).optional(),
   hostConfigurationId: z.uuid().optional(),
-  from: timestamp.optional().describe("Closed at or after; a date alone means from the start of that UTC day."),
-  to: timestamp.optional().describe("Closed at or before; a date alone means to the end of that UTC day."),
+  status: z.enum(["closing", "matched", "mismatched", "failed"]).optional().describe("Only batches in this status; every status by default."),
+  from: timestamp.optional().describe("Closed (or, while closing, opened) at or after; a date alone means from the start of that UTC day."),
+  to: timestamp.optional().describe("Closed (or, while closing, opened) at or before; a date alone means to the end of that UTC day."),
 });
+
+/** A batch's status in the API, as the settlements table keeps it. */
+const storedStatus = { closing: "open", matched: "matched", mismatched: "mismatched", failed: "failed" } as const;
 
 const tags = ["settlements"];
 
@@ -202,30 +207,32 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       schema: {
         tags,
         operationId: "listSettlements",
-        summary: "Settlement batches, newest first, filtered",
-        description: "Client keys see their own batches; admin keys see every client's, or one client's with `clientId`.",
+        summary: "Settlement batches of every status, newest first, filtered",
+        description:
+          "Client keys see their own batches; admin keys see every client's, or one client's with `clientId`. Newest first by when each batch opened, `closing` and `failed` ones included.",
         querystring: settlementsQuery,
         response: { 200: z.object({ data: z.array(settlementSchema), nextCursor: z.string().nullable() }) },
       },
     },
     async (request) => {
       const principal = principalOf(request);
-      const { clientId: askedFor, processor, hostConfigurationId, from, to, limit, cursor } = request.query;
+      const { clientId: askedFor, processor, hostConfigurationId, status, from, to, limit, cursor } = request.query;
       if (principal.role === "client" && askedFor !== undefined && askedFor !== principal.clientId) return { data: [], nextCursor: null };
       const clientId = ownClientOf(principal) ?? askedFor;
       await awaitOwnSettlementWrites(deps, clientId);
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
+      const closedOrOpened = sql<Date>`coalesce(closed_at, opened_at)`;
       const filtered = db
         .selectFrom("settlements")
-        .select(["settlement_id", "closed_at", "view"])
-        .where("status", "in", ["matched", "mismatched"])
+        .select(["settlement_id", "opened_at", "view"])
+        .$if(status !== undefined, (q) => q.where("status", "=", storedStatus[status!]))
         .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!))
         .$if(processor !== undefined, (q) => q.where("processor", "=", processor!))
         .$if(hostConfigurationId !== undefined, (q) => q.where("host_configuration_id", "=", hostConfigurationId!))
-        .$if(from !== undefined, (q) => q.where("closed_at", ">=", lowerBoundOf(from!)))
-        .$if(to !== undefined, (q) => q.where("closed_at", "<=", upperBoundOf(to!)));
-      const rows = await newestFirst(filtered, ["closed_at", "settlement_id"], after, limit).execute();
-      const page = pageOf(rows, limit, (row) => encodeTimeCursor(new Date(row.closed_at!), row.settlement_id));
+        .$if(from !== undefined, (q) => q.where(closedOrOpened, ">=", lowerBoundOf(from!)))
+        .$if(to !== undefined, (q) => q.where(closedOrOpened, "<=", upperBoundOf(to!)));
+      const rows = await newestFirst(filtered, ["opened_at", "settlement_id"], after, limit).execute();
+      const page = pageOf(rows, limit, (row) => encodeTimeCursor(new Date(row.opened_at), row.settlement_id));
       return { data: page.data.map((row) => row.view as SettlementView), nextCursor: page.nextCursor };
     },
   );
@@ -249,6 +256,9 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
     },
   );
 };
+
+/** The processor's words as one sentence, whether they end with a full stop or not. */
+const sentence = (words: string) => (/[.!?]$/.test(words) ? words : `${words}.`);
 
 /** The batch before the deadline, or undefined. */
 async function within(finishing: Promise<SettlementResult>, waitUntil: number): Promise<SettlementResult | undefined> {
@@ -277,6 +287,6 @@ function answer(reply: FastifyReply, result: SettlementResult) {
       return reply.code(202).header("location", location).send({ ...settlement, location });
     }
     case "failed":
-      throw new ApiProblem("processor_error", `Batch ${settlement.id} failed: ${result.detail ?? "the processor refused it"}. Its transactions wait for the next batch.`);
+      throw new ApiProblem("processor_error", `Batch ${settlement.id} failed: ${sentence(result.detail ?? "the processor refused it")} Its transactions wait for the next batch.`);
   }
 }

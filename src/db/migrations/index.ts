@@ -23,6 +23,7 @@ import * as paymentMethods from "./0022-payment-methods.ts";
 import * as webhookTraceContext from "./0023-webhook-trace-context.ts";
 import * as idempotencyResource from "./0024-idempotency-resource.ts";
 import * as cardData from "./0025-card-data.ts";
+import * as settlementLists from "./0026-settlement-lists.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   "0023-webhook-trace-context": webhookTraceContext,
   "0024-idempotency-resource": idempotencyResource,
   "0025-card-data": cardData,
+  "0026-settlement-lists": settlementLists,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
