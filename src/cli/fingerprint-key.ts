@@ -6,6 +6,7 @@ import type { Secret } from "../domain/secret.ts";
 import { createLogger } from "../logger.ts";
 import type { Ledger } from "./connection.ts";
 import { writeErr, writeOut } from "./output.ts";
+import { nextKeyId } from "../crypto/key-list.ts";
 
 export interface FingerprintKeyConfig {
   cardFingerprintKey: Secret<string> | undefined;
@@ -23,7 +24,7 @@ export interface FingerprintKeyConfig {
 export async function rotateFingerprintKey({ db }: Ledger, config: FingerprintKeyConfig, { destroyPrevious }: { destroyPrevious: boolean }): Promise<number> {
   if (config.cardFingerprintKey !== undefined) {
     const { keys } = parseFingerprintKeys(config.cardFingerprintKey.expose());
-    const keyId = String(Math.max(0, ...[...keys.keys()].map(Number).filter(Number.isInteger)) + 1);
+    const keyId = nextKeyId(keys.keys());
     const entry = `${keyId}:${generateFingerprintKey().toString("base64")}`;
     writeErr(
       "CARD_FINGERPRINT_KEY is given, so its keys are kept by you, not by the database: append the entry printed on stdout " +

@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync, randomBytes } from "node:crypto";
 import type { Secret } from "../domain/secret.ts";
+import { isBase64, keyListEntries } from "./key-list.ts";
 
 /**
  * Card fingerprints: a keyed HMAC of the whole number, `fp_<keyId>_<base64url>`, so the same card
@@ -61,10 +62,7 @@ export function createFingerprintKeyring({ activeKeyId, keys }: FingerprintKeys)
  * by id `1` (the form of releases before key ids).
  */
 export function parseFingerprintKeys(spec: string): FingerprintKeys {
-  const entries = spec
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "");
+  const entries = keyListEntries(spec);
   if (entries.length === 0) throw new FingerprintKeyError("expected id:base64key[,id:base64key...]");
   const keys = new Map<string, Buffer>();
   let activeKeyId = "";
@@ -80,9 +78,9 @@ export function parseFingerprintKeys(spec: string): FingerprintKeys {
   return { activeKeyId, keys };
 }
 
-/** Base64 of at least 32 bytes (Node's decoder skips what it does not know, so the form is checked first). */
+/** Base64 of at least 32 bytes. */
 export function decodeKey(encoded: string, keyId: string): Buffer {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded)) throw new FingerprintKeyError(`key "${keyId}" is not base64`);
+  if (!isBase64(encoded)) throw new FingerprintKeyError(`key "${keyId}" is not base64`);
   const key = Buffer.from(encoded, "base64");
   if (key.length < FINGERPRINT_KEY_BYTES) throw new FingerprintKeyError(`key "${keyId}" must be at least ${FINGERPRINT_KEY_BYTES} bytes`);
   return key;

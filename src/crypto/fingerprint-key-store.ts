@@ -13,6 +13,7 @@ import {
   parseFingerprintKeys,
 } from "./card-fingerprint.ts";
 import type { SecretBox } from "./secrets.ts";
+import { nextKeyId } from "./key-list.ts";
 
 /**
  * Where the fingerprint keys come from: `CARD_FINGERPRINT_KEY` when given (the operator keeps
@@ -66,7 +67,7 @@ export async function rotateStoredKey(
 ): Promise<{ keyId: string; destroyed: string[] }> {
   return db.transaction().execute(async (trx) => {
     const all = await trx.selectFrom("card_fingerprint_keys").select("key_id").forUpdate().execute();
-    const keyId = String(Math.max(0, ...all.map((row) => Number(row.key_id)).filter(Number.isInteger)) + 1);
+    const keyId = nextKeyId(all.map((row) => row.key_id));
     await insertKey(trx, secrets, keyId, generateFingerprintKey());
     if (!destroyPrevious) return { keyId, destroyed: [] };
     const destroyed = await trx

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { JsonObject } from "../eventstore/port.ts";
+import { isBase64, keyListEntries } from "./key-list.ts";
 
 /**
  * Envelope encryption of secrets (host credentials) at rest, with AES-256-GCM.
@@ -190,10 +191,7 @@ function checkKeyId(keyId: string): void {
  * rotation appends a new key and keeps the old ones for decrypting what they encrypted.
  */
 export function parseMasterKeys(spec: string): SecretBoxOptions {
-  const entries = spec
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "");
+  const entries = keyListEntries(spec);
   if (entries.length === 0) throw new MasterKeyError("No master keys: expected id:base64key[,id:base64key...].");
 
   const keys: Record<string, Buffer> = {};
@@ -205,8 +203,7 @@ export function parseMasterKeys(spec: string): SecretBoxOptions {
     const encoded = entry.slice(separator + 1);
     checkKeyId(keyId);
     if (Object.hasOwn(keys, keyId)) throw new MasterKeyError(`Master key id "${keyId}" appears twice.`);
-    // Node's decoder skips characters it does not know instead of failing, so check first.
-    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded)) throw new MasterKeyError(`Master key "${keyId}" is not base64.`);
+    if (!isBase64(encoded)) throw new MasterKeyError(`Master key "${keyId}" is not base64.`);
     const key = Buffer.from(encoded, "base64");
     if (key.length !== KEY_BYTES) {
       throw new MasterKeyError(`Master key "${keyId}" must decode to ${KEY_BYTES} bytes, not ${key.length}.`);

@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import { inject } from "vitest";
 import { type DatabaseConnection, openDatabase, usePglite } from "../../src/db/connection.ts";
 import { testEnvironment } from "./environment.ts";
+import { createPostgresDatabase } from "./postgres-databases.ts";
 
 export type TestDatabaseTarget = "postgres" | "pglite";
 
@@ -38,30 +37,4 @@ export async function openTestDatabase(target: TestDatabaseTarget): Promise<Test
       await migrated.drop();
     },
   };
-}
-
-/** A new, empty database (no schema) on the PostgreSQL server of DATABASE_URL, and how to drop it. */
-export const createEmptyPostgresDatabase = (): Promise<{ url: string; drop: () => Promise<void> }> => createPostgresDatabase("template1");
-
-async function createPostgresDatabase(template: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const serverUrl = testEnvironment.databaseUrl;
-  if (!serverUrl) throw new Error("DATABASE_URL is not set");
-  const name = `ledger_test_${randomBytes(6).toString("hex")}`;
-  await withServer(serverUrl, (client) => client.query(`create database ${name} template ${template}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => withServer(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
-  };
-}
-
-async function withServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }

@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase, usePglite } from "../../src/db/connection.ts";
+import { testEnvironment } from "./environment.ts";
+import { createEmptyPostgresDatabase } from "./postgres-databases.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -31,28 +31,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await connection.close();
   project.provide("migratedPgliteDump", dumpFile);
 
-  const serverUrl = process.env.DATABASE_URL || undefined;
-  const template = serverUrl ? `ledger_test_template_${randomBytes(6).toString("hex")}` : "";
-  if (serverUrl) {
-    await onServer(serverUrl, `create database ${template}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${template}`;
-    await (await openDatabase({ databaseUrl: url.toString(), dataDir: "memory://", poolSize: 1 })).close();
-  }
-  project.provide("postgresTemplate", template);
+  const template = testEnvironment.databaseUrl ? await createEmptyPostgresDatabase() : undefined;
+  if (template) await (await openDatabase({ databaseUrl: template.url, dataDir: "memory://", poolSize: 1 })).close();
+  project.provide("postgresTemplate", template?.name ?? "");
 
   return async () => {
-    if (serverUrl) await onServer(serverUrl, `drop database if exists ${template} with (force)`);
+    await template?.drop();
     await rm(dir, { recursive: true, force: true });
   };
-}
-
-async function onServer(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

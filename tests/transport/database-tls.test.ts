@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/connection.ts";
 import { createEventStoreDbEventStore } from "../../src/eventstore/eventstoredb/event-store.ts";
 import { createTestCa, type TestCa } from "../support/certificates.ts";
-import { createEmptyPostgresDatabase } from "../support/database.ts";
+import { createEmptyPostgresDatabase } from "../support/postgres-databases.ts";
 import { testEnvironment } from "../support/environment.ts";
 
 /**

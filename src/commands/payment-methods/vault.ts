@@ -73,23 +73,23 @@ export async function sealCard(
 
 /** The card, decrypted in memory only, its number a secret from the moment it is read. */
 export function openCard(secrets: SecretBox, paymentMethodId: string, wrappedKey: string, encryptedCard: string): VaultedCard {
-  const dataKey = secrets.unwrapKey(wrappedKey, keyContext(paymentMethodId));
-  try {
-    const { number, holderName } = JSON.parse(decryptWithDataKey(dataKey, encryptedCard, cardContext(paymentMethodId))) as {
-      number: string;
-      holderName?: string;
-    };
-    return { number: new Secret(number), ...(holderName !== undefined && { holderName }) };
-  } finally {
-    dataKey.fill(0);
-  }
+  const { number, holderName } = JSON.parse(openWithDataKey(secrets, paymentMethodId, wrappedKey, encryptedCard, cardContext(paymentMethodId))) as {
+    number: string;
+    holderName?: string;
+  };
+  return { number: new Secret(number), ...(holderName !== undefined && { holderName }) };
 }
 
 /** The card's fingerprint, decrypted to be shown: the number stays sealed. */
 export function openFingerprint(secrets: SecretBox, paymentMethodId: string, wrappedKey: string, encryptedFingerprint: string): string {
+  return openWithDataKey(secrets, paymentMethodId, wrappedKey, encryptedFingerprint, fingerprintContext(paymentMethodId));
+}
+
+/** A ciphertext under the payment method's data key, which is unwrapped for it alone and wiped after. */
+function openWithDataKey(secrets: SecretBox, paymentMethodId: string, wrappedKey: string, ciphertext: string, context: string): string {
   const dataKey = secrets.unwrapKey(wrappedKey, keyContext(paymentMethodId));
   try {
-    return decryptWithDataKey(dataKey, encryptedFingerprint, fingerprintContext(paymentMethodId));
+    return decryptWithDataKey(dataKey, ciphertext, context);
   } finally {
     dataKey.fill(0);
   }
