@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAuthentication } from "../../src/api/auth.ts";
@@ -71,6 +72,55 @@ for (const target of testDatabaseTargets()) {
         const plainText = await api.request("POST", "/v1/clients", { body: "Acme", headers: { "content-type": "text/plain" } });
         expect(plainText.status).toBe(415);
         expect(plainText.body.code).toBe("unsupported_media_type");
+      });
+
+      it("a compressed body is 415 unsupported_media_type, never read as UTF-8, and its Idempotency-Key stays free", async () => {
+        const compressed = await fetch(`${api.url}/v1/clients`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${TEST_ADMIN_KEY}`,
+            "content-type": "application/json",
+            "content-encoding": "gzip",
+            "idempotency-key": "compressed-1",
+          },
+          body: gzipSync(JSON.stringify({ name: "Acme" })),
+        });
+        expect(compressed.status).toBe(415);
+        expect(await compressed.json()).toMatchObject({
+          code: "unsupported_media_type",
+          detail: "Send the body uncompressed: content-encoding must be identity.",
+        });
+        const deflated = await api.request("POST", "/v1/clients", { body: { name: "Acme" }, headers: { "content-encoding": "deflate" } });
+        expect(deflated.status).toBe(415);
+        const identity = await api.request("POST", "/v1/clients", {
+          body: { name: "Acme" },
+          headers: { "content-encoding": "identity", "idempotency-key": "compressed-1" },
+        });
+        expect(identity.status, identity.text).toBe(201);
+        expect(identity.headers.get("idempotent-replayed")).toBeNull();
+      });
+
+      it("a body in another charset than UTF-8 is 415 unsupported_media_type; utf-8 in any case, quoted or not, is read", async () => {
+        const utf16 = await fetch(`${api.url}/v1/clients`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${TEST_ADMIN_KEY}`, "content-type": "application/json; charset=utf-16" },
+          body: Buffer.from(JSON.stringify({ name: "Acme" }), "utf16le"),
+        });
+        expect(utf16.status).toBe(415);
+        expect(await utf16.json()).toMatchObject({
+          code: "unsupported_media_type",
+          detail: "Send JSON encoded as UTF-8: charset must be utf-8.",
+        });
+        const otherCharsets = ["application/json; charset=latin1", 'application/json; charset="UTF-16LE"', "application/json;charset=utf-8;charset=utf-16"];
+        for (const contentType of otherCharsets) {
+          const refused = await api.request("POST", "/v1/clients", { body: { name: "Acme" }, headers: { "content-type": contentType } });
+          expect(refused.status, contentType).toBe(415);
+        }
+        const utf8 = ["application/json; charset=utf-8", 'application/json; Charset="UTF-8"', "application/json;charset=UTF-8", 'application/json; profile="x;charset=utf-16"'];
+        for (const contentType of utf8) {
+          const read = await api.request("POST", "/v1/clients", { body: { name: "Acme" }, headers: { "content-type": contentType } });
+          expect(read.status, contentType).toBe(201);
+        }
       });
 
       it("a known path called with another method is 405 with allow; an unknown path stays 404", async () => {
