@@ -34,9 +34,22 @@ const LIFTED_BY_ALLOW_PRIVATE = "(WEBHOOK_ALLOW_PRIVATE=true allows private, loo
 const IS_PRIVATE = `is a private address ${LIFTED_BY_ALLOW_PRIVATE}`;
 const RESOLVES_TO_PRIVATE = `resolves to a private address ${LIFTED_BY_ALLOW_PRIVATE}`;
 
-/** Public means ipaddr.js calls it "unicast"; an IPv4-mapped IPv6 address is judged as its IPv4 address. */
+/** The only IPv6 space allocated for global unicast (RFC 4291). */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR("2000::/3");
+
+/**
+ * Public means ipaddr.js calls it "unicast" (an IPv4-mapped IPv6 address is judged as its IPv4
+ * address), and an IPv6 address must also lie in 2000::/3: outside it, ipaddr.js calls
+ * "unicast" what is no public address, such as the IPv4-compatible `::7f00:1` (`[::127.0.0.1]`)
+ * and site-local `fec0::/10`. Inside it, the ranges that embed an IPv4 address (NAT64
+ * 64:ff9b::/96 lies outside anyway, 6to4 2002::/16, Teredo 2001::/32) are never "unicast", so
+ * they are refused whatever address they embed.
+ */
 function isPublicAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === "unicast";
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== "unicast") return false;
+  return parsed instanceof ipaddr.IPv4 || parsed.match(GLOBAL_UNICAST);
 }
 
 type StaticVerdict = { ok: false; reason: string } | { ok: true; nameToResolve?: string };

@@ -429,6 +429,11 @@ for (const target of testDatabaseTargets()) {
         "https://[fe80::1]/hooks",
         "https://[::ffff:127.0.0.1]/hooks",
         "https://[::ffff:10.0.0.1]/hooks",
+        "https://[::127.0.0.1]/hooks",
+        "https://[::ffff:7f00:1]/hooks",
+        "https://[64:ff9b::10.0.0.1]/hooks",
+        "https://[2002:a00:1::]/hooks",
+        "https://[fec0::1]/hooks",
         "https://user:secret@1.1.1.1/hooks",
       ];
       for (const url of refused) {

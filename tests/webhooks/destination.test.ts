@@ -43,12 +43,30 @@ const privateUrls = [
   "https://[::]/x",
   "https://100.64.0.1/x",
   "https://2130706433/x",
+  // IPv6 forms that embed or map an IPv4 address, in every spelling, and IPv6's other non-public ranges.
+  "https://[::127.0.0.1]/x",
+  "https://[::7f00:1]/x",
+  "https://[::8.8.8.8]/x",
+  "https://[::ffff:7f00:1]/x",
+  "https://[0:0:0:0:0:ffff:10.0.0.1]/x",
+  "https://[::ffff:0:127.0.0.1]/x",
+  "https://[64:ff9b::127.0.0.1]/x",
+  "https://[64:ff9b:1::a00:1]/x",
+  "https://[2002:7f00:1::]/x",
+  "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x",
+  "https://[fec0::1]/x",
+  "https://[100::1]/x",
+  "https://[2001:db8::1]/x",
+  "https://[3fff::1]/x",
+  "https://[ff02::1]/x",
+  "https://[4000::1]/x",
 ];
 
 describe("checkWebhookUrl", () => {
-  it("accepts https to a public IP literal, also IPv4-mapped", async () => {
+  it("accepts https to a public IP literal, also IPv4-mapped or IPv6", async () => {
     await expect(checkWebhookUrl("https://93.184.216.34/x", strict)).resolves.toEqual({ ok: true });
     await expect(checkWebhookUrl("https://[::ffff:93.184.216.34]/x", strict)).resolves.toEqual({ ok: true });
+    await expect(checkWebhookUrl("https://[2606:4700:4700::1111]/x", strict)).resolves.toEqual({ ok: true });
   });
 
   it("refuses http unless allowHttp, and other schemes always", async () => {
@@ -100,6 +118,13 @@ describe("checkWebhookUrl", () => {
       { address: "93.184.216.34", family: 4 },
       { address: "::ffff:10.0.0.1", family: 6 },
     ]);
+    const policy = { ...strict, resolveHost: createHostResolver({ timeoutMs: 2000, lookup }) };
+
+    await expect(checkWebhookUrl("https://hooks.example.invalid/x", policy)).resolves.toEqual({ ok: false, reason: RESOLVES_TO_PRIVATE });
+  });
+
+  it("refuses a name that resolves to an IPv4-compatible IPv6 address of loopback", async () => {
+    const { lookup } = injectedLookup([{ address: "::7f00:1", family: 6 }]);
     const policy = { ...strict, resolveHost: createHostResolver({ timeoutMs: 2000, lookup }) };
 
     await expect(checkWebhookUrl("https://hooks.example.invalid/x", policy)).resolves.toEqual({ ok: false, reason: RESOLVES_TO_PRIVATE });
@@ -283,6 +308,7 @@ describe("createWebhookSender", () => {
         `http://localhost:${server.port}/`,
         `http://[::1]:${server.port}/`,
         `http://[::ffff:127.0.0.1]:${server.port}/`,
+        `http://[::127.0.0.1]:${server.port}/`,
       ].map((url) => strictSender.send(url, body, signed)),
     );
 
@@ -291,8 +317,18 @@ describe("createWebhookSender", () => {
       `refused: ${RESOLVES_TO_PRIVATE}`,
       `refused: ${IS_PRIVATE}`,
       `refused: ${IS_PRIVATE}`,
+      `refused: ${IS_PRIVATE}`,
     ]);
     expect(server.connections).toBe(0);
+  });
+
+  it("refuses at delivery a name that resolves to an IPv4-compatible IPv6 address of loopback", async () => {
+    const { lookup } = injectedLookup([{ address: "::7f00:1", family: 6 }]);
+    const strictSender = sender({ ...strict, resolveHost: createHostResolver({ timeoutMs: 2000, lookup }), timeoutMs: 2000 });
+
+    const result = await strictSender.send("https://hooks.example.invalid/", body, signed);
+
+    expect(result).toMatchObject({ kind: "failed", error: `refused: ${RESOLVES_TO_PRIVATE}` });
   });
 
   it("refuses http, credentials and garbage at delivery too", async () => {
