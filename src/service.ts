@@ -1,5 +1,5 @@
 import type { Server as HttpsServer } from "node:https";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { buildApp } from "./api/app.ts";
 import { httpsOptions, serveTls } from "./api/tls.ts";
 import { GaugeRefresh } from "./api/gauge-refresh.ts";
@@ -16,6 +16,8 @@ import { createRequestHasher } from "./api/request-hash.ts";
 import { loadMasterKeys } from "./crypto/master-keys.ts";
 import { createSecretBox } from "./crypto/secrets.ts";
 import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
+import type { Database } from "./db/schema.ts";
+import type { EventStore } from "./eventstore/port.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import type { Logger } from "./logger.ts";
 import { measureLag } from "./projections/lag.ts";
@@ -72,19 +74,22 @@ export async function startService(
    * `gaugeRefreshMs`: how often the database gauges of /metrics are read.
    * `projections`: `"here"` runs the projection runners on this process's event loop; `"elsewhere"`
    * leaves them to a projector (`startProjector`, in another process) on the same database.
+   * `openStore`: how the event store is opened; by default EVENTSTORE_URL's EventStoreDB, else the
+   * database. Tests give an EventStoreDB client over a fake server.
    */
   {
     now = () => new Date(),
     gaugeRefreshMs = GAUGE_REFRESH_MS,
     projections: projectionsRun = "here",
-  }: { now?: () => Date; gaugeRefreshMs?: number; projections?: "here" | "elsewhere" } = {},
+    openStore = (db) => openEventStore(config.eventStoreUrl, db),
+  }: { now?: () => Date; gaugeRefreshMs?: number; projections?: "here" | "elsewhere"; openStore?: (db: Kysely<Database>) => EventStore } = {},
 ): Promise<Service> {
   const database =
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const tracing = await startTracing(config.telemetry, logger);
   const { tracer } = tracing;
-  const rawStore = openEventStore(config.eventStoreUrl, database.db);
+  const rawStore = openStore(database.db);
   const metrics = createMetrics({
     measureLags: async () => {
       const lags = [];
@@ -102,7 +107,7 @@ export async function startService(
   const readYourWrites = new ReadYourWrites();
   // The read side's lookups across streams, which commands take as ports.
   const readSide = {
-    locateTransaction: transactionLocator({ db: database.db, readYourWrites }),
+    locateTransaction: transactionLocator({ db: database.db, store, readYourWrites }),
     settlementCandidates: settlementCandidatesOf(database.db, store),
   };
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);

@@ -220,6 +220,11 @@ export class FakeClient {
   readonly faults: ServerFault[] = [];
   /** The server's `MaxAppendSize` setting, in bytes. */
   maxAppendSize = MAX_APPEND_SIZE;
+  /**
+   * How long a record takes to reach subscriptions, live or catching up: a busy server, or one that
+   * reads a long log to a subscription after a restart. Reads and appends are not delayed.
+   */
+  subscriptionLatencyMs = 0;
   /** While set, the node is down: every call fails with it. */
   #outage: ServerFault | null = null;
 
@@ -248,7 +253,14 @@ export class FakeClient {
   /** A record written to $all now: live subscriptions are sent it. */
   write(record: AllStreamResolvedEvent): void {
     this.log.push(record);
-    for (const served of this.served) if (served.live) served.serve(record);
+    const live = this.served.filter((served) => served.live);
+    if (this.subscriptionLatencyMs === 0) for (const served of live) served.serve(record);
+    else this.#afterLatency(() => live.forEach((served) => served.serve(record)));
+  }
+
+  #afterLatency(send: () => void): void {
+    if (this.subscriptionLatencyMs === 0) setImmediate(send);
+    else setTimeout(send, this.subscriptionLatencyMs);
   }
 
   readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
@@ -294,7 +306,7 @@ export class FakeClient {
     const served = new ServedSubscription(options);
     this.served.push(served);
     const index = this.served.length - 1;
-    setImmediate(() => {
+    this.#afterLatency(() => {
       try {
         this.meetFault();
       } catch (error) {

@@ -106,9 +106,10 @@ export async function startTestService(
   /**
    * `now`: the service's clock, for tests that move time (settlement, expiry). `gaugeRefreshMs`:
    * how often the database gauges of /metrics are read; 250 ms here, so a test sees them follow.
-   * `projections`: `"elsewhere"` leaves them to a projector the test starts.
+   * `projections`: `"elsewhere"` leaves them to a projector the test starts. `openStore`: the
+   * event store, opened anew at each start.
    */
-  options: { now?: () => Date; gaugeRefreshMs?: number; projections?: "here" | "elsewhere" } = {},
+  options: Parameters<typeof startService>[3] = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(target);
   const { lines, sink } = capturedLogs();

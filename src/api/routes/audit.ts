@@ -6,6 +6,7 @@ import { type AuditEvent, auditEventSchema, InvalidCursorError, readLogPage, toA
 import { checkStreamLinks } from "../../audit/link-checks.ts";
 import { paymentStreamOf } from "../../audit/payment-stream.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
+import { readCaughtUp } from "../../projections/transactions/read-caught-up.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
 import { invalidCursor } from "../pagination.ts";
 import { notFound } from "../problems.ts";
@@ -51,7 +52,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRouteDependencies> = async 
     async (request) => {
       const ownClient = ownClientOf(principalOf(request));
       await awaitOwnPaymentWrites({ readYourWrites }, ownClient);
-      const streamId = await paymentStreamOf(db, request.params.id, ownClient);
+      const streamId = await readCaughtUp({ db, store }, () => paymentStreamOf(db, request.params.id, ownClient));
       if (!streamId) throw notFound("transaction");
       const stored = await store.readStream(streamId);
       const checks = checkStreamLinks(stored);

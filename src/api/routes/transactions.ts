@@ -21,6 +21,7 @@ import { ApiProblem, notFound, type ProblemCode } from "../problems.ts";
 import type { TransactionRouteDependencies } from "./dependencies.ts";
 import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { findTransaction } from "../../projections/transactions/queries.ts";
+import { readCaughtUp } from "../../projections/transactions/read-caught-up.ts";
 import { newId } from "../../ids.ts";
 import { answeringWithTransaction, bindIdempotencyKey, REPLAYED_HEADER } from "../idempotency.ts";
 
@@ -220,7 +221,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     async (request) => {
       const ownClient = ownClientOf(principalOf(request));
       await awaitOwnPaymentWrites(deps, ownClient);
-      const found = await findTransaction(deps.db, request.params.id, ownClient);
+      const found = await readCaughtUp(deps, () => findTransaction(deps.db, request.params.id, ownClient));
       if (!found) throw notFound("transaction");
       const { asOf } = request.query;
       if (asOf === undefined) return found.view;

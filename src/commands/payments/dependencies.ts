@@ -45,9 +45,9 @@ export interface TransactionLocation {
 }
 
 /**
- * Finds a client's transaction in whichever payment holds it, once the client's own answered
- * writes are in view; undefined when it is not (yet) known. A lookup across streams: the read
- * side implements it (src/projections), and the service gives it at start.
+ * Finds a client's transaction in whichever payment holds it, whichever instance recorded it:
+ * undefined only when it does not exist. A lookup across streams: the read side implements it
+ * (src/projections), and the service gives it at start.
  */
 export type LocateTransaction = (clientId: string, transactionId: string) => Promise<TransactionLocation | undefined>;
 

@@ -2,7 +2,6 @@ import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { followUpRequest } from "./follow-up-request.ts";
 import { runTransaction } from "./run-transaction.ts";
-import { readPayment } from "./payment-stream.ts";
 
 export type FollowUp = { transactionId: string; parentTransactionId: string } & (
   | { type: "capture"; amount: number | undefined; final: boolean }
@@ -15,7 +14,7 @@ export type FollowUp = { transactionId: string; parentTransactionId: string } & 
  * rule is checked against that one stream under its expected revision.
  */
 export async function followUp(context: PaymentContext, clientId: string, input: FollowUp) {
-  const parent = await findParent(context, clientId, input.parentTransactionId);
+  const parent = await context.locateTransaction(clientId, input.parentTransactionId);
   if (!parent) return { ok: false as const, error: "not_found" as const, detail: "No such transaction." };
   const { hostConfigurations } = await context.registries.paymentSettings.of(clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, parent, hostConfigurations);
@@ -40,16 +39,3 @@ export async function followUp(context: PaymentContext, clientId: string, input:
   return runTransaction(context, parent.paymentId, initiate, (state) => followUpRequest(state, transactionId, hostConfiguration));
 }
 
-/**
- * The parent's payment, processor and host configuration. The read side knows every transaction
- * once projected; a root (a sale or an authorization) is also found in its own stream, so a
- * payment made on another instance a moment ago is followed up at once, not answered 404.
- */
-async function findParent(context: PaymentContext, clientId: string, parentTransactionId: string) {
-  const located = await context.locateTransaction(clientId, parentTransactionId);
-  if (located) return located;
-  const { state } = await readPayment(context, parentTransactionId);
-  const root = state.transactions.get(parentTransactionId);
-  if (!root || root.clientId !== clientId) return undefined;
-  return { paymentId: parentTransactionId, processor: root.processor, hostConfigurationId: root.hostConfigurationId };
-}
