@@ -1,7 +1,6 @@
 import { generateApiKey, hashApiKey, keyPrefixOf } from "../auth/keys.ts";
 import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand } from "../domain/clients/decider.ts";
 import type { CurrencyLimit } from "../domain/limits/limits.ts";
-import { newId } from "../ids.ts";
 import type { CommandContext, CommandResult as Result } from "./context.ts";
 import { execute, readStream } from "./execute.ts";
 
@@ -33,15 +32,25 @@ export async function registerClient(context: CommandContext, clientId: string, 
   return { ok: true, value: { clientId, revision: tip?.revision } };
 }
 
+/**
+ * Issues a key under `keyId`, the id its request's Idempotency-Key was claimed for. A retry after a
+ * request that failed once the key was recorded answers that key, never a second one, with `key`
+ * null: only its hash is kept, so the key itself can be shown no more.
+ */
 export async function issueApiKey(
   context: CommandContext,
   clientId: string,
-): Promise<CommandResult<{ keyId: string; key: string; createdAt: string } & Written>> {
+  keyId: string,
+): Promise<CommandResult<{ keyId: string; key: string | null; createdAt: string } & Written>> {
   const key = generateApiKey("client");
-  const keyId = newId();
   const now = context.now().toISOString();
   const result = await runClientCommand(context, clientId, { type: "IssueApiKey", keyId, keyHash: hashApiKey(key), prefix: keyPrefixOf(key), now });
-  return result.ok ? { ok: true, value: { keyId, key, createdAt: now, ...result.value } } : result;
+  if (result.ok) return { ok: true, value: { keyId, key, createdAt: now, ...result.value } };
+  if (result.error !== "already_exists") return result;
+  const { state, tip } = await readStream(context.store, clientDecider, clientStreamId(clientId), false);
+  const issued = state.keys.get(keyId);
+  if (!issued) throw new Error("an API key refused as issued is not in its client's stream");
+  return { ok: true, value: { keyId, key: null, createdAt: issued.issuedAt, revision: tip?.revision } };
 }
 
 export function revokeApiKey(context: CommandContext, clientId: string, keyId: string): Promise<CommandResult<Written>> {

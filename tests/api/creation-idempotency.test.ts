@@ -11,7 +11,8 @@ import { loopbackWebhookEnvironment } from "../support/webhook-receiver.ts";
  * request whose database connection ends after its append answers 503, and its retry under the
  * same key answers the resource that append made, never a second client, a second webhook
  * endpoint (every event delivered twice) or a second host configuration (the client's payments
- * left without a default). The payment method's case is in payment-methods-idempotency.test.ts.
+ * left without a default), a second API key. The payment method's case is in
+ * payment-methods-idempotency.test.ts.
  */
 const skip = testDatabaseTargets().includes("postgres") ? undefined : "a connection the server ends needs PostgreSQL: set DATABASE_URL";
 if (skip) console.warn(`SKIPPED creations whose request loses its database connection after the append: ${skip}`);
@@ -47,6 +48,16 @@ describe.skipIf(skip)("a creation whose database connection ends after its appen
     expect(await eventsOfType("ClientRegistered.v1")).toHaveLength(before.length + 1);
     const listed = await api.request("GET", "/v1/clients?limit=100");
     expect(listed.body.data.filter((client: Json) => client.name === "Lost Connection Ltd").map((client: Json) => client.id)).toEqual([retry.body.id]);
+  });
+
+  it("makes one API key, and never answers the key itself again", async () => {
+    const before = await eventsOfType("ApiKeyIssued.v1");
+    const create = () => api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { headers: { "idempotency-key": "api-key-lost" }, body: {} });
+    const retry = await createThenRetry("clients", create);
+    expect(await eventsOfType("ApiKeyIssued.v1")).toHaveLength(before.length + 1);
+    expect(retry.body.key).toBeNull();
+    const listed = await api.request("GET", `/v1/clients/${acme.clientId}/api-keys`);
+    expect(listed.body.data.map((key: Json) => key.id)).toEqual([retry.body.id, acme.keyId]);
   });
 
   it("makes one webhook endpoint, and answers its signing secret", async () => {
@@ -95,3 +106,50 @@ describe.skipIf(skip)("a creation whose database connection ends after its appen
     expect(sale.status, sale.text).toBe(201);
   });
 });
+
+for (const target of testDatabaseTargets()) {
+  describe(`an API key creation that fails after its append, retried under its key, on ${target}`, () => {
+    let api: TestService;
+    beforeAll(async () => {
+      api = await startTestService(target);
+    });
+    afterAll(() => api.stop());
+
+    it("issues one key: the retry answers its id and createdAt with key null, as a replay would", async () => {
+      const acme = await api.createClient("Acme");
+      const { db } = api.database;
+      const issued = async () =>
+        (
+          await sql<{ key_id: string; occurred_at: string }>`select data->>'keyId' as key_id, data->>'occurredAt' as occurred_at from events
+            where type = 'ApiKeyIssued.v1' and stream_id = ${`client-${acme.clientId}`} order by position`.execute(db)
+        ).rows.filter((row) => row.key_id !== acme.keyId);
+      const create = () => api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { headers: { "idempotency-key": "api-key-failed" }, body: {} });
+      // The key's event is appended, then the read model refuses it: the request answers 500.
+      await sql`create function refuse_api_key() returns trigger language plpgsql as $$
+        begin raise exception 'api key refused by the test'; end $$`.execute(db);
+      await sql`create trigger refuse_api_key before insert on api_keys for each row execute function refuse_api_key()`.execute(db);
+      try {
+        const failed = await create();
+        expect(failed.status, failed.text).toBe(500);
+        expect(failed.body.code).toBe("internal_error");
+      } finally {
+        await sql`drop trigger refuse_api_key on api_keys`.execute(db);
+        await sql`drop function refuse_api_key()`.execute(db);
+      }
+      const [made, ...more] = await issued();
+      expect(made).toBeDefined();
+      expect(more).toEqual([]);
+
+      const retry = await create();
+      expect(retry.status, retry.text).toBe(201);
+      expect(retry.body).toEqual({ id: made!.key_id, key: null, createdAt: made!.occurred_at });
+      expect(await issued()).toEqual([made]);
+      const replay = await create();
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.body).toEqual(retry.body);
+      const listed = await api.request("GET", `/v1/clients/${acme.clientId}/api-keys`);
+      expect(listed.body.data.map((key: Json) => key.id).sort()).toEqual([acme.keyId, made!.key_id].sort());
+    });
+  });
+}

@@ -29,6 +29,22 @@ const chooseIfNone = (hostConfigurationId: string, processor: "processor_a" | "p
   now,
 });
 
+describe("the client decider's API keys", () => {
+  const issue: ClientCommand = { type: "IssueApiKey", keyId: first, keyHash: "hash", prefix: "ldgr_sk_abcd", now };
+  const issued: ClientEvent = { type: "ApiKeyIssued.v1", data: { keyId: first, keyHash: "hash", prefix: "ldgr_sk_abcd", occurredAt: now } };
+  const revoked: ClientEvent = { type: "ApiKeyRevoked.v1", data: { keyId: first, occurredAt: now } };
+
+  it("issues a key under its id, and tracks when it was issued and whether it is revoked", () => {
+    given([registered]).when(issue).then([issued]);
+    expect(stateAfter([registered, issued, revoked]).keys).toEqual(new Map([[first, { issuedAt: now, revoked: true }]]));
+  });
+
+  it("refuses an id already issued, revoked or not: a retry issues no second key", () => {
+    given([registered, issued]).when(issue).thenRefused("already_exists");
+    given([registered, issued, revoked]).when(issue).thenRefused("already_exists");
+  });
+});
+
 describe("the client decider's default host configurations", () => {
   it("tracks the default per processor, the latest choice replacing the one before", () => {
     const state = stateAfter([registered, chosen(first), chosen(second, "processor_b"), chosen(second)]);

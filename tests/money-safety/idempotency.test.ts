@@ -255,8 +255,13 @@ for (const target of testDatabaseTargets()) {
       });
       try {
         const { body: client } = await apiRequest(service.url, "POST", "/v1/clients", { body: { name: "Acme" } });
+        // A POST that creates nothing, so its 5xx deletes its record (a creation's keeps its resource's id).
+        const { body: endpoint } = await apiRequest(service.url, "POST", "/v1/webhook-endpoints", {
+          body: { clientId: client.id, url: "https://93.184.216.34/hooks", events: ["*"], enabled: false },
+        });
         const key = `released-${Math.random()}`;
-        const issue = () => apiRequest(service.url, "POST", `/v1/clients/${client.id}/api-keys`, { body: {}, headers: { "idempotency-key": key } });
+        const rotate = () =>
+          apiRequest(service.url, "POST", `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { body: {}, headers: { "idempotency-key": key } });
         // A statement counts as run once it is asked for on PGlite, which runs one at a time in the
         // order asked (a statement held in its result holds the only connection); once it has run
         // on PostgreSQL, which runs statements side by side.
@@ -273,9 +278,9 @@ for (const target of testDatabaseTargets()) {
         };
         let failed = false;
         hook.onResult = async (statement, rows) => {
-          // The first request's first read of the client's stream, once its key is claimed: it
+          // The first request's first read of the endpoint's stream, once its key is claimed: it
           // fails (nothing is written yet) once the duplicate's claim has found the key taken.
-          if (!failed && statement.includes(`client-${client.id}`)) {
+          if (!failed && statement.includes(`webhook-endpoint-${endpoint.id}`)) {
             failed = true;
             asked.running.reach();
             await hasRun("duplicateClaim");
@@ -289,16 +294,16 @@ for (const target of testDatabaseTargets()) {
           }
           if (isRelease(statement)) done.release.reach();
         };
-        const first = issue();
+        const first = rotate();
         await asked.running.reached;
-        const duplicate = await issue();
+        const duplicate = await rotate();
         expect((await first).status).toBe(500);
         expect(duplicate.status, duplicate.text).toBe(409);
         expect(duplicate.body.code).toBe("idempotency_request_in_progress");
         hook.onQuery = hook.onResult = undefined;
         // The key was freed: a retry runs the request.
-        const retried = await issue();
-        expect(retried.status, retried.text).toBe(201);
+        const retried = await rotate();
+        expect(retried.status, retried.text).toBe(200);
         expect(retried.headers.get("idempotent-replayed")).toBeNull();
       } finally {
         await service.stop();

@@ -210,7 +210,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
   app.post(
     "/clients/:clientId/api-keys",
     {
-      config: { access: "admin", secretResponseFields: ["key"] },
+      config: { access: "admin", secretResponseFields: ["key"], createsResource: true },
       schema: {
         tags: ["clients"],
         operationId: "createApiKey",
@@ -221,7 +221,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       },
     },
     async (request, reply) => {
-      const result = await issueApiKey(context(eventMetadataOf(request)), request.params.clientId);
+      const result = await issueApiKey(context(eventMetadataOf(request)), request.params.clientId, claimedResourceId(request));
       if (!result.ok) throw notFound("client");
       await applyClientWrite({ db, store }, request.params.clientId, result.value.revision);
       return reply.code(201).send({ id: result.value.keyId, key: result.value.key, createdAt: result.value.createdAt });

@@ -34,8 +34,8 @@ export type ClientFailure = "already_exists" | "not_found";
 
 export interface ClientState {
   registered: boolean;
-  /** Issued keys, and whether each is revoked. */
-  keys: Map<string, { revoked: boolean }>;
+  /** Issued keys: when each was issued, and whether it is revoked. */
+  keys: Map<string, { issuedAt: string; revoked: boolean }>;
   /** The default host configuration's id per processor, where one was chosen. */
   defaultHostConfigurations: Map<Processor, string>;
 }
@@ -58,9 +58,11 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
       case "ClientRegistered.v1":
         return { ...state, registered: true };
       case "ApiKeyIssued.v1":
-        return { ...state, keys: new Map(state.keys).set(event.data.keyId, { revoked: false }) };
-      case "ApiKeyRevoked.v1":
-        return { ...state, keys: new Map(state.keys).set(event.data.keyId, { revoked: true }) };
+        return { ...state, keys: new Map(state.keys).set(event.data.keyId, { issuedAt: event.data.occurredAt, revoked: false }) };
+      case "ApiKeyRevoked.v1": {
+        const key = state.keys.get(event.data.keyId);
+        return key ? { ...state, keys: new Map(state.keys).set(event.data.keyId, { ...key, revoked: true }) } : state;
+      }
       case "ClientLimitsSet.v1":
         return state;
       case "DefaultHostConfigurationChosen.v1":
@@ -85,6 +87,8 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
     if (!state.registered) return reject("not_found", "No such client.");
     switch (command.type) {
       case "IssueApiKey":
+        // The id its request's Idempotency-Key was claimed for: a retry issues no second key.
+        if (state.keys.has(command.keyId)) return reject("already_exists", "The API key already exists.");
         return accept({
           type: "ApiKeyIssued.v1",
           data: { keyId: command.keyId, keyHash: command.keyHash, prefix: command.prefix, occurredAt: command.now },
