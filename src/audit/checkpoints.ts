@@ -3,14 +3,16 @@ import { z } from "zod";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents, readChainLink, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { Checkpoint, EventStore, RecordedEvent } from "../eventstore/port.ts";
-import type { ChainHead, CheckpointRecord } from "./checkpoint-proof.ts";
-import { merkleRoot, signedContent } from "./checkpoint-proof.ts";
+import type { KeyObject } from "node:crypto";
+import type { ChainHead, CheckpointRecord, CheckpointVerification, SignedCheckpoint, TrustedCheckpoint } from "./checkpoint-proof.ts";
+import { checkpointDigest, merkleRoot, signedContent, verifyCheckpoints } from "./checkpoint-proof.ts";
 import type { CheckpointSigner } from "./checkpoint-keys.ts";
 
 /**
  * Checkpoints: signed Merkle roots over the chain heads changed since the one before, recorded in
- * a stream of their own (`ChainCheckpointRecorded`, its revision the checkpoint's `sequence`).
- * Each records `through`, the log cursor it read to, where the next one starts reading.
+ * a stream of their own (`ChainCheckpointRecorded`, its revision the checkpoint's `sequence`),
+ * each signing the digest of the one before (`previous`). Each records `through`, the log cursor
+ * it read to, where the next one starts reading.
  */
 export const CHECKPOINT_STREAM = "audit-checkpoints";
 const CHECKPOINT_RECORDED = "ChainCheckpointRecorded";
@@ -28,6 +30,8 @@ const checkpointDataSchema = z.object({
   recordedAt: z.iso.datetime(),
   root: z.string(),
   heads: z.array(z.object({ streamId: z.string(), revision: z.number().int().min(0), hash: z.string() })),
+  // Absent on checkpoints recorded before checkpoint chains.
+  previous: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
   signature: z.string(),
   through: z.string(),
 });
@@ -56,14 +60,15 @@ export async function recordCheckpoints({ store, signer, now, intervalMs }: Reco
   if (last && now().getTime() - Date.parse(last.recordedAt) < intervalMs) return 0;
   let tip: StreamTip | undefined = lastEvent;
   let after: Checkpoint | null = last?.through ?? null;
+  let previous: string | null = null;
   let recorded = 0;
   for (;;) {
     const changed = await changedHeads(store, after);
     if (changed.heads.length === 0 || changed.through === null) return recorded;
+    if (recorded === 0 && last) previous = await digestOf(store, last);
     const sequence = tip ? Number(tip.revision) + 1 : 0;
-    const content = { sequence, keyId: signer.keyId, recordedAt: now().toISOString(), root: merkleRoot(changed.heads) };
-    const signature = sign(null, signedContent(content), signer.privateKey).toString("base64");
-    const data = { ...content, heads: changed.heads, signature, through: changed.through };
+    const content = { sequence, keyId: signer.keyId, recordedAt: now().toISOString(), root: merkleRoot(changed.heads), previous };
+    const data = { ...content, heads: changed.heads, signature: signCheckpoint(content, signer), through: changed.through };
     const [event] = chainEvents(CHECKPOINT_STREAM, tip, [{ type: CHECKPOINT_RECORDED, data }]);
     try {
       await store.append(CHECKPOINT_STREAM, [event!], tip?.revision ?? "no_stream");
@@ -74,8 +79,26 @@ export async function recordCheckpoints({ store, signer, now, intervalMs }: Reco
     recorded += 1;
     tip = { revision: BigInt(sequence), metadata: event!.metadata ?? {} };
     after = changed.through;
+    previous = checkpointDigest(content, previous);
     if (!changed.more) return recorded;
   }
+}
+
+/** The base64 Ed25519 signature of a checkpoint's content. */
+export const signCheckpoint = (content: SignedCheckpoint, signer: CheckpointSigner): string =>
+  sign(null, signedContent(content), signer.privateKey).toString("base64");
+
+/**
+ * The digest the next checkpoint signs as its `previous`. The last checkpoint of a release before
+ * checkpoint chains has no link: its digest covers every checkpoint before it, read once.
+ */
+async function digestOf(store: EventStore, last: CheckpointData): Promise<string> {
+  if (last.previous !== undefined) return checkpointDigest(last, last.previous);
+  let previous: string | null = null;
+  for await (const checkpoint of readCheckpoints(store)) {
+    previous = checkpointDigest(checkpoint, checkpoint.previous === undefined ? previous : checkpoint.previous);
+  }
+  return previous!;
 }
 
 /** The last chained event of each stream changed after `after`, but the checkpoints' own. */
@@ -96,15 +119,26 @@ async function changedHeads(store: EventStore, after: Checkpoint | null): Promis
   }
 }
 
-/** The checkpoints recorded at or after `since` (all without), oldest first, one JSON line each. */
-export async function* checkpointLines(store: EventStore, since: Date | undefined): AsyncIterable<string> {
+/** Every recorded checkpoint, oldest first. */
+async function* readCheckpoints(store: EventStore): AsyncIterable<CheckpointData> {
   const page = 100;
   for (let from = 0n; ; from += BigInt(page)) {
     const events = await store.readStream(CHECKPOINT_STREAM, { from, maxCount: page });
-    for (const event of events) {
-      const checkpoint = checkpointOf(event);
-      if (since === undefined || Date.parse(checkpoint.recordedAt) >= since.getTime()) yield `${JSON.stringify(checkpoint)}\n`;
-    }
+    for (const event of events) yield checkpointOf(event);
     if (events.length < page) return;
   }
 }
+
+/** The checkpoints recorded at or after `since` (all without), oldest first, one JSON line each. */
+export async function* checkpointLines(store: EventStore, since: Date | undefined): AsyncIterable<string> {
+  for await (const checkpoint of readCheckpoints(store)) {
+    if (since === undefined || Date.parse(checkpoint.recordedAt) >= since.getTime()) yield `${JSON.stringify(checkpoint)}\n`;
+  }
+}
+
+/**
+ * The recorded checkpoints, checked as an auditor checks a file of them: one chain from sequence 0
+ * (or from the trusted checkpoint), each signature verifying with `keys`.
+ */
+export const verifyRecordedCheckpoints = (store: EventStore, keys: ReadonlyMap<string, KeyObject>, trusted?: TrustedCheckpoint): Promise<CheckpointVerification> =>
+  verifyCheckpoints(checkpointLines(store, undefined), keys, { trusted });

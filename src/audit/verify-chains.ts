@@ -4,6 +4,7 @@ import { chainHash } from "../eventstore/chain-hash.ts";
 import { readChainLink } from "../eventstore/hash-chain.ts";
 import type { Checkpoint, EventStore, RecordedEvent } from "../eventstore/port.ts";
 import { findHeadMismatches } from "../eventstore/postgres/stream-heads.ts";
+import type { ChainHead } from "./checkpoint-proof.ts";
 
 export type ChainFinding =
   /** The event does not match its own hash: its data, metadata, type, revision or link was edited. */
@@ -14,8 +15,12 @@ export type ChainFinding =
   | { kind: "out_of_order"; revision: bigint; after: bigint }
   /** Intact, but not linked to the event stored before it: that one was replaced by another. */
   | { kind: "broken_link"; revision: bigint }
-  /** No chain link after chained events: its link was removed. */
+  /** No chain link after a chained event (of its stream, or anywhere before it in the log): its link was removed. */
   | { kind: "unchained"; revision: bigint }
+  /** The revision a signed checkpoint covers holds another hash: rewritten, every hash recomputed. */
+  | { kind: "head_rewritten"; revision: bigint; sequence: number }
+  /** The revision a signed checkpoint covers is not in the log: cut from it. */
+  | { kind: "head_missing"; revision: bigint; sequence: number }
   /** PostgreSQL only: the stream's recorded head revision is not its last stored event. */
   | { kind: "head_mismatch"; head: bigint | null; lastStored: bigint | null };
 
@@ -32,7 +37,7 @@ export interface ChainReport {
   streams: number;
   /** Streams whose stored events were changed, deleted or reordered, by stream id. */
   tampered: StreamFindings[];
-  /** Events from before hash chains (at the start of their streams): they cannot be checked. */
+  /** Events from before hash chains (before the log's first chained event): they cannot be checked. */
   unchained: { events: number; streams: number; sample: string[] };
 }
 
@@ -42,6 +47,8 @@ export interface VerifyChainsOptions {
   eventsDb?: Kysely<Database>;
   batchSize?: number;
   onProgress?: (progress: { events: number; position: bigint | null }) => void;
+  /** The heads verified checkpoints cover: the newest of each stream must be in the log as signed (its chain proves the rest). */
+  checkpointedHeads?: ReadonlyArray<ChainHead & { sequence: number }>;
 }
 
 const MAX_FINDINGS_PER_STREAM = 20;
@@ -56,8 +63,7 @@ interface Gap {
 interface StreamState {
   next: bigint;
   hash: string | null;
-  chained: boolean;
-  /** Events read before the stream's first chained one. */
+  /** Events read before the log's first chained one. */
   unchained: number;
   /** Revisions skipped so far; a late one (out of order) fills its gap. */
   gaps: Gap[];
@@ -73,21 +79,35 @@ interface StreamState {
 export async function verifyChains(options: VerifyChainsOptions): Promise<ChainReport> {
   const { store, eventsDb, batchSize = 2_000, onProgress } = options;
   const streams = new Map<string, StreamState>();
+  const stateOf = (streamId: string) => {
+    let state = streams.get(streamId);
+    if (!state) streams.set(streamId, (state = { next: 0n, hash: null, unchained: 0, gaps: [], findings: undefined }));
+    return state;
+  };
+  const checkpointed = newestHeads(options.checkpointedHeads ?? []);
   let events = 0;
+  let chained = false;
   let checkpoint: Checkpoint | null = null;
   for (;;) {
     const batch = await store.readAll({ after: checkpoint, batchSize });
     if (batch.checkpoint === checkpoint) break;
     for (const event of batch.events) {
-      let state = streams.get(event.streamId);
-      if (!state) streams.set(event.streamId, (state = { next: 0n, hash: null, chained: false, unchained: 0, gaps: [], findings: undefined }));
-      check(state, event);
+      const state = stateOf(event.streamId);
+      chained = check(state, event, chained);
+      const head = checkpointed.get(event.streamId);
+      if (head?.revision === Number(event.revision)) {
+        checkpointed.delete(event.streamId);
+        if (state.hash !== head.hash) note(state, event.streamId, { kind: "head_rewritten", revision: event.revision, sequence: head.sequence });
+      }
     }
     events += batch.events.length;
     checkpoint = batch.checkpoint;
     onProgress?.({ events, position: batch.events.at(-1)?.position ?? null });
   }
 
+  for (const head of checkpointed.values()) {
+    note(stateOf(head.streamId), head.streamId, { kind: "head_missing", revision: BigInt(head.revision), sequence: head.sequence });
+  }
   const tampered = new Map<string, StreamFindings>();
   const unchained = { events: 0, streams: 0, sample: [] as string[] };
   for (const [streamId, state] of streams) {
@@ -112,7 +132,17 @@ export async function verifyChains(options: VerifyChainsOptions): Promise<ChainR
   };
 }
 
-function check(state: StreamState, event: RecordedEvent): void {
+/** Each stream's newest checkpointed head, as the last checkpoint to cover it signed it. */
+function newestHeads(heads: ReadonlyArray<ChainHead & { sequence: number }>): Map<string, ChainHead & { sequence: number }> {
+  const newest = new Map<string, ChainHead & { sequence: number }>();
+  for (const head of heads) {
+    if ((newest.get(head.streamId)?.revision ?? -1) <= head.revision) newest.set(head.streamId, head);
+  }
+  return newest;
+}
+
+/** Checks one event; returns whether a chained event has been read in the log so far. */
+function check(state: StreamState, event: RecordedEvent, chained: boolean): boolean {
   const inOrder = event.revision === state.next;
   if (event.revision > state.next) state.gaps.push({ from: state.next, to: event.revision - 1n });
   if (event.revision < state.next) {
@@ -121,7 +151,7 @@ function check(state: StreamState, event: RecordedEvent): void {
   }
   const link = readChainLink(event.metadata);
   if (link === "absent") {
-    if (state.chained) note(state, event.streamId, { kind: "unchained", revision: event.revision });
+    if (chained) note(state, event.streamId, { kind: "unchained", revision: event.revision });
     else state.unchained += 1;
   } else if (link === "malformed" || chainHash(link.previous, event) !== link.hash) {
     note(state, event.streamId, { kind: "altered", revision: event.revision });
@@ -131,7 +161,7 @@ function check(state: StreamState, event: RecordedEvent): void {
   }
   if (event.revision >= state.next) state.next = event.revision + 1n;
   state.hash = typeof link === "object" ? link.hash : null;
-  state.chained ||= link !== "absent";
+  return chained || link !== "absent";
 }
 
 function fillGap(gaps: Gap[], revision: bigint): Gap[] {

@@ -43,6 +43,16 @@ async function run(command: (ledger: Ledger, config: Config) => Promise<number>)
   process.exitCode = await withLedger(config, (ledger) => command(ledger, config));
 }
 
+const trustedCheckpoint = z
+  .string()
+  .regex(/^\d{1,15}:[0-9a-f]{64}$/, "give <sequence>:<digest>, the digest 64 lowercase hex digits as verify printed it")
+  .transform((value) => {
+    const [sequence, digest] = value.split(":");
+    return { sequence: Number(sequence), digest: digest! };
+  });
+const TRUST_HELP =
+  "start the checkpoint chain at a checkpoint you hold (or right after it) instead of at sequence 0: its sequence and digest, as an earlier verification printed them";
+
 const projectionNamed = (name: string) => projections.find((projection) => projection.name === name)!;
 
 // A reader that stops early (`ledger export | head`) closes the pipe: stop quietly, as Unix tools do.
@@ -72,8 +82,17 @@ program
     parsedBy(z.coerce.number().int().min(0).max(3_600)),
     10,
   )
-  .action((options: { limit: number; settleTimeout: number }) =>
-    run((ledger) => verify(ledger, projections, { limit: options.limit, settleSeconds: options.settleTimeout })),
+  .option("--key <file>", "the checkpoints' public keys: GET /audit/checkpoint-keys saved to a file, or one PEM public key (default: the keys the database publishes)")
+  .option("--trust-checkpoint <sequence:digest>", TRUST_HELP, parsedBy(trustedCheckpoint))
+  .action((options: { limit: number; settleTimeout: number; key?: string; trustCheckpoint?: { sequence: number; digest: string } }) =>
+    run((ledger) =>
+      verify(ledger, projections, {
+        limit: options.limit,
+        settleSeconds: options.settleTimeout,
+        keyFile: options.key,
+        trusted: options.trustCheckpoint,
+      }),
+    ),
   );
 
 program
@@ -104,13 +123,29 @@ program
     "--checkpoints <file>",
     "checkpoints kept outside the database (`ledger checkpoints export`): each must verify with --key, and each head it covers must be in <file>, at its revision with its hash",
   )
-  .option("--key <file>", "the checkpoints' public keys: GET /audit/checkpoint-keys (no API key) saved to a file, or one PEM public key")
-  .action(async (file: string, options: { partial?: boolean; against?: string; checkpoints?: string; key?: string }, command: Command) => {
-    // Commander prints only the usage errors it raises itself: this one would exit 2 unexplained.
-    if ((options.checkpoints === undefined) !== (options.key === undefined)) command.error("error: --checkpoints and --key go together");
-    const checkpoints = options.checkpoints === undefined ? undefined : { file: options.checkpoints, keyFile: options.key! };
-    process.exitCode = await verifyExportFile(file, { partial: options.partial === true, against: options.against, checkpoints });
-  });
+  .option(
+    "--key <file>",
+    "the checkpoints' public keys: GET /audit/checkpoint-keys (no API key) saved to a file, or one PEM public key; checks the --checkpoints file and the checkpoints the export carries",
+  )
+  .option("--trust-checkpoint <sequence:digest>", TRUST_HELP, parsedBy(trustedCheckpoint))
+  .action(
+    async (
+      file: string,
+      options: { partial?: boolean; against?: string; checkpoints?: string; key?: string; trustCheckpoint?: { sequence: number; digest: string } },
+      command: Command,
+    ) => {
+      // Commander prints only the usage errors it raises itself: these would exit 2 unexplained.
+      if (options.checkpoints !== undefined && options.key === undefined) command.error("error: --checkpoints needs --key");
+      if (options.trustCheckpoint !== undefined && options.key === undefined) command.error("error: --trust-checkpoint needs --key");
+      process.exitCode = await verifyExportFile(file, {
+        partial: options.partial === true,
+        against: options.against,
+        checkpoints: options.checkpoints,
+        keyFile: options.key,
+        trusted: options.trustCheckpoint,
+      });
+    },
+  );
 
 program
   .command("checkpoints")

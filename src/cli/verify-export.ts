@@ -1,46 +1,65 @@
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { type CheckpointVerification, parseCheckpointKeys, verifyCheckpoints } from "../audit/checkpoint-proof.ts";
+import { type CheckpointVerification, parseCheckpointKeys, type TrustedCheckpoint, verifyCheckpoints } from "../audit/checkpoint-proof.ts";
 import { type ExportProblem, type ExportVerification, type RecordedHead, type StreamProof, verifyExport } from "../audit/verify-export.ts";
 import { count, writeOut } from "./output.ts";
 
+export interface VerifyExportFileOptions {
+  partial: boolean;
+  /** An earlier export kept outside the database. */
+  against?: string;
+  /** Checkpoints kept outside the database (`ledger checkpoints export`). */
+  checkpoints?: string;
+  /** The checkpoints' public keys: those of `checkpoints` and those the export carries are checked with them. */
+  keyFile?: string;
+  /** A checkpoint the auditor holds: a chain may start there instead of at sequence 0. */
+  trusted?: TrustedCheckpoint;
+}
+
 /**
  * Checks every chain of an NDJSON export, offline, and prints per stream what it proved.
- * Returns 1 when any event is missing, reordered, edited or inserted, or a head recorded outside
- * the database (an earlier export's, a checkpoint's) is not in it as recorded; 0 otherwise.
+ * Returns 1 when any event is missing, reordered, edited or inserted, when checkpoints (kept, or
+ * carried by the export) do not verify as one chain, or when a head recorded outside the database
+ * (an earlier export's, a checkpoint's) is not in it as recorded; 0 otherwise.
  */
-export async function verifyExportFile(
-  file: string,
-  options: { partial: boolean; against?: string; checkpoints?: { file: string; keyFile: string } },
-): Promise<number> {
+export async function verifyExportFile(file: string, options: VerifyExportFileOptions): Promise<number> {
   const lines: string[] = [];
   const recordedHeads: RecordedHead[] = [];
-  if (options.checkpoints !== undefined) {
-    const { file: checkpointsFile, keyFile } = options.checkpoints;
-    const keys = parseCheckpointKeys(await readFile(keyFile, "utf8"));
-    const checked = await verifyCheckpoints(linesOf(checkpointsFile), keys);
-    lines.push(...checkpointLines(checkpointsFile, checked), "");
-    if (!checked.ok) {
-      await writeOut(lines.join("\n") + "\nverify-export: the checkpoints do not verify: their heads prove nothing\n");
-      return 1;
-    }
-    recordedHeads.push(...checked.heads.map((head) => ({ streamId: head.streamId, lastRevision: head.revision, head: head.hash })));
+  const keys = options.keyFile === undefined ? undefined : parseCheckpointKeys(await readFile(options.keyFile, "utf8"));
+  const refuse = async (reason: string) => {
+    await writeOut(`${lines.join("\n")}\nverify-export: ${reason}\n`);
+    return 1;
+  };
+  if (options.checkpoints !== undefined && keys !== undefined) {
+    const checked = await verifyCheckpoints(linesOf(options.checkpoints), keys, { trusted: options.trusted });
+    lines.push(...checkpointReportLines(options.checkpoints, checked), "");
+    if (!checked.ok) return refuse("the checkpoints do not verify: their heads prove nothing");
+    recordedHeads.push(...headsOf(checked));
   }
   if (options.against !== undefined) {
     const earlier = await verifyExport(linesOf(options.against));
     lines.push(...reportLines(options.against, earlier), "");
-    if (!earlier.ok) {
-      await writeOut(lines.join("\n") + "\nverify-export: the earlier export does not verify: its heads prove nothing\n");
-      return 1;
-    }
+    if (!earlier.ok) return refuse("the earlier export does not verify: its heads prove nothing");
     recordedHeads.push(...earlier.streams);
   }
-  const result = await verifyExport(linesOf(file), { partial: options.partial, recordedHeads });
+  let result = await verifyExport(linesOf(file), { partial: options.partial, recordedHeads });
+  if (result.checkpoints.length > 0 && keys === undefined) {
+    lines.push(`${file} carries ${count(result.checkpoints.length, "checkpoint")}: not checked (--key checks them)`, "");
+  } else if (result.checkpoints.length > 0 && keys !== undefined) {
+    const carried = await verifyCheckpoints(result.checkpoints, keys, { trusted: options.trusted });
+    lines.push(...checkpointReportLines(`the checkpoints ${file} carries`, carried), "");
+    if (!carried.ok) return refuse("the checkpoints the export carries do not verify: their heads prove nothing");
+    // Read again, now that their heads are known.
+    result = await verifyExport(linesOf(file), { partial: options.partial, recordedHeads: [...recordedHeads, ...headsOf(carried)] });
+  }
   lines.push(...reportLines(file, result));
   await writeOut(lines.join("\n") + "\n");
   return result.ok ? 0 : 1;
 }
+
+const headsOf = (result: CheckpointVerification): RecordedHead[] =>
+  result.heads.map((head) => ({ streamId: head.streamId, lastRevision: head.revision, head: head.hash }));
 
 const linesOf = (file: string) => createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
 
@@ -60,10 +79,22 @@ function reportLines(file: string, result: ExportVerification): string[] {
   return lines;
 }
 
-function checkpointLines(file: string, result: CheckpointVerification): string[] {
-  const lines = [`${file}: ${count(result.checkpoints, "checkpoint")} covering ${count(result.heads.length, "chain head")}`];
-  lines.push(...result.problems.map((problem) => `  FAILED line ${problem.line}${problem.sequence === null ? "" : `, checkpoint ${problem.sequence}`}: ${problem.code}: ${problem.message}`));
-  if (result.ok) lines.push("  ok: every checkpoint's signature and Merkle root verify");
+/** What a verification of checkpoints found, and where the chain it proved starts. */
+export function checkpointReportLines(title: string, result: CheckpointVerification): string[] {
+  const lines = [`${title}: ${count(result.checkpoints, "checkpoint")} covering ${count(result.heads.length, "chain head")}`];
+  for (const problem of result.problems) {
+    const where = [problem.line === null ? [] : [`line ${problem.line}`], problem.sequence === null ? [] : [`checkpoint ${problem.sequence}`]].flat().join(", ");
+    lines.push(`  FAILED ${where}: ${problem.code}: ${problem.message}`);
+  }
+  if (result.checkpoints === 0 && result.ok) lines.push("  no checkpoint: nothing proved");
+  if (result.ok && result.chainFrom !== null && result.last !== null) {
+    const { sequence, trusted } = result.chainFrom;
+    lines.push("  ok: every checkpoint's signature and Merkle root verify");
+    lines.push(
+      `  checkpoint chain verified from ${trusted ? `trusted checkpoint ${sequence}` : "sequence 0"} ` +
+        `to checkpoint ${result.last.sequence}, digest ${result.last.digest}`,
+    );
+  }
   return lines;
 }
 

@@ -1,29 +1,57 @@
+import { readFile } from "node:fs/promises";
+import type { KeyObject } from "node:crypto";
+import { parseCheckpointKeys, type TrustedCheckpoint } from "../audit/checkpoint-proof.ts";
+import { readCheckpointKeys } from "../audit/checkpoint-keys.ts";
+import { verifyRecordedCheckpoints } from "../audit/checkpoints.ts";
 import { type ChainFinding, type ChainReport, verifyChains } from "../audit/verify-chains.ts";
+import type { EventStore } from "../eventstore/port.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 import type { Projection } from "../projections/projection.ts";
 import { type ReadModelVerdict, verifyReadModel } from "../projections/verify-read-model.ts";
 import type { Ledger } from "./connection.ts";
 import { count, writeOut } from "./output.ts";
 import { withProgress } from "./progress.ts";
+import { checkpointReportLines } from "./verify-export.ts";
 
 export interface VerifyOptions {
   /** How many streams, and row keys per table and side, to name. */
   limit: number;
   /** How long a read model may take to reach the replay's checkpoint. */
   settleSeconds: number;
+  /** The checkpoints' public keys (GET /audit/checkpoint-keys or a PEM); the keys the database publishes without. */
+  keyFile?: string;
+  /** A checkpoint the auditor holds: the chain may start there instead of at sequence 0. */
+  trusted?: TrustedCheckpoint;
 }
 
 /**
- * Checks every stream's hash chain, then compares each read model with a fresh replay of the
- * log. Prints what differs and returns 1 when anything does, 0 otherwise.
+ * Checks the signed checkpoints' chain, every stream's hash chain (and the heads the checkpoints
+ * cover), then compares each read model with a fresh replay of the log. Prints what differs and
+ * returns 1 when anything does, 0 otherwise.
  */
 export async function verify(ledger: Ledger, projections: readonly Projection[], options: VerifyOptions): Promise<number> {
   const { db, store, eventsDb } = ledger;
+  const keys = options.keyFile === undefined ? await publishedKeys(store) : parseCheckpointKeys(await readFile(options.keyFile, "utf8"));
+  const checkpoints = await verifyRecordedCheckpoints(store, keys, options.trusted);
+  const keysUsed = options.keyFile === undefined ? `the ${count(keys.size, "key")} the database publishes` : options.keyFile;
+  await writeOut(
+    (checkpoints.checkpoints === 0 && options.trusted === undefined
+      ? ["checkpoints: none recorded"]
+      : checkpointReportLines(`checkpoints (keys: ${keysUsed})`, checkpoints)
+    ).join("\n") + "\n",
+  );
+  let problems = checkpoints.ok ? 0 : 1;
+
   const chains = await withProgress("hash chains", store, (progress) =>
-    verifyChains({ store, eventsDb, onProgress: ({ events, position }) => progress.update(events, position) }),
+    verifyChains({
+      store,
+      eventsDb,
+      checkpointedHeads: checkpoints.ok ? checkpoints.heads : [],
+      onProgress: ({ events, position }) => progress.update(events, position),
+    }),
   );
   await writeOut(chainLines(chains.result, chains.summary, options.limit, eventsDb !== undefined).join("\n") + "\n");
-  let problems = chains.result.tampered.length;
+  problems += chains.result.tampered.length;
 
   for (const projection of projections) {
     const { result, summary } = await withProgress(`replay ${projection.name}`, store, (progress) =>
@@ -41,6 +69,12 @@ export async function verify(ledger: Ledger, projections: readonly Projection[],
   }
   await writeOut(problems === 0 ? "verify: ok\n" : `verify: ${count(problems, "problem")} found\n`);
   return problems === 0 ? 0 : 1;
+}
+
+/** The keys the database publishes (GET /audit/checkpoint-keys): to check with keys of one's own, --key. */
+async function publishedKeys(store: EventStore): Promise<Map<string, KeyObject>> {
+  const keys = await readCheckpointKeys(store);
+  return keys.length === 0 ? new Map() : parseCheckpointKeys(JSON.stringify({ keys }));
 }
 
 function chainLines(report: ChainReport, summary: string, limit: number, headsChecked: boolean): string[] {
@@ -76,6 +110,10 @@ function describeFinding(finding: ChainFinding): string {
       return `revision ${finding.revision} does not link to the event stored before it (that one was replaced)`;
     case "unchained":
       return `revision ${finding.revision} lost its chain link (removed)`;
+    case "head_rewritten":
+      return `revision ${finding.revision} is not the head checkpoint ${finding.sequence} signed (rewritten, its hashes recomputed)`;
+    case "head_missing":
+      return `revision ${finding.revision}, which checkpoint ${finding.sequence} signed, is not in the log (cut)`;
     case "head_mismatch":
       return (
         `the stream's head is revision ${finding.head ?? "(no stream row)"} ` +

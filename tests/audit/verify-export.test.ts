@@ -154,6 +154,21 @@ for (const target of testDatabaseTargets()) {
       expect((await verifyExport([...lines], { recordedHeads: recordedHeads.map((head) => ({ ...head })) })).ok).toBe(true);
     });
 
+    it("refuses a stream stripped of its chain after chained events, its amount edited, instead of counting it from before hash chains", async () => {
+      const sale = paymentStreamId(payments.sale);
+      const stripped = lines.map((line) => {
+        const event = JSON.parse(line);
+        if (event.streamId !== sale) return line;
+        const { chain: _chain, ...metadata } = event.metadata;
+        const data = event.revision === 0 ? { ...event.data, amount: 1 } : event.data;
+        return JSON.stringify({ ...event, data, metadata });
+      });
+      const result = await verifyExport(stripped);
+      const revisions = events.filter((event) => event.streamId === sale).map((event) => `${sale} ${event.revision} link_removed`);
+      expect(problemsOf(result)).toEqual(revisions);
+      expect(result.streams.find((proof) => proof.streamId === sale)).toMatchObject({ unchained: 0 });
+    });
+
     it("names an unreadable line", async () => {
       const result = await verifyExport([...lines, "{not json"]);
       expect(result.ok).toBe(false);

@@ -126,17 +126,31 @@ for (const target of testDatabaseTargets()) {
       expect(replaced.tampered).toEqual([{ streamId: stream, findings: [{ kind: "broken_link", revision: 3n }], omitted: 0 }]);
     });
 
-    it("reports events from before hash chains as unchained, not as tampered", async () => {
-      // Appended straight to the store, as every event was before hash chains.
-      await new PostgresEventStore(db).append("legacy-1", [{ type: "Noted.v1", data: {} }, { type: "Noted.v1", data: {} }], "no_stream");
-      try {
-        const report = await verifyChains({ store: new PostgresEventStore(db), eventsDb: db });
-        expect(report.tampered).toEqual([]);
-        expect(report.unchained).toEqual({ events: 2, streams: 1, sample: ["legacy-1"] });
-      } finally {
-        await sql`delete from events where stream_id = 'legacy-1'`.execute(db);
-        await sql`delete from streams where stream_id = 'legacy-1'`.execute(db);
-      }
+    it("reports events from before hash chains (before the log's first chained event) as unchained, not as tampered", async () => {
+      // Without a link, and first in the log's order (transaction 1), as every event was before hash chains.
+      const report = await verifyTampered(db, async (trx) => {
+        await sql`insert into streams (stream_id, revision) values ('legacy-1', 1)`.execute(trx);
+        await sql`insert into events (position, transaction_id, event_id, stream_id, revision, type, data, metadata)
+                  overriding system value
+                  values (-2, '1'::xid8, gen_random_uuid(), 'legacy-1', 0, 'Noted.v1', '{}', '{}'),
+                         (-1, '1'::xid8, gen_random_uuid(), 'legacy-1', 1, 'Noted.v1', '{}', '{}')`.execute(trx);
+      });
+      expect(report.tampered).toEqual([]);
+      expect(report.unchained).toEqual({ events: 2, streams: 1, sample: ["legacy-1"] });
+    });
+
+    it("names a whole stream stripped of its chain after chained events as tampered, not as from before hash chains", async () => {
+      const sale = paymentStreamId(payments.sale);
+      const report = await verifyTampered(db, (trx) =>
+        sql`update events set metadata = metadata - 'chain',
+                              data = case when revision = 0 then jsonb_set(data, '{amount}', '1') else data end
+            where stream_id = ${sale}`.execute(trx),
+      );
+      const { rows } = await sql<{ revision: string }>`select revision from events where stream_id = ${sale} order by revision`.execute(db);
+      expect(report.tampered).toEqual([
+        { streamId: sale, findings: rows.map(({ revision }) => ({ kind: "unchained", revision: BigInt(revision) })), omitted: 0 },
+      ]);
+      expect(report.unchained.events).toBe(0);
     });
 
     /**

@@ -78,7 +78,7 @@ describe.skipIf(skipReason)("ledger checkpoints export and verify-export --check
     expect(refused.code).toBe(1);
 
     const withoutKey = await runProcess(ledger, ["verify-export", file("log.ndjson"), "--checkpoints", file("checkpoints.ndjson")], offline());
-    expect(withoutKey.stderr).toContain("--checkpoints and --key go together");
+    expect(withoutKey.stderr).toContain("--checkpoints needs --key");
     expect(withoutKey.code).toBe(2);
   });
 });

@@ -37,12 +37,16 @@ export function createLedgerClient({ baseUrl, apiKey, fetch }: LedgerClientOptio
 export { chainHash, type ChainedContent } from "./chain-hash.js";
 export {
   type ChainHead,
+  checkpointDigest,
   type CheckpointProblem,
+  type CheckpointProblemCode,
   type CheckpointRecord,
   type CheckpointVerification,
   merkleRoot,
   parseCheckpointKeys,
+  type TrustedCheckpoint,
   verifyCheckpoints,
+  type VerifyCheckpointsOptions,
 } from "./checkpoint-proof.js";
 export {
   createExportVerifier,

@@ -11,14 +11,22 @@ import { chainHash } from "./chain-hash.js";
  * revisions run without a gap or a repeat from 0, and that the file is in log order.
  *
  * What it proves: every stream in the export is one unbroken chain from its first event to its
- * head. A rewrite that recomputes every hash after the change, or events added to or cut from the
+ * head. Only events before the first chained event of the export may lack a link (from before
+ * hash chains): a link missing after it is a link removed. A rewrite that recomputes every hash after the change, or events added to or cut from the
  * end of a stream, keep a chain consistent: given heads recorded outside the database
  * (`recordedHeads`: an earlier export's, or the heads signed checkpoints cover), each must still be
  * in this one, at its revision with its hash.
  *
+ * The export's own checkpoints (the events of the checkpoint stream) are handed back as lines for
+ * `verifyCheckpoints`: their heads are then recorded heads for a second verification.
+ *
  * The served `chain` field of each event (the service's own verdict) is ignored. This file imports
  * nothing but chain-hash.ts: the client package ships both as they are.
  */
+
+/** The service's checkpoint stream and event type (src/audit/checkpoints.ts). */
+const CHECKPOINT_STREAM = "audit-checkpoints";
+const CHECKPOINT_RECORDED = "ChainCheckpointRecorded";
 
 export type ExportProblemCode =
   /** A line that is not an event of the export's shape. */
@@ -33,7 +41,7 @@ export type ExportProblemCode =
   | "altered"
   /** It does not name the hash of the event before it: that one was replaced, or it was inserted. */
   | "link_mismatch"
-  /** No chain link after chained events of its stream. */
+  /** No chain link after a chained event: of its stream, or anywhere before it in the export. */
   | "link_removed"
   | "link_malformed"
   /** A recorded head whose revision holds another hash here: the stream was rewritten since. */
@@ -63,7 +71,7 @@ export interface StreamProof {
   linkedFrom: string | null;
   /** The hash of its last exported event: the head this export proves, to compare with a recorded one. */
   head: string | null;
-  /** Events from before hash chains (at the start of the stream): they prove nothing. */
+  /** Events from before hash chains (before the export's first chained event): they prove nothing. */
   unchained: number;
   problems: ExportProblem[];
 }
@@ -75,6 +83,8 @@ export interface ExportVerification {
   streams: StreamProof[];
   /** Problems of lines that belong to no stream (unreadable lines). */
   problems: ExportProblem[];
+  /** The checkpoints the export carries, one JSON line each, for `verifyCheckpoints`. */
+  checkpoints: string[];
 }
 
 /**
@@ -115,7 +125,6 @@ interface StreamState {
   proof: StreamProof;
   next: number;
   hash: string | null;
-  chained: boolean;
 }
 
 const sha256Hex = /^[0-9a-f]{64}$/;
@@ -159,8 +168,11 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
     recorded.set(head.streamId, revisions.set(head.lastRevision, head));
   }
   const recordedSeen = new Set<RecordedHead>();
+  const checkpoints: string[] = [];
   let line = 0;
   let events = 0;
+  /** A chained event was read: from then on, every event must carry a link. */
+  let chained = false;
   let lastPosition: bigint | null = null;
 
   function add(text: string): void {
@@ -205,7 +217,7 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
       }
     }
     if (link === "absent") {
-      if (state.chained) report({ code: "link_removed", message: "it carries no chain link though events before it do" });
+      if (chained) report({ code: "link_removed", message: "it carries no chain link though events before it in the log do" });
       else state.proof.unchained += 1;
     } else if (link === "malformed") {
       report({ code: "link_malformed", message: "its chain link is not two hex SHA-256 hashes" });
@@ -229,14 +241,15 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
       state.hash = typeof link === "object" ? link.hash : null;
       state.proof.head = state.hash;
     }
-    state.chained ||= link !== "absent";
+    chained ||= link !== "absent";
+    if (event.streamId === CHECKPOINT_STREAM && event.type === CHECKPOINT_RECORDED) checkpoints.push(JSON.stringify(event.data));
   }
 
   function stateOf(event: ExportedEvent): StreamState {
     let state = streams.get(event.streamId);
     if (!state) {
       const proof = { streamId: event.streamId, events: 0, firstRevision: 0, lastRevision: 0, linkedFrom: null, head: null, unchained: 0, problems: [] };
-      streams.set(event.streamId, (state = { proof, next: 0, hash: null, chained: false }));
+      streams.set(event.streamId, (state = { proof, next: 0, hash: null }));
     }
     return state;
   }
@@ -260,7 +273,7 @@ export function createExportVerifier(options: VerifyExportOptions = {}) {
       else problems.push(problem);
     }
     const proofs = [...streams.values()].map((state) => state.proof);
-    return { ok: problems.length === 0 && proofs.every((proof) => proof.problems.length === 0), events, streams: proofs, problems };
+    return { ok: problems.length === 0 && proofs.every((proof) => proof.problems.length === 0), events, streams: proofs, problems, checkpoints };
   }
 
   return { add, finish };
