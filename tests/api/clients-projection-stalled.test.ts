@@ -14,16 +14,13 @@ import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { startTestService, type TestService, testConfig } from "../support/service.ts";
 import { whileProjectionStalled } from "../support/stalled-projection.ts";
+import { clockFromNoon } from "../support/clock.ts";
 
 const whileClientsProjectionStalled = (db: Kysely<Database>, body: () => Promise<void>) =>
   whileProjectionStalled(db, clientsProjection.name, body);
 
-/**
- * The services' clock runs from noon UTC of the day the file starts: the daily limits here reset at
- * midnight UTC, which a run straddling it would otherwise see as usage given back.
- */
-const sinceNoon = Date.now() - Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
-const fromNoon = { now: () => new Date(Date.now() - sinceNoon) };
+/** The services' clock: the daily limits here reset at midnight UTC. */
+const fromNoon = { now: clockFromNoon().now };
 
 for (const target of testDatabaseTargets()) {
   describe(`keys and limits while the clients projection is stalled, on ${target}`, () => {

@@ -4,14 +4,16 @@ import { type Service, startService } from "../../src/service.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type TestService, testConfig } from "../support/service.ts";
+import { clockFromNoon } from "../support/clock.ts";
 
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
+const clock = clockFromNoon();
 
 for (const target of testDatabaseTargets()) {
   describe(`transaction limits on ${target}`, () => {
     let api: TestService;
     beforeAll(async () => {
-      api = await startTestService(target);
+      api = await startTestService(target, {}, { now: clock.now });
     });
     afterAll(() => api.stop());
 
@@ -46,7 +48,7 @@ for (const target of testDatabaseTargets()) {
           currency: "USD",
           dailyAmount: 5000,
           dailyCount: 3,
-          today: { date: new Date().toISOString().slice(0, 10), usedAmount: 1200, usedCount: 1 },
+          today: { date: clock.day, usedAmount: 1200, usedCount: 1 },
         },
         { currency: "JPY", today: expect.objectContaining({ usedAmount: 0, usedCount: 0 }) },
       ]);
@@ -146,7 +148,7 @@ for (const target of testDatabaseTargets()) {
     it.skipIf(twoInstancesSkip)("holds exactly across two instances on one database", async () => {
       const client = await clientWithLimits([{ currency: "USD", dailyAmount: 10_000 }]);
       const config = testConfig(api.database.url);
-      const second: Service = await startService(config, createLogger("silent"));
+      const second: Service = await startService(config, createLogger("silent"), undefined, { now: clock.now });
       try {
         const responses = await Promise.all(
           Array.from({ length: 20 }, (_, index) => pay(client.key, "sale", 1000, "USD", index % 2 ? second.url : api.url)),

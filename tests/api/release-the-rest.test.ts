@@ -6,6 +6,7 @@ import { type FakeAnswer, type FakeProcessor, startFakeProcessor } from "../supp
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { everyProcessorAt, type Json, startTestService, type TestService } from "../support/service.ts";
+import { clockFromNoon } from "../support/clock.ts";
 
 /**
  * Releasing the rest of an authorization (API.md, Transactions): a void of an authorization with
@@ -24,6 +25,8 @@ async function voidsIn(api: TestService, key: string, parentId: string): Promise
   return Promise.all(ids.map(async (id) => (await api.request("GET", `/v1/transactions/${id}`, { key })).body as Json));
 }
 const DAILY_LIMIT = 1_000_000;
+/** The service's clock: the daily limits here reset at midnight UTC. */
+const clock = clockFromNoon();
 
 for (const target of testDatabaseTargets()) {
   describe(`releasing the rest of an authorization, on the simulator (${target})`, { timeout: 120_000 }, () => {
@@ -33,7 +36,7 @@ for (const target of testDatabaseTargets()) {
 
     beforeAll(async () => {
       simulator = await startSimulator();
-      api = await startTestService(target, everyProcessorAt(simulator.url));
+      api = await startTestService(target, everyProcessorAt(simulator.url), { now: clock.now });
       client = await api.createClient("Acme");
       for (const processor of processors) {
         const created = await api.request("POST", `/v1/host-configurations/${processor}`, {
@@ -187,7 +190,7 @@ for (const target of testDatabaseTargets()) {
 
     async function start(submit: (operation: string) => FakeAnswer, inquiry: (nth: number, transactionId: string) => FakeAnswer) {
       processor = await startFakeProcessor({ submit, inquiry });
-      api = await startTestService(target, { ...everyProcessorAt(processor.url), PENDING_RESOLVER_INTERVAL_MS: "50" });
+      api = await startTestService(target, { ...everyProcessorAt(processor.url), PENDING_RESOLVER_INTERVAL_MS: "50" }, { now: clock.now });
       const client = await api.createClient();
       clientKey = client.key;
       const configured = await api.request("POST", "/v1/host-configurations/processor_a", {

@@ -11,8 +11,11 @@ import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { Secret } from "../../src/domain/secret.ts";
 import { everyProcessorAt, startTestService, type TestService } from "../support/service.ts";
+import { clockFromNoon } from "../support/clock.ts";
 
 const eventually = { timeout: 30_000, interval: 50 };
+/** The service's clock: the daily limits here reset at midnight UTC. */
+const clock = clockFromNoon();
 
 for (const target of testDatabaseTargets()) {
   describe(`the pending resolver (${target})`, { timeout: 90_000 }, () => {
@@ -30,7 +33,7 @@ for (const target of testDatabaseTargets()) {
       environment: Record<string, string> = {},
     ) {
       processor = await startFakeProcessor(script);
-      api = await startTestService(target, { ...everyProcessorAt(processor.url), PENDING_RESOLVER_INTERVAL_MS: "50", ...environment });
+      api = await startTestService(target, { ...everyProcessorAt(processor.url), PENDING_RESOLVER_INTERVAL_MS: "50", ...environment }, { now: clock.now });
       const client = await api.createClient();
       const configured = await api.request("POST", "/v1/host-configurations/processor_a", {
         body: { ...validBodies.processor_a, clientId: client.clientId },
@@ -252,7 +255,7 @@ for (const target of testDatabaseTargets()) {
         type: "RecordOutcome",
         transactionId: id,
         outcome: { status: "approved", processorResponse: approval },
-        now: new Date().toISOString(),
+        now: clock.now().toISOString(),
       }, {});
       expect(late).toMatchObject({ ok: true, events: [{ type: "TransactionApprovedLate.v1" }] });
 

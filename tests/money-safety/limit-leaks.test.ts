@@ -10,9 +10,12 @@ import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { startTestService, type TestService } from "../support/service.ts";
+import { clockFromNoon } from "../support/clock.ts";
 import { Secret } from "../../src/domain/secret.ts";
 
 const limit = { currency: "USD", dailyAmount: 100_000 };
+/** The service's clock: the daily limits here reset at midnight UTC. */
+const clock = clockFromNoon();
 
 for (const target of testDatabaseTargets()) {
   describe(`limit reservations never leak, on ${target}`, () => {
@@ -21,7 +24,7 @@ for (const target of testDatabaseTargets()) {
     let hostConfigurationId: string;
 
     beforeAll(async () => {
-      api = await startTestService(target, { LIMIT_SWEEP_INTERVAL_MS: "100", LIMIT_SWEEP_GRACE_MS: "1000" });
+      api = await startTestService(target, { LIMIT_SWEEP_INTERVAL_MS: "100", LIMIT_SWEEP_GRACE_MS: "1000" }, { now: clock.now });
       acme = await api.createClient("Acme");
       const created = await api.request("POST", "/v1/host-configurations/processor_a", {
         body: { ...validBodies.processor_a, clientId: acme.clientId },
@@ -50,7 +53,7 @@ for (const target of testDatabaseTargets()) {
       const context: CommandContext = {
         db: api.database.db,
         store,
-        now: () => new Date(),
+        now: clock.now,
         registries: createRegistries(store, api.database.db),
         metadata: { actor: { role: "system" } },
       };
@@ -59,7 +62,7 @@ for (const target of testDatabaseTargets()) {
       // Died after recording a decline, before giving its reservation back.
       const declinedId = newId();
       expect((await reserveLimit(context, { clientId: acme.clientId, transactionId: declinedId, amount: 2000, limit })).ok).toBe(true);
-      const now = new Date().toISOString();
+      const now = clock.now().toISOString();
       const stream = paymentStreamId(declinedId);
       const initiated = await execute(context.store, paymentDecider, stream, {
         type: "InitiateTransaction",
