@@ -149,7 +149,7 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
     const before = trusted ?? (await readStream(store, decider, streamId, lastEventOnly));
     const last = before.tip;
     let state = before.state;
-    const decided: (Execution<State, Event, Failure> | { accepted: Event[]; state: State; lastEvent: number })[] = [];
+    const decided: (Execution<State, Event, Failure> | { accepted: Event[]; before: State; state: State; lastEvent: number })[] = [];
     const events: NewEvent[] = [];
     const alongside: StreamAppend[] = [];
     for (const { command, metadata, alongside: linked } of batch) {
@@ -159,9 +159,10 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
         continue;
       }
       if (linked) alongside.push(linked);
+      const decidedOn = state;
       state = decision.events.reduce(decider.evolve, state);
       for (const event of decision.events) events.push({ type: event.type, data: event.data as JsonObject, metadata });
-      decided.push({ accepted: decision.events, state, lastEvent: events.length - 1 });
+      decided.push({ accepted: decision.events, before: decidedOn, state, lastEvent: events.length - 1 });
     }
     const chained = chainEvents(streamId, last, events);
     const results = decided.map((result): Execution<State, Event, Failure> => {
@@ -170,7 +171,7 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
       const tip = lastEvent
         ? { revision: (last?.revision ?? -1n) + BigInt(result.lastEvent) + 1n, metadata: lastEvent.metadata ?? {} }
         : last;
-      return { ok: true, events: result.accepted, state: result.state, tip };
+      return { ok: true, events: result.accepted, state: result.state, before: result.before, tip };
     });
     // A refusal appends nothing, so no expected revision would catch a remembered state that
     // another process has since changed (a release, say): refusals are decided on a fresh read.
@@ -212,7 +213,7 @@ export function decideNewStream<State, Command, Event extends { type: string; da
   );
   const tip = { revision: BigInt(chained.length - 1), metadata: chained.at(-1)!.metadata ?? {} };
   return {
-    execution: { ok: true, events: decision.events, state: decision.events.reduce(decider.evolve, empty), tip },
+    execution: { ok: true, events: decision.events, state: decision.events.reduce(decider.evolve, empty), before: empty, tip },
     append: { streamId, events: chained, expected: "no_stream" },
   };
 }

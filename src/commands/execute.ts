@@ -9,8 +9,11 @@ import { readEvents } from "../eventstore/typed-read.ts";
 export type EventMetadata = JsonObject;
 
 export type Execution<State, Event, Failure extends string> =
-  /** `tip`: the stream's last event after the execution; none while the stream is empty. */
-  | { ok: true; events: Event[]; state: State; tip: StreamTip | undefined }
+  /**
+   * `tip`: the stream's last event after the execution; none while the stream is empty. `before`:
+   * the state the events were decided on, so a caller can tell what they changed.
+   */
+  | { ok: true; events: Event[]; state: State; before: State; tip: StreamTip | undefined }
   | { ok: false; error: Failure; detail: string; state: State };
 
 /** What a caller already knows of a stream: its folded state and last event (none when new). */
@@ -46,7 +49,7 @@ export async function execute<State, Command, Event extends { type: string; data
     const decision = decider.decide(command, state);
     if (!decision.ok) return { ...decision, state };
 
-    if (decision.events.length === 0) return { ok: true, events: [], state, tip: last };
+    if (decision.events.length === 0) return { ok: true, events: [], state, before: state, tip: last };
     const expected: ExpectedRevision = last === undefined ? "no_stream" : last.revision;
     // Each new event carries the hash of the one before it: the tamper-evident chain.
     const events = chainEvents(
@@ -58,7 +61,7 @@ export async function execute<State, Command, Event extends { type: string; data
       const appended = await store.append(streamId, events, expected);
       const next = decision.events.reduce(decider.evolve, state);
       const tip = { revision: appended.nextExpectedRevision, metadata: events.at(-1)!.metadata ?? {} };
-      return { ok: true, events: decision.events, state: next, tip };
+      return { ok: true, events: decision.events, state: next, before: state, tip };
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
       // Spread the retries of many racing writers so they do not collide again in lockstep.

@@ -1,4 +1,4 @@
-import { type CurrencyLimit, givesLimitBack, limitReturnedBy, utcDay } from "../domain/limits/limits.ts";
+import { type CurrencyLimit, limitHeldBy, utcDay } from "../domain/limits/limits.ts";
 import {
   breachOf,
   type LimitBreach,
@@ -66,40 +66,32 @@ async function reserve(
 }
 
 /**
- * Gives a declined, failed or voided root transaction's amount back to the day it was taken
- * from, if it took any; given `returned`, only that part of it (an authorization's released rest),
- * leaving the transaction counted. Called only by whoever recorded that outcome, so it happens once.
+ * Gives back what an append to a payment's stream stopped holding of its limit reservation
+ * (`limitHeldBy` before and after): all that was left of it, and its count, once the payment holds
+ * nothing; else the part that fell. Called only by whoever appended, so each fall is given back once.
  */
-export async function releaseLimitOf(context: CommandContext, paymentId: string, clientId: string, returned?: number): Promise<void> {
+export async function giveLimitBack(context: CommandContext, paymentId: string, { before, state }: { before: PaymentState; state: PaymentState }): Promise<void> {
+  const held = limitHeldBy(before);
+  const holds = limitHeldBy(state);
+  const root = before.rootTransactionId === null ? undefined : before.transactions.get(before.rootTransactionId);
+  if (holds >= held || !root) return;
   const [intent] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
   const reservation = intent && reservationOf(intent);
   if (!reservation) return;
   await context.registries.groupCommits.execute(
     limitUsageDecider,
-    limitUsageStreamId(clientId, reservation.currency, reservation.day),
+    limitUsageStreamId(root.clientId, reservation.currency, reservation.day),
     {
-      type: returned === undefined ? "Release" : "Return",
+      // A returned part leaves the payment counted; a release ends its reservation.
+      type: holds === 0 ? "Release" : "Return",
       reservationId: reservation.reservationId,
       transactionId: reservation.transactionId,
-      amount: returned ?? reservation.amount,
+      amount: held - holds,
       now: context.now().toISOString(),
     },
     context.metadata,
     { lastEventOnly: true },
   );
-}
-
-/**
- * Gives back what recording this transaction's outcome gives back of its payment's limit
- * reservation: all of it (`givesLimitBack`) or the released rest (`limitReturnedBy`). Called only
- * by whoever recorded that outcome, so it happens once.
- */
-export async function giveLimitBackAfter(context: CommandContext, paymentId: string, state: PaymentState, transactionId: string): Promise<void> {
-  const transaction = state.transactions.get(transactionId);
-  if (!transaction) return;
-  if (givesLimitBack(state, transactionId)) return releaseLimitOf(context, paymentId, transaction.clientId);
-  const returned = limitReturnedBy(state, transactionId);
-  if (returned > 0) await releaseLimitOf(context, paymentId, transaction.clientId, returned);
 }
 
 /** The reservation a payment's intent (its stream's first event) holds, if its root reserved one. */

@@ -4,7 +4,7 @@ import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { NewEvent } from "../eventstore/port.ts";
 import { readEvents } from "../eventstore/typed-read.ts";
 import { fold } from "../domain/decider.ts";
-import { type CurrencyLimit, givesLimitBack, utcDay } from "../domain/limits/limits.ts";
+import { type CurrencyLimit, limitHeldBy, utcDay } from "../domain/limits/limits.ts";
 import {
   limitUsageDecider,
   limitUsageStreamId,
@@ -37,8 +37,8 @@ const RELEASES_PER_APPEND = 500;
 /**
  * Gives back the limit reservations that nothing will give back any more: those whose payment
  * never recorded its intent (the process died, or a write failed, right after reserving), those a
- * retry of such a request replaced with its own, and those whose transaction ended declined,
- * failed or voided without its release being recorded.
+ * retry of such a request replaced with its own, and what a payment stopped holding (declined,
+ * failed, voided, its captures voided after its rest was released) without it being given back.
  * So a day's usage always equals the sum of what counts. Each usage stream is read whole and its
  * releases appended at the revision read, so sweepers on several instances never release twice.
  */
@@ -95,13 +95,15 @@ export class LimitSweeper {
     let state = fold(limitUsageDecider, [last]);
     const releases: NewEvent[] = [];
     for (const reservation of judged) {
-      if (surelyCounting.has(reservation.reservationId) || (await this.#counts(reservation, settledBefore))) continue;
+      if (surelyCounting.has(reservation.reservationId)) continue;
+      const held = await this.#held(reservation, settledBefore);
+      if (held >= reservation.amount) continue;
       const decision = limitUsageDecider.decide(
         {
-          type: "Release",
+          type: held === 0 ? "Release" : "Return",
           reservationId: reservation.reservationId,
           transactionId: reservation.transactionId,
-          amount: reservation.amount,
+          amount: reservation.amount - held,
           now: context.now().toISOString(),
         },
         state,
@@ -150,16 +152,16 @@ export class LimitSweeper {
   }
 
   /**
-   * Whether a reservation still counts, from its payment's stream: it is the one the payment's
-   * intent holds, and the payment is pending or approved, or changed too recently to judge.
+   * How much of a reservation still counts, from its payment's stream: none unless it is the one
+   * the payment's intent holds; all of it while the payment changed too recently to judge; else
+   * what the payment holds (`limitHeldBy`).
    */
-  async #counts(reservation: OpenReservation, settledBefore: number): Promise<boolean> {
+  async #held(reservation: OpenReservation, settledBefore: number): Promise<number> {
     const events = await readPaymentEvents(this.#options.context.store, reservation.transactionId);
     const [intent] = events;
     const lastEvent = events.at(-1);
-    if (!intent || !lastEvent || reservationOf(intent)?.reservationId !== reservation.reservationId) return false;
-    if (lastEvent.recordedAt.getTime() > settledBefore) return true;
-    const state = fold(paymentDecider, events);
-    return ![...state.transactions.keys()].some((id) => givesLimitBack(state, id));
+    if (!intent || !lastEvent || reservationOf(intent)?.reservationId !== reservation.reservationId) return 0;
+    if (lastEvent.recordedAt.getTime() > settledBefore) return reservation.amount;
+    return limitHeldBy(fold(paymentDecider, events));
   }
 }

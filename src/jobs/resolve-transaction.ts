@@ -1,6 +1,6 @@
 import { execute, type KnownStream } from "../commands/execute.ts";
 import { sendRelease } from "../commands/payments/run-transaction.ts";
-import { giveLimitBackAfter } from "../commands/limits.ts";
+import { giveLimitBack } from "../commands/limits.ts";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
 import { followUpRequest } from "../commands/payments/follow-up-request.ts";
@@ -225,8 +225,8 @@ async function recordResolution(job: Job, command: PaymentCommand, resolution: P
 }
 
 /**
- * Appends the decision; gives the limit back (all of it or a released rest) when it ended the
- * transaction. The stream after it; undefined when nothing was recorded.
+ * Appends the decision; gives back what it made the payment stop holding of its limit. The
+ * stream after it; undefined when nothing was recorded.
  */
 async function record({ context, paymentId }: Job, command: PaymentCommand): Promise<KnownStream<PaymentState> | undefined> {
   const recorded = await execute(context.store, paymentDecider, paymentStreamId(paymentId), command, {
@@ -235,21 +235,9 @@ async function record({ context, paymentId }: Job, command: PaymentCommand): Pro
     ...traceMetadata(),
   });
   if (!recorded.ok || recorded.events.length === 0) return undefined;
-  if (endedNow(recorded.events, command.transactionId)) {
-    await giveLimitBackAfter(context, paymentId, recorded.state, command.transactionId);
-  }
+  await giveLimitBack(context, paymentId, recorded);
   return recorded;
 }
-
-/** Whether these events gave the transaction its outcome (a late approval or a reversal alone does not). */
-const endedNow = (events: readonly PaymentEvent[], transactionId: string) =>
-  events.some(
-    (event) =>
-      (event.type === "TransactionApproved.v1" ||
-        event.type === "TransactionDeclined.v1" ||
-        event.type === "TransactionFailed.v1") &&
-      event.data.transactionId === transactionId,
-  );
 
 /**
  * A void the service decided on, not one a client asked for: an expiry's (`AuthorizationExpired`)

@@ -13,7 +13,7 @@ import { followUpRequest } from "./follow-up-request.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
 import type { StreamTip } from "../../eventstore/hash-chain.ts";
 import type { EventMetadata, Execution, KnownStream } from "../execute.ts";
-import { giveLimitBackAfter } from "../limits.ts";
+import { giveLimitBack } from "../limits.ts";
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
@@ -163,7 +163,7 @@ async function recordOutcome(
       );
       // Refused: another writer (the resolver) recorded this transaction first; its record stands.
       if (recorded.ok && recorded.events.length > 0) {
-        await giveLimitBackAfter(context, paymentId, recorded.state, initiate.transactionId).catch((error: unknown) =>
+        await giveLimitBack(context, paymentId, recorded).catch((error: unknown) =>
           // The limit sweeper gives back what a failed release leaves taken.
           context.logger.error({ err: error, transactionId: initiate.transactionId }, "giving a limit back failed"),
         );

@@ -29,44 +29,21 @@ export type CurrencyLimit = z.infer<typeof currencyLimitSchema>;
 export const utcDay = (moment: Date): string => moment.toISOString().slice(0, 10);
 
 /**
- * Whether recording this transaction's outcome gives its payment's reserved amount back: a
- * declined or failed authorization or sale, or an approved void of one that nothing was captured
- * of and no capture is pending on (an expired authorization's captures keep counting). A late approval recorded
- * after the failure gives nothing back (the failure did), unless it came while a reversal was
- * under way: then the failure recorded with the reversal is the one that gives it back.
+ * What a payment holds of its day's limits: a pending or approved root's amount, until an
+ * authorization's rest is released (a void of it, a final capture's, an expiry's): then only its
+ * captures that may still hold money (approved and not voided, or pending); nothing once the root
+ * is declined, failed or voided. It only falls once the root is recorded, so giving back each fall
+ * as it is recorded gives back exactly what stops counting. A failed root holds nothing even while
+ * a late approval of it is reversed: the reversal charges no one.
  */
-export function givesLimitBack(state: PaymentState, transactionId: string): boolean {
-  const transaction = state.transactions.get(transactionId);
-  if (!transaction) return false;
-  const isRoot = transaction.parentTransactionId === null;
-  if (isRoot) {
-    const ended = transaction.status === "declined" || transaction.status === "failed";
-    return ended && (transaction.approvedLate === null || transaction.reversed);
-  }
+export function limitHeldBy(state: PaymentState): number {
   const root = state.rootTransactionId === null ? undefined : state.transactions.get(state.rootTransactionId);
-  // A capture still pending may yet be approved: then the authorization counts after all. Its
-  // failure is what leaves nothing captured, and the limit sweeper gives the amount back then.
-  const capturePending = [...state.transactions.values()].some(
-    (other) => other.type === "capture" && other.parentTransactionId === state.rootTransactionId && other.status === "pending",
-  );
-  return (
-    transaction.type === "void" &&
-    transaction.status === "approved" &&
-    transaction.parentTransactionId === state.rootTransactionId &&
-    root?.status === "approved" &&
-    root.capturedAmount === 0 &&
-    !capturePending
-  );
-}
-
-/**
- * What recording this transaction's outcome gives back of its payment's reservation without
- * ending it: an approved void of the root authorization after captures (its released rest, or an
- * expiry's) gives back its own amount; the captures keep counting. 0 otherwise.
- */
-export function limitReturnedBy(state: PaymentState, transactionId: string): number {
-  const transaction = state.transactions.get(transactionId);
-  const root = state.rootTransactionId === null ? undefined : state.transactions.get(state.rootTransactionId);
-  if (!transaction || !root || transaction.type !== "void" || transaction.status !== "approved") return 0;
-  return transaction.parentTransactionId === root.id && root.status === "approved" && root.capturedAmount > 0 ? transaction.amount : 0;
+  if (!root || root.status === "declined" || root.status === "failed") return 0;
+  if (root.status === "pending") return root.amount;
+  if (!root.voided) return root.amount;
+  if (root.type === "sale") return 0;
+  return [...state.transactions.values()]
+    .filter((capture) => capture.type === "capture" && capture.parentTransactionId === root.id)
+    .filter((capture) => capture.status === "pending" || (capture.status === "approved" && !capture.voided))
+    .reduce((total, capture) => total + capture.amount, 0);
 }
