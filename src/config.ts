@@ -7,6 +7,7 @@ import type { DatabaseTimeouts } from "./db/connection.ts";
 import { Secret } from "./domain/secret.ts";
 import { type TelemetryConfig, telemetryConfigOf, telemetryEnvironment } from "./telemetry/config.ts";
 import { parseFingerprintKeys } from "./crypto/card-fingerprint.ts";
+import type { SimulatorLatency } from "./processors/simulator/latency.ts";
 
 const optionalString = z
   .string()
@@ -22,6 +23,15 @@ const processorUrl = optionalString.pipe(z.url({ protocol: /^https?$/, error: "m
 const flag = optionalString.pipe(z.enum(["true", "false"]).optional()).transform((value) => value === "true");
 /** A key or token, held as a `Secret` once it is valid. */
 const secretOf = (value: string | undefined) => (value === undefined ? undefined : new Secret(value));
+
+const share = z.coerce.number().min(0).max(1);
+/** The simulator's latency model: read by the service, which starts the simulator when no processor URL is set, and by `npm run simulator`. */
+const simulatorLatencyEnvironment = {
+  SIMULATOR_LATENCY_P50_MS: optionalString.pipe(z.coerce.number<string>().positive().optional()),
+  SIMULATOR_LATENCY_P99_MS: optionalString.pipe(z.coerce.number<string>().positive().optional()),
+  SIMULATOR_TIMEOUT_RATE: share.default(0),
+  SIMULATOR_ERROR_RATE: share.default(0),
+};
 
 const environmentSchema = z.object({
   PORT: port.default(3000),
@@ -57,6 +67,7 @@ const environmentSchema = z.object({
   TLS_TERMINATED_BY: optionalString.pipe(z.enum(["proxy"]).optional()),
   /** `true` lets a production start run on the simulator. */
   SIMULATOR: flag,
+  ...simulatorLatencyEnvironment,
   NODE_ENV: optionalString,
   PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   PENDING_RESOLVER_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
@@ -115,6 +126,8 @@ export interface Config {
   tls: TlsFiles | undefined;
   /** Where each processor answers; unset: the built-in simulator is started on loopback. */
   processorUrls: Record<"processor_a" | "processor_b" | "processor_c" | "processor_d", string> | undefined;
+  /** The built-in simulator's latency and faults; unset: it answers at once. */
+  simulatorLatency: SimulatorLatency | undefined;
   processorTimeoutMs: number;
   pendingResolverIntervalMs: number;
   /**
@@ -240,6 +253,7 @@ export function loadConfig(environment: Environment, { callsProcessors = true }:
     secretsMasterKeys: env.SECRETS_MASTER_KEYS,
     cardFingerprintKey: env.CARD_FINGERPRINT_KEY,
     processorUrls,
+    simulatorLatency: simulatorLatencyOf(env),
     processorTimeoutMs: env.PROCESSOR_TIMEOUT_MS,
     pendingResolverIntervalMs: env.PENDING_RESOLVER_INTERVAL_MS,
     processorOwnTimeoutMs: env.PROCESSOR_OWN_TIMEOUT_SECONDS * 1000,
@@ -341,6 +355,7 @@ const simulatorEnvironmentSchema = z.object({
   /** 0 picks a free port. */
   SIMULATOR_PORT: port.default(0),
   SIMULATOR_DATA_DIR: optionalString,
+  ...simulatorLatencyEnvironment,
 });
 
 /** Where the processor simulator listens, and keeps what it answered, when it runs as a process of its own. */
@@ -349,11 +364,27 @@ export interface SimulatorConfig {
   port: number;
   /** Unset or `memory://`: it remembers only while it runs. */
   dataDir: string | undefined;
+  /** Unset: it answers at once. */
+  latency: SimulatorLatency | undefined;
 }
 
 export function loadSimulatorConfig(environment: Environment): SimulatorConfig {
   const env = parseEnvironment(simulatorEnvironmentSchema, environment);
-  return { host: env.SIMULATOR_HOST, port: env.SIMULATOR_PORT, dataDir: env.SIMULATOR_DATA_DIR };
+  return { host: env.SIMULATOR_HOST, port: env.SIMULATOR_PORT, dataDir: env.SIMULATOR_DATA_DIR, latency: simulatorLatencyOf(env) };
+}
+
+/** Off (undefined) unless a latency or a rate is set; the two percentiles go together. */
+function simulatorLatencyOf(env: z.output<z.ZodObject<typeof simulatorLatencyEnvironment>>): SimulatorLatency | undefined {
+  const { SIMULATOR_LATENCY_P50_MS: p50Ms, SIMULATOR_LATENCY_P99_MS: p99Ms, SIMULATOR_TIMEOUT_RATE: timeoutRate, SIMULATOR_ERROR_RATE: errorRate } = env;
+  if ((p50Ms === undefined) !== (p99Ms === undefined)) {
+    throw new Error("Invalid configuration: set both SIMULATOR_LATENCY_P50_MS and SIMULATOR_LATENCY_P99_MS, or neither");
+  }
+  if (p50Ms !== undefined && p99Ms !== undefined && p99Ms < p50Ms) {
+    throw new Error(`Invalid configuration: SIMULATOR_LATENCY_P99_MS (given: ${p99Ms}) must be at least SIMULATOR_LATENCY_P50_MS (given: ${p50Ms})`);
+  }
+  if (timeoutRate + errorRate > 1) throw new Error("Invalid configuration: SIMULATOR_TIMEOUT_RATE + SIMULATOR_ERROR_RATE must be at most 1");
+  if (p50Ms === undefined && timeoutRate === 0 && errorRate === 0) return undefined;
+  return { p50Ms: p50Ms ?? 0, p99Ms: p99Ms ?? 0, timeoutRate, errorRate };
 }
 
 function parsesAsFingerprintKeys(spec: string): boolean {

@@ -120,7 +120,7 @@ export async function startService(
   let simulator: Simulator | undefined;
   let baseUrls = config.processorUrls;
   if (!baseUrls) {
-    simulator = await startSimulator({ dataDir: `${config.dataDir}/simulator` });
+    simulator = await startSimulator({ dataDir: `${config.dataDir}/simulator`, latency: config.simulatorLatency });
     baseUrls = simulator.baseUrls;
   }
   const simulatedProcessors = simulator ? processors : [];

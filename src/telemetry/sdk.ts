@@ -13,11 +13,12 @@ import {
   SamplingDecision,
   TraceIdRatioBasedSampler,
 } from "@opentelemetry/sdk-trace-base";
-import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import type { SamplerName, TelemetryConfig } from "./config.ts";
 import { ThrottledLog } from "../jobs/throttled-log.ts";
 import type { Logger } from "../logger.ts";
 import { TRACER_NAME, type Tracing } from "./tracing.ts";
+import { serviceVersion } from "../version.ts";
 
 /** An unreachable collector fails every export (each 5 s): one line a minute says so, with the count. */
 const EXPORT_FAILURE_LOG_INTERVAL_MS = 60_000;
@@ -40,6 +41,8 @@ export function startTracerProvider(config: Extract<TelemetryConfig, { tracing: 
   const diagnosed = diag.setLogger({ error: warn, warn, info: silent, debug: silent, verbose: silent }, DiagLogLevel.WARN);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({
+      // The release's own, unless OTEL_RESOURCE_ATTRIBUTES names another.
+      [ATTR_SERVICE_VERSION]: serviceVersion,
       ...parseKeyPairsIntoRecord(config.resourceAttributes),
       [ATTR_SERVICE_NAME]: config.serviceName,
     }),

@@ -3,6 +3,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import type { FastifyInstance } from "fastify";
 import type { OpenAPIV3_1 } from "openapi-types";
+import { serviceVersion } from "../../version.ts";
 import { completeDocument } from "./complete-document.ts";
 
 /** The OpenAPI document of every route registered after this, served at /openapi.json and /docs. */
@@ -10,7 +11,7 @@ export async function registerApiReference(app: FastifyInstance): Promise<void> 
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
-      info: { title: "Payment ledger API", version: "1.0.0" },
+      info: { title: "Payment ledger API", version: serviceVersion },
       // Relative: the service that serves the document (and /docs) is the one it describes, wherever it is deployed.
       servers: [{ url: "/", description: "The service serving this document" }],
       components: {

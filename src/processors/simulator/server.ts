@@ -1,7 +1,8 @@
 import { setTimeout as delay } from "node:timers/promises";
-import Fastify from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { ReceivedMessage, SimulatorContext } from "./context.ts";
+import { type LatencyDraw, latencyModel, type SimulatorLatency } from "./latency.ts";
 import { openLedger, type SimulatedTransaction, type TransactionFilter } from "./ledger.ts";
 import { registerProcessorA } from "./processor-a.ts";
 import { registerProcessorB } from "./processor-b.ts";
@@ -17,6 +18,8 @@ export interface SimulatorOptions {
   timeoutCardDelayMs?: number;
   /** Where the simulator keeps what it answered, across restarts; `memory://` or none: in memory. */
   dataDir?: string;
+  /** How long operations take, and how often they time out or fail; unset: answered at once. */
+  latency?: SimulatorLatency | undefined;
 }
 
 export interface Simulator {
@@ -31,7 +34,7 @@ export interface Simulator {
 
 /** All four simulated processors on one HTTP server, each under its own path prefix. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const { host = "127.0.0.1", port = 0, timeoutCardDelayMs = 30_000, dataDir } = options;
+  const { host = "127.0.0.1", port = 0, timeoutCardDelayMs = 30_000, dataDir, latency } = options;
   const closing = new AbortController();
   const received = new Map<string, ReceivedMessage>();
   const ledger = await openLedger(dataDir);
@@ -48,6 +51,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     return reply.code(status).send({ error: status === 500 ? "internal_error" : "bad_request" });
   });
+  if (latency) registerLatency(app, latencyModel(latency), context.hold, closing.signal);
   registerProcessorA(app, context);
   registerProcessorB(app, context);
   registerProcessorC(app, context);
@@ -81,4 +85,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await ledger.close();
     },
   };
+}
+
+/**
+ * Every processor operation (not `/simulator/...`) is delayed by the model: an error is answered
+ * 503 before the processor does anything; an answer or a timeout is held back after the operation
+ * is done, so a timed-out operation happened all the same, as a slow processor's does.
+ */
+function registerLatency(app: FastifyInstance, draw: () => LatencyDraw, hold: () => Promise<void>, closing: AbortSignal): void {
+  const draws = new WeakMap<FastifyRequest, LatencyDraw>();
+  const isOperation = (request: FastifyRequest) => !request.url.startsWith("/simulator/");
+  app.addHook("onRequest", async (request, reply) => {
+    if (!isOperation(request)) return;
+    const drawn = draw();
+    if (drawn.kind === "error") return reply.code(503).send({ error: "service_unavailable" });
+    draws.set(request, drawn);
+  });
+  app.addHook("onSend", async (request) => {
+    const drawn = draws.get(request);
+    if (drawn?.kind === "timeout") await hold();
+    else if (drawn?.kind === "answer") await delay(drawn.delayMs, undefined, { signal: closing }).catch(() => undefined);
+  });
 }
