@@ -33,7 +33,8 @@ const simulatorLatencyEnvironment = {
   SIMULATOR_ERROR_RATE: share.default(0),
 };
 
-const environmentSchema = z.object({
+/** Every variable the service reads (docs/configuration.md documents each: tests/docs/configuration.test.ts). */
+export const environmentSchema = z.object({
   PORT: port.default(3000),
   HOST: host.default("127.0.0.1"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
@@ -350,7 +351,8 @@ function tlsFilesOf(env: ParsedEnvironment): TlsFiles | undefined {
   return { certFile, keyFile, reloadCheckMs: TLS_RELOAD_CHECK_MS };
 }
 
-const simulatorEnvironmentSchema = z.object({
+/** The variables of `npm run simulator`, the simulator as a process of its own. */
+export const simulatorEnvironmentSchema = z.object({
   SIMULATOR_HOST: host.default("127.0.0.1"),
   /** 0 picks a free port. */
   SIMULATOR_PORT: port.default(0),
