@@ -42,19 +42,14 @@
  *                           [--eventstore esdb://127.0.0.1:2113?tls=false]
  */
 import { fork } from "node:child_process";
-import { randomInt, randomUUID } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { once } from "node:events";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
 import { sql } from "kysely";
-import pg from "pg";
-import type { HostConfigurationView } from "../src/domain/host-configurations/decider.ts";
-import { batchWhileBusy } from "../src/batching/batch-while-busy.ts";
-import { createConnectors } from "../src/processors/connectors.ts";
-import { createHttpClient } from "../src/processors/http.ts";
+import { bareProcessorCall, openBareInserts, sellDurably } from "./bare-durable-sale.ts";
 import {
-  APPROVING_CARD,
   APPROVING_CARD_BODY,
   busyPerAnswer,
   createPayingClient,
@@ -130,67 +125,6 @@ async function measureBareRoute(name: string, answer: (amount: number) => Promis
   }
 }
 
-/** A `pg` pool of the service's size with a table of small rows to insert; closed by `end()`. */
-async function openBareInserts(databaseUrl: string) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
-  pool.on("error", () => {});
-  await pool.query(
-    "create table bare_inserts (id uuid primary key, amount integer not null, status text not null, created_at timestamptz not null default now())",
-  );
-  type Inserted = { id: string; amount: number; created_at: Date };
-  const answer = (row: Inserted | undefined) => {
-    if (!row) throw new Error("the insert returned no row");
-    return { id: row.id, amount: row.amount, createdAt: row.created_at.toISOString() };
-  };
-  // The inserts that arrive while one is in flight go together, in one statement and one commit,
-  // as the service groups its appends.
-  const insertTogether = batchWhileBusy(async (items: { id: string; amount: number; status: string }[]) => {
-    const { rows } = await pool.query<Inserted>({
-      name: "bare_insert_together",
-      text: "insert into bare_inserts (id, amount, status) select * from unnest($1::uuid[], $2::integer[], $3::text[]) returning id, amount, created_at",
-      values: [items.map((item) => item.id), items.map((item) => item.amount), items.map((item) => item.status)],
-    });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return items.map((item) => answer(byId.get(item.id)));
-  });
-  return {
-    /** Inserts one small row, one statement and one commit. */
-    async insert(amount: number, status: string) {
-      const { rows } = await pool.query<Inserted>({
-        name: "bare_insert",
-        text: "insert into bare_inserts (id, amount, status) values ($1, $2, $3) returning id, amount, created_at",
-        values: [randomUUID(), amount, status],
-      });
-      return answer(rows[0]);
-    },
-    /** Inserts one small row together with those that arrive while an insert is in flight. */
-    insertGrouped: (amount: number, status: string) => insertTogether({ id: randomUUID(), amount, status }),
-    async end() {
-      const { rows } = await pool.query<{ count: string }>("select count(*)::text as count from bare_inserts");
-      console.log(`bare inserts: ${rows[0]?.count} rows inserted (warm-ups included)`);
-      await pool.end();
-    },
-  };
-}
-
-/** Submits one approved USD sale through the real processor_a connector, as the service would. */
-function bareProcessorCall(simulatorUrl: string, timeoutMs: number, view: HostConfigurationView) {
-  const { processor_a } = createConnectors({
-    baseUrls: { processor_a: simulatorUrl, processor_b: simulatorUrl, processor_c: simulatorUrl, processor_d: simulatorUrl },
-    http: createHttpClient({ timeoutMs }),
-  });
-  return (amount: number) =>
-    processor_a.submit({
-      operation: "sale",
-      transactionId: randomUUID(),
-      amount,
-      currency: "USD",
-      card: APPROVING_CARD,
-      // processor_a takes no credentials.
-      hostConfiguration: { view, credentials: null },
-    });
-}
-
 /**
  * The bare routes, one after another: one insert; one processor call; and a "durable sale", the
  * least a sale that survives a crash at any point must do: its intent inserted before the
@@ -206,12 +140,10 @@ async function measureBareRoutes(databaseUrl: string, call: ReturnType<typeof ba
       const outcome = await call(amount);
       return { status: statusOf(outcome), body: outcome };
     });
-    /** Its intent inserted, the call, its outcome inserted, through `insert`. */
     const measureDurableSale = (name: string, insert: typeof inserts.insert) =>
       measureBareRoute(name, async (amount) => {
-        await insert(amount, "pending");
-        const outcome = await call(amount);
-        return { status: statusOf(outcome), body: await insert(amount, outcome.kind) };
+        const { outcome, row } = await sellDurably(insert, call, amount);
+        return { status: statusOf(outcome), body: row };
       });
     const durableSale = await measureDurableSale("bare durable sale", inserts.insert);
     const groupedDurableSale = await measureDurableSale("bare durable sale, grouped writes", inserts.insertGrouped);

@@ -43,6 +43,7 @@ import { createHostResolver } from "./webhooks/host-resolver.ts";
 import { tracedEventStore } from "./telemetry/event-store.ts";
 import { sampledSpanIds } from "./telemetry/spans.ts";
 import { tracedConnectors, tracedHttpClient } from "./telemetry/processors.ts";
+import { addProcessorTime } from "./api/server-timing.ts";
 import { describeTracing, startTracing } from "./telemetry/tracing.ts";
 
 /**
@@ -125,9 +126,13 @@ export async function startService(
   }
   const simulatedProcessors = simulator ? processors : [];
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
+  const observeCall: typeof metrics.observeProcessorCall = (processor, outcome, seconds) => {
+    metrics.observeProcessorCall(processor, outcome, seconds);
+    addProcessorTime(seconds);
+  };
   const connectors = tracing.enabled
-    ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall: metrics.observeProcessorCall, log: logger }), tracer)
-    : createConnectors({ baseUrls, http: processorHttp, observeCall: metrics.observeProcessorCall, log: logger });
+    ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall, log: logger }), tracer)
+    : createConnectors({ baseUrls, http: processorHttp, observeCall, log: logger });
   const runners =
     projectionsRun === "here" ? startProjectionRunners({ db: database.db, store, logger, readYourWrites, tracer }) : undefined;
   const systemContext = {

@@ -15,6 +15,7 @@ import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./pro
 import { requestIdOf } from "./request-id.ts";
 import { registerRequestLog } from "./request-log.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
+import { registerServerTiming } from "./server-timing.ts";
 import { registerStorableText } from "./storable-text.ts";
 import { registerBodyParsing } from "./body-parsing.ts";
 import { registerConsole } from "./console.ts";
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v1) => {
+      registerServerTiming(v1);
       await registerLoadShedding(v1, deps.loadShedding);
       await v1.register(rateLimit, {
         max: deps.rateLimitPerMinute,

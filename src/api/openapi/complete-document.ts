@@ -44,6 +44,11 @@ const headers: Record<string, OpenAPIV3_1.HeaderObject> = {
     schema: { type: "string", enum: ["true"] },
   },
   RetryAfter: { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
+  ServerTiming: {
+    description:
+      "`processor;dur=<ms>, app;dur=<ms>`: how long this request waited on processor calls, and the rest of its time in the service (the latency the platform adds).",
+    schema: { type: "string" },
+  },
   ETag: {
     description: 'The host configuration\'s version, quoted (`"3"`): send it back as `If-Match` to update only that version.',
     schema: { type: "string" },
@@ -145,6 +150,7 @@ function errorResponses(documented: DocumentedOperation, entry: OperationDoc): O
       description: answers.map(({ code, title }) => `\`${code}\`: ${title.toLowerCase()}`).join("; "),
       headers: {
         "x-request-id": ref("headers", "RequestId"),
+        ...serverTimingOf(documented),
         ...(status === 429 || status === 503 ? { "retry-after": ref("headers", "RetryAfter") } : {}),
         ...(documented.method === "post" && !neverReplayed.has(status) ? { "idempotent-replayed": ref("headers", "IdempotentReplayed") } : {}),
       },
@@ -159,6 +165,10 @@ function errorResponses(documented: DocumentedOperation, entry: OperationDoc): O
   return responses;
 }
 
+/** Every `/v1` answer carries it (src/api/server-timing.ts). */
+const serverTimingOf = (documented: DocumentedOperation): Record<string, OpenAPIV3_1.ReferenceObject> =>
+  documented.path.startsWith("/v1/") ? { "server-timing": ref("headers", "ServerTiming") } : {};
+
 const successDescriptions: Record<string, string> = { "200": "OK", "201": "Created", "202": "Accepted", "204": "No content" };
 
 function withSuccessDocumented(documented: DocumentedOperation, entry: OperationDoc): OpenAPIV3_1.ResponsesObject {
@@ -172,6 +182,7 @@ function withSuccessDocumented(documented: DocumentedOperation, entry: Operation
       headers: {
         ...response.headers,
         "x-request-id": ref("headers", "RequestId"),
+        ...serverTimingOf(documented),
         ...(documented.method === "post" ? { "idempotent-replayed": ref("headers", "IdempotentReplayed") } : {}),
         ...(entry.etag ? { etag: ref("headers", "ETag") } : {}),
       },

@@ -15,6 +15,8 @@ history, settlement and audit questions from those events.
   which means that whole UTC day.
 - Every answer carries \`x-request-id\`: the request's own \`x-request-id\` when it sent one (1 to 128 printable
   characters), else a new id. Problems repeat it as \`requestId\`.
+- Every answer carries \`server-timing: processor;dur=<ms>, app;dur=<ms>\`: the time the request waited on processor calls,
+  and the rest of its time in the service.
 
 ## Authentication
 
