@@ -103,11 +103,12 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
         // the embedded database (its queries run on it) and this test: on a machine loaded to 11 that is
         // the machine's delay, not the service's, and this test is about the client, not shedding.
         api = await startTestService(target, { MAX_EVENT_LOOP_DELAY_MS: "0" });
-        // The platform operator's part: a client, its key and a processor_a host configuration.
+        // The platform operator's part: a client, its key and a processor_b host configuration; the
+        // examples pay through the processor LEDGER_PROCESSOR names, never one of their own.
         const { clientId, key } = await api.createClient("Shop");
-        const configured = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId } });
+        const configured = await api.request("POST", "/v1/host-configurations/processor_b", { body: { ...validBodies.processor_b, clientId } });
         expect(configured.status).toBe(201);
-        environment = { ...strangerEnvironment, LEDGER_URL: api.url, LEDGER_API_KEY: key };
+        environment = { ...strangerEnvironment, LEDGER_URL: api.url, LEDGER_API_KEY: key, LEDGER_PROCESSOR: "processor_b" };
       });
       afterAll(() => api?.stop());
 

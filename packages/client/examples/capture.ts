@@ -1,11 +1,19 @@
 // An authorization captured in part, a capture refused as a typed problem, and the client's history
 // read page by page, from TypeScript (strict). It prints what happened as one JSON line.
 //
-//   npx tsc && LEDGER_URL=http://127.0.0.1:3000 LEDGER_API_KEY=ldgr_sk_… node dist/capture.js
+//   npx tsc && LEDGER_URL=http://127.0.0.1:3000 LEDGER_API_KEY=ldgr_sk_… LEDGER_PROCESSOR=processor_a node dist/capture.js
+//
+// LEDGER_PROCESSOR is the processor your client has a host configuration for (processor_a … processor_d).
 import { createLedgerClient, type LedgerClient, type Problem, type ProblemCode, type Transaction } from "@payment-ledger/client";
 
-const { LEDGER_URL, LEDGER_API_KEY } = process.env;
-if (!LEDGER_URL || !LEDGER_API_KEY) throw new Error("Set LEDGER_URL and LEDGER_API_KEY.");
+const { LEDGER_URL, LEDGER_API_KEY, LEDGER_PROCESSOR } = process.env;
+const processors = ["processor_a", "processor_b", "processor_c", "processor_d"] as const;
+type Processor = (typeof processors)[number];
+const isProcessor = (name: string | undefined): name is Processor => processors.some((processor) => processor === name);
+if (!LEDGER_URL || !LEDGER_API_KEY || !isProcessor(LEDGER_PROCESSOR)) {
+  throw new Error(`Set LEDGER_URL, LEDGER_API_KEY and LEDGER_PROCESSOR (one of ${processors.join(", ")}).`);
+}
+const processor: Processor = LEDGER_PROCESSOR;
 const ledger = createLedgerClient({ baseUrl: LEDGER_URL, apiKey: LEDGER_API_KEY });
 
 /** A problem the caller did not plan for: its code and its detail, for the logs. */
@@ -18,7 +26,7 @@ class LedgerError extends Error {
 const authorized = await ledger.POST("/v1/transactions/authorization", {
   params: { header: { "Idempotency-Key": "order-2001-authorization" } },
   body: {
-    processor: "processor_a",
+    processor,
     amount: 1000,
     currency: "USD",
     userId: "user_42",

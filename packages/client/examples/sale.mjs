@@ -1,13 +1,17 @@
 // A sale from plain Node (ESM): the sale, its retry with the same Idempotency-Key, a decline and an
 // invalid request, each read as a merchant's code would. It prints what happened as one JSON line.
 //
-//   LEDGER_URL=http://127.0.0.1:3000 LEDGER_API_KEY=ldgr_sk_… node sale.mjs
+//   LEDGER_URL=http://127.0.0.1:3000 LEDGER_API_KEY=ldgr_sk_… LEDGER_PROCESSOR=processor_a node sale.mjs
+//
+// LEDGER_PROCESSOR is the processor your client has a host configuration for (processor_a … processor_d).
 import { createLedgerClient } from "@payment-ledger/client";
 
-const ledger = createLedgerClient({ baseUrl: process.env.LEDGER_URL, apiKey: process.env.LEDGER_API_KEY });
+const { LEDGER_URL, LEDGER_API_KEY, LEDGER_PROCESSOR } = process.env;
+if (!LEDGER_URL || !LEDGER_API_KEY || !LEDGER_PROCESSOR) throw new Error("Set LEDGER_URL, LEDGER_API_KEY and LEDGER_PROCESSOR.");
+const ledger = createLedgerClient({ baseUrl: LEDGER_URL, apiKey: LEDGER_API_KEY });
 
 const card = { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
-const order = { processor: "processor_a", amount: 2500, currency: "USD", userId: "user_42", reference: "order-1001", card };
+const order = { processor: LEDGER_PROCESSOR, amount: 2500, currency: "USD", userId: "user_42", reference: "order-1001", card };
 // One key per order: a retry after a timeout or a crash answers the first answer, and charges nothing twice.
 const idempotency = { header: { "Idempotency-Key": "order-1001" } };
 
