@@ -171,7 +171,9 @@ async function comparePaymentMethods(serviceUrl: string, key: string, target: Be
   const inlineBodies = saleBodies();
   const storedBodies = inlineBodies.map((body, index) => {
     const { card, ...rest } = JSON.parse(body) as { card: { cvc?: string } };
-    return JSON.stringify({ ...rest, paymentMethodId: methodIds[index % methodIds.length], ...(card.cvc !== undefined && { cvc: card.cvc }) });
+    // A payment method belongs to the userId it was stored for (another is 422).
+    const method = index % methodIds.length;
+    return JSON.stringify({ ...rest, userId: `user_${method}`, paymentMethodId: methodIds[method], ...(card.cvc !== undefined && { cvc: card.cvc }) });
   });
   const loadOf = (bodies: string[]): Load => ({
     url: `${serviceUrl}/v1/transactions/sale`,

@@ -988,7 +988,9 @@ export interface paths {
         };
         /**
          * The event stream of a payment method, oldest first: its creation, every use and its deletion
-         * @description `PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]` (each event's `chain` is checked on the stored event, ciphertext included; `ledger export` carries it for offline checks).
+         * @description The payment method's own events, and the intent of every payment made with it, which records its use, in log order (uses recorded before intents did are `PaymentMethodUsed.v1` events of its stream).
+         *
+         *     `PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]` (each event's `chain` is checked on the stored event, ciphertext included; `ledger export` carries it for offline checks).
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */
@@ -1540,7 +1542,7 @@ export interface components {
             } | null;
             declineCode: ("card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded") | null;
             /** @description Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it). */
-            failureReason: ("processor_error" | "processor_authentication_failed" | "reversed" | "not_found") | null;
+            failureReason: ("processor_error" | "processor_authentication_failed" | "reversed" | "not_found" | "payment_method_deleted") | null;
             processorResponse: {
                 code: string;
                 message: string;
@@ -1806,7 +1808,7 @@ export interface components {
             } | null;
             declineCode: ("card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "limit_exceeded") | null;
             /** @description Why a failed transaction failed: processor_error, processor_authentication_failed (the host configuration's credentials), reversed (no answer in time: voided at the processor), not_found (the processor has no trace of it). */
-            failureReason: ("processor_error" | "processor_authentication_failed" | "reversed" | "not_found") | null;
+            failureReason: ("processor_error" | "processor_authentication_failed" | "reversed" | "not_found" | "payment_method_deleted") | null;
             processorResponse: {
                 code: string;
                 message: string;
@@ -1956,6 +1958,8 @@ export interface components {
         IdempotentReplayed: "true";
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
+        /** @description `processor;dur=<ms>, app;dur=<ms>`: how long this request waited on processor calls, and the rest of its time in the service (the latency the platform adds). */
+        ServerTiming: string;
         /** @description The host configuration's version, quoted (`"3"`): send it back as `If-Match` to update only that version. */
         ETag: string;
     };
@@ -2130,6 +2134,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2140,6 +2145,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2153,6 +2159,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2166,6 +2173,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2180,6 +2188,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2193,6 +2202,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2221,6 +2231,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,6 +2245,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2247,6 +2259,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,6 +2273,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2287,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2287,6 +2302,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2300,6 +2316,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2334,6 +2351,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2345,6 +2363,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2359,6 +2378,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2372,6 +2392,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +2406,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2399,6 +2421,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,6 +2435,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2425,6 +2449,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2439,6 +2464,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2453,6 +2479,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2467,6 +2494,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2497,6 +2525,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2510,6 +2539,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2523,6 +2553,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2536,6 +2567,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,6 +2581,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2563,6 +2596,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2576,6 +2610,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2610,6 +2645,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2621,6 +2657,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2635,6 +2672,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2648,6 +2686,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2661,6 +2700,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2675,6 +2715,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2689,6 +2730,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +2744,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +2758,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2729,6 +2773,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2743,6 +2788,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2757,6 +2803,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2784,6 +2831,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2794,6 +2842,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2807,6 +2856,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2820,6 +2870,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2833,6 +2884,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2847,6 +2899,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2860,6 +2913,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2898,6 +2952,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2908,6 +2963,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2921,6 +2977,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,6 +2991,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2947,6 +3005,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2960,6 +3019,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2973,6 +3033,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2986,6 +3047,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3000,6 +3062,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3013,6 +3076,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3041,6 +3105,7 @@ export interface operations {
             204: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3049,6 +3114,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3062,6 +3128,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3075,6 +3142,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3088,6 +3156,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3101,6 +3170,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3115,6 +3185,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3128,6 +3199,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3157,6 +3229,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3170,6 +3243,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3183,6 +3257,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3196,6 +3271,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3210,6 +3286,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,6 +3300,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3302,6 +3380,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -3314,6 +3393,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3328,6 +3408,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3422,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3354,6 +3436,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3368,6 +3451,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3382,6 +3466,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,6 +3480,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3408,6 +3494,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3422,6 +3509,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3436,6 +3524,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3450,6 +3539,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3477,6 +3567,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3488,6 +3579,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,6 +3593,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,6 +3607,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3527,6 +3621,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3541,6 +3636,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,6 +3650,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3635,6 +3732,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3646,6 +3744,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,6 +3758,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,6 +3772,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3685,6 +3786,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3698,6 +3800,7 @@ export interface operations {
             412: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +3814,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +3828,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3737,6 +3842,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3751,6 +3857,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3764,6 +3871,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3791,6 +3899,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3802,6 +3911,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3815,6 +3925,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3828,6 +3939,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +3953,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3854,6 +3967,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3867,6 +3981,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3881,6 +3996,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,6 +4010,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3921,6 +4038,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,6 +4051,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3946,6 +4065,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +4079,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,6 +4093,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3986,6 +4108,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3999,6 +4122,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4028,6 +4152,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,6 +4166,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4054,6 +4180,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4067,6 +4194,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4081,6 +4209,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4094,6 +4223,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4170,6 +4300,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -4182,6 +4313,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4196,6 +4328,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4209,6 +4342,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4222,6 +4356,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4236,6 +4371,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4250,6 +4386,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +4400,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +4414,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4290,6 +4429,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4304,6 +4444,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4318,6 +4459,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4345,6 +4487,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4356,6 +4499,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,6 +4513,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4382,6 +4527,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4395,6 +4541,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4409,6 +4556,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4422,6 +4570,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4500,6 +4649,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4511,6 +4661,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4524,6 +4675,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,6 +4689,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4550,6 +4703,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,6 +4717,7 @@ export interface operations {
             412: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4576,6 +4731,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,6 +4745,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4602,6 +4759,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4616,6 +4774,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4629,6 +4788,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4656,6 +4816,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4667,6 +4828,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4680,6 +4842,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4693,6 +4856,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4706,6 +4870,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4719,6 +4884,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4732,6 +4898,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4746,6 +4913,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4759,6 +4927,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4786,6 +4955,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4798,6 +4968,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4811,6 +4982,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4824,6 +4996,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4837,6 +5010,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4851,6 +5025,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +5039,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4893,6 +5069,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,6 +5083,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4919,6 +5097,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4932,6 +5111,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4946,6 +5126,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4959,6 +5140,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5044,6 +5226,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -5056,6 +5239,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5070,6 +5254,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5083,6 +5268,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5096,6 +5282,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5110,6 +5297,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5124,6 +5312,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5137,6 +5326,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5150,6 +5340,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5164,6 +5355,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5178,6 +5370,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5192,6 +5385,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5219,6 +5413,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5230,6 +5425,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5243,6 +5439,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5256,6 +5453,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5269,6 +5467,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5283,6 +5482,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5296,6 +5496,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5383,6 +5584,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5394,6 +5596,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5407,6 +5610,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,6 +5624,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5433,6 +5638,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5446,6 +5652,7 @@ export interface operations {
             412: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5459,6 +5666,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,6 +5680,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5485,6 +5694,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5499,6 +5709,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5512,6 +5723,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5539,6 +5751,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5550,6 +5763,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5563,6 +5777,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5576,6 +5791,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +5805,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5602,6 +5819,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5615,6 +5833,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5629,6 +5848,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5642,6 +5862,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5669,6 +5890,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5681,6 +5903,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5694,6 +5917,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5707,6 +5931,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5720,6 +5945,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5734,6 +5960,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5747,6 +5974,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5776,6 +6004,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5789,6 +6018,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5802,6 +6032,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5815,6 +6046,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5829,6 +6061,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5842,6 +6075,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5922,6 +6156,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -5934,6 +6169,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5948,6 +6184,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5961,6 +6198,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5974,6 +6212,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5988,6 +6227,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6002,6 +6242,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6015,6 +6256,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6028,6 +6270,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6042,6 +6285,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6056,6 +6300,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6070,6 +6315,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6097,6 +6343,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -6108,6 +6355,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6121,6 +6369,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6134,6 +6383,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6147,6 +6397,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6161,6 +6412,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6174,6 +6426,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6256,6 +6509,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -6267,6 +6521,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6280,6 +6535,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6293,6 +6549,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6306,6 +6563,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6577,7 @@ export interface operations {
             412: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6332,6 +6591,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6345,6 +6605,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6358,6 +6619,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6372,6 +6634,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6385,6 +6648,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6412,6 +6676,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     etag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -6423,6 +6688,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6436,6 +6702,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6449,6 +6716,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6462,6 +6730,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6475,6 +6744,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +6758,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6502,6 +6773,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6515,6 +6787,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6542,6 +6815,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6554,6 +6828,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,6 +6842,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6580,6 +6856,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6593,6 +6870,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6607,6 +6885,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6620,6 +6899,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6678,6 +6958,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6689,6 +6970,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6703,6 +6985,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,6 +6999,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6730,6 +7014,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6743,6 +7028,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6757,6 +7043,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6771,6 +7058,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6784,6 +7072,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6797,6 +7086,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6811,6 +7101,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6825,6 +7116,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6839,6 +7131,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6853,6 +7146,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6867,6 +7161,7 @@ export interface operations {
             504: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6925,6 +7220,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6936,6 +7232,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6950,6 +7247,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6963,6 +7261,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6977,6 +7276,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6990,6 +7290,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7004,6 +7305,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7018,6 +7320,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7031,6 +7334,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7044,6 +7348,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7058,6 +7363,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7072,6 +7378,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7086,6 +7393,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7100,6 +7408,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7114,6 +7423,7 @@ export interface operations {
             504: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7152,6 +7462,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7163,6 +7474,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7177,6 +7489,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,6 +7503,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7204,6 +7518,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7217,6 +7532,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7231,6 +7547,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7245,6 +7562,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7258,6 +7576,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7271,6 +7590,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7285,6 +7605,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7299,6 +7620,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7313,6 +7635,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7327,6 +7650,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7341,6 +7665,7 @@ export interface operations {
             504: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7378,6 +7703,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7389,6 +7715,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7403,6 +7730,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7416,6 +7744,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7430,6 +7759,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7443,6 +7773,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7457,6 +7788,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7471,6 +7803,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7484,6 +7817,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7497,6 +7831,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7511,6 +7846,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7525,6 +7861,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7539,6 +7876,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7553,6 +7891,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7567,6 +7906,7 @@ export interface operations {
             504: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7602,6 +7942,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7613,6 +7954,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7627,6 +7969,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7640,6 +7983,7 @@ export interface operations {
             402: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7654,6 +7998,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7667,6 +8012,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7681,6 +8027,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7695,6 +8042,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7708,6 +8056,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7721,6 +8070,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7735,6 +8085,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7749,6 +8100,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7763,6 +8115,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7777,6 +8130,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7791,6 +8145,7 @@ export interface operations {
             504: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7821,6 +8176,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,6 +8187,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7844,6 +8201,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7857,6 +8215,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7870,6 +8229,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7884,6 +8244,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7897,6 +8258,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7927,6 +8289,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7940,6 +8303,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7953,6 +8317,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7966,6 +8331,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7980,6 +8346,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7993,6 +8360,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8036,6 +8404,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8047,6 +8416,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8061,6 +8431,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8074,6 +8445,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8087,6 +8459,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8101,6 +8474,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8114,6 +8488,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8127,6 +8502,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8141,6 +8517,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8155,6 +8532,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8169,6 +8547,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8196,6 +8575,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8206,6 +8586,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8219,6 +8600,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8232,6 +8614,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8245,6 +8628,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8259,6 +8643,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8272,6 +8657,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8299,6 +8685,7 @@ export interface operations {
             204: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8307,6 +8694,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8320,6 +8708,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8333,6 +8722,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8346,6 +8736,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8359,6 +8750,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8373,6 +8765,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8386,6 +8779,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8413,6 +8807,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,6 +8821,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8439,6 +8835,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8452,6 +8849,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8465,6 +8863,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8479,6 +8878,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8492,6 +8892,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8534,6 +8935,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8547,6 +8949,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8560,6 +8963,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8573,6 +8977,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8587,6 +8992,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8600,6 +9006,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8627,6 +9034,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8642,6 +9050,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8655,6 +9064,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8668,6 +9078,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8681,6 +9092,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8695,6 +9107,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8708,6 +9121,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8737,6 +9151,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8752,6 +9167,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,6 +9181,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8778,6 +9195,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8791,6 +9209,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8805,6 +9224,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8818,6 +9238,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8843,6 +9264,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8855,6 +9277,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8868,6 +9291,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8881,6 +9305,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8895,6 +9320,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8908,6 +9334,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8938,6 +9365,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8949,6 +9377,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8963,6 +9392,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8976,6 +9406,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8989,6 +9420,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9003,6 +9435,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9017,6 +9450,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9031,6 +9465,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9045,6 +9480,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9059,6 +9495,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9073,6 +9510,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9103,6 +9541,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9114,6 +9553,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9128,6 +9568,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9141,6 +9582,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9154,6 +9596,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9168,6 +9611,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9182,6 +9626,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9196,6 +9641,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9210,6 +9656,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9224,6 +9671,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9238,6 +9686,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9268,6 +9717,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9279,6 +9729,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9293,6 +9744,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9306,6 +9758,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9319,6 +9772,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9333,6 +9787,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9347,6 +9802,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9361,6 +9817,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9375,6 +9832,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9389,6 +9847,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9403,6 +9862,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9433,6 +9893,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9444,6 +9905,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9458,6 +9920,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9471,6 +9934,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9484,6 +9948,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9498,6 +9963,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9512,6 +9978,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9526,6 +9993,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9540,6 +10008,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9554,6 +10023,7 @@ export interface operations {
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -9568,6 +10038,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9598,6 +10069,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9611,6 +10083,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9624,6 +10097,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9637,6 +10111,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9650,6 +10125,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9664,6 +10140,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9677,6 +10154,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9714,6 +10192,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9727,6 +10206,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9740,6 +10220,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9753,6 +10234,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9767,6 +10249,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9780,6 +10263,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9807,6 +10291,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9817,6 +10302,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9830,6 +10316,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9843,6 +10330,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9856,6 +10344,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9870,6 +10359,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,6 +10373,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9912,6 +10403,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9925,6 +10417,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9938,6 +10431,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9951,6 +10445,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9965,6 +10460,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9978,6 +10474,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10019,6 +10516,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10030,6 +10528,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10044,6 +10543,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10057,6 +10557,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10070,6 +10571,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10084,6 +10586,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10098,6 +10601,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10111,6 +10615,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10124,6 +10629,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10138,6 +10644,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10152,6 +10659,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10166,6 +10674,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10193,6 +10702,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10203,6 +10713,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10216,6 +10727,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10229,6 +10741,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10242,6 +10755,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10256,6 +10770,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10269,6 +10784,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10296,6 +10812,7 @@ export interface operations {
             204: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10304,6 +10821,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10317,6 +10835,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10330,6 +10849,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10343,6 +10863,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10357,6 +10878,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10370,6 +10892,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10408,6 +10931,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10418,6 +10942,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10431,6 +10956,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10444,6 +10970,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10457,6 +10984,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10470,6 +10998,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10483,6 +11012,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10497,6 +11027,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10510,6 +11041,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10544,6 +11076,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10555,6 +11088,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10569,6 +11103,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10582,6 +11117,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10596,6 +11132,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10610,6 +11147,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10623,6 +11161,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10636,6 +11175,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10650,6 +11190,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10664,6 +11205,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10678,6 +11220,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10712,6 +11255,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10733,6 +11277,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10747,6 +11292,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10760,6 +11306,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10774,6 +11321,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10788,6 +11336,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10801,6 +11350,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10814,6 +11364,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10828,6 +11379,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10842,6 +11394,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -10856,6 +11409,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10886,6 +11440,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10899,6 +11454,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10912,6 +11468,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10925,6 +11482,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10938,6 +11496,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10952,6 +11511,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10965,6 +11525,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10999,6 +11560,7 @@ export interface operations {
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -11015,6 +11577,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -11029,6 +11592,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11042,6 +11606,7 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -11056,6 +11621,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -11070,6 +11636,7 @@ export interface operations {
             413: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11083,6 +11650,7 @@ export interface operations {
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11096,6 +11664,7 @@ export interface operations {
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -11110,6 +11679,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11124,6 +11694,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "idempotent-replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -11138,6 +11709,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11163,6 +11735,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11173,6 +11746,7 @@ export interface operations {
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11186,6 +11760,7 @@ export interface operations {
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11199,6 +11774,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11212,6 +11788,7 @@ export interface operations {
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11226,6 +11803,7 @@ export interface operations {
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11239,6 +11817,7 @@ export interface operations {
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
                     "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };

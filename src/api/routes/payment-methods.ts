@@ -19,6 +19,9 @@ import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { waitForPaymentMethodWrite } from "../../projections/payment-methods/own-writes.ts";
+import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
+import { paymentsMadeWith } from "../../projections/transactions/queries.ts";
+import { paymentStreamId } from "../../domain/payments/index.ts";
 
 export interface PaymentMethodRouteDependencies extends RouteDependencies {
   brokenLinks: BrokenLinkAlarm;
@@ -190,16 +193,27 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
         tags: ["audit"],
         operationId: "listPaymentMethodEvents",
         summary: "The event stream of a payment method, oldest first: its creation, every use and its deletion",
+        description:
+          "The payment method's own events, and the intent of every payment made with it, which records its use, in log order " +
+          "(uses recorded before intents did are `PaymentMethodUsed.v1` events of its stream).",
         params: idParams,
         response: { 200: z.object({ streamId: z.string(), events: z.array(auditEventSchema) }) },
       },
     },
     async (request) => {
-      await visible(request, request.params.id, { deleted: true });
-      const streamId = paymentMethodStreamId(request.params.id);
-      const stored = await store.readStream(streamId);
-      const checks = checkStreamLinks(stored);
-      const events = stored.map((event, index) => auditedEvent(event, checks[index]!));
+      const { id } = request.params;
+      const { clientId } = await visible(request, id, { deleted: true });
+      const streamId = paymentMethodStreamId(id);
+      await awaitOwnPaymentWrites(deps, clientId);
+      const [own, payments] = await Promise.all([store.readStream(streamId), paymentsMadeWith(db, clientId, id)]);
+      const paymentStreams = await store.readStreams(payments.map(paymentStreamId));
+      const intents = [...paymentStreams.values()].flatMap((events) => events.slice(0, 1)).filter((intent) => intent.data.paymentMethodId === id);
+      const checks = checkStreamLinks(own);
+      const audited = [
+        ...own.map((event, index) => ({ event, audited: auditedEvent(event, checks[index]!) })),
+        ...intents.map((intent) => ({ event: intent, audited: toAuditEvent(intent, checkStreamLinks([intent])[0]!) })),
+      ];
+      const events = audited.toSorted((a, b) => (a.event.position < b.event.position ? -1 : 1)).map((entry) => entry.audited);
       deps.brokenLinks.raise(events);
       return { streamId, events };
     },

@@ -116,7 +116,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         return respond(request, reply, async (paymentContext, transactionId) => {
           const paying = card
             ? { ok: true as const, value: { card } }
-            : await storedCardOf(paymentContext, { paymentMethodId: paymentMethodId!, clientId, transactionId, cvc }, rest.userId);
+            : await storedCardOf(paymentContext, { paymentMethodId: paymentMethodId!, clientId, cvc }, rest.userId);
           if (!paying.ok) return paying;
           return startPayment(paymentContext, {
             ...rest,
@@ -305,6 +305,11 @@ function answer(reply: FastifyReply, result: Result) {
       }
       throw new ApiProblem(transaction.declineCode ?? "card_declined", `The card was declined${saying(transaction)}.`, { transaction });
     case "failed":
+      if (transaction.failureReason === "payment_method_deleted") {
+        throw new ApiProblem("not_found", "The payment method was deleted while the payment was under way: nothing was sent to the processor.", {
+          transaction,
+        });
+      }
       // A reversed transaction's outcome never came back from the processor, nor did one the
       // processor found no trace of: to the client, both are processor errors too.
       if (transaction.failureReason === "processor_authentication_failed") {

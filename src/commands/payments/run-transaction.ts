@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  type FailureReason,
   type InitiateTransaction,
   type Outcome,
   paymentDecider,
@@ -50,9 +51,9 @@ export async function runTransaction(
   paymentId: string,
   initiate: InitiateTransaction,
   requestFor: (state: PaymentState) => ProcessorRequest,
-  { newPayment = false, intentMetadata = {}, record }: { newPayment?: boolean; intentMetadata?: EventMetadata; record?: RecordIntent } = {},
+  { newPayment = false, intentMetadata = {} }: { newPayment?: boolean; intentMetadata?: EventMetadata } = {},
 ): Promise<TransactionResult> {
-  const initiated = await recordIntent(context, paymentId, initiate, { newPayment, intentMetadata, record });
+  const initiated = await recordIntent(context, paymentId, initiate, { newPayment, intentMetadata });
   if (!initiated.ok) return answerRefusedIntent(paymentId, initiate, initiated);
 
   return sendAndRecord(context, paymentId, initiate, requestFor(initiated.state), initiated);
@@ -112,12 +113,8 @@ export async function sendRelease(
 /** The transaction a processor call is for, and whose it is. */
 type Sent = Pick<InitiateTransaction, "clientId" | "transactionId">;
 
-/** Appends a new payment's intent in a write of its own making (a stored card's use with it). */
-export type RecordIntent = (metadata: EventMetadata) => Promise<Execution<PaymentState, unknown, PaymentFailure>>;
-
 /**
- * Binds the request's Idempotency-Key to the transaction, then appends its intent (with `record`
- * when given). Appends to
+ * Binds the request's Idempotency-Key to the transaction, then appends its intent. Appends to
  * one payment are serialized in the process and decided again on the fresh stream after a
  * conflict, so racing follow-ups never fail for racing.
  */
@@ -125,7 +122,7 @@ export async function recordIntent(
   context: PaymentContext,
   paymentId: string,
   initiate: InitiateTransaction,
-  { newPayment, intentMetadata, record }: { newPayment: boolean; intentMetadata: EventMetadata; record?: RecordIntent | undefined },
+  { newPayment, intentMetadata }: { newPayment: boolean; intentMetadata: EventMetadata },
 ): Promise<Execution<PaymentState, unknown, PaymentFailure | "idempotency_request_in_progress">> {
   if (context.bindIdempotencyKey && !(await context.bindIdempotencyKey({ transactionId: initiate.transactionId, paymentId }))) {
     return {
@@ -135,8 +132,25 @@ export async function recordIntent(
       state: paymentDecider.initialState(),
     };
   }
-  if (record) return record({ ...context.metadata, ...intentMetadata });
   return executePayment(context, paymentId, initiate, { metadata: intentMetadata, ...(newPayment && { known: newPaymentStream }) });
+}
+
+/**
+ * Records a transaction whose intent `initiated` holds as failed for `reason`, which ends it
+ * before anything is sent to its processor; its limit is given back as for any failure.
+ */
+export async function failUnsent(
+  context: PaymentContext,
+  paymentId: string,
+  transaction: Sent,
+  reason: FailureReason,
+  initiated: KnownStream<PaymentState>,
+): Promise<TransactionResult> {
+  const outcome = { status: "failed", reason, processorResponse: null } as const;
+  const recorded = await recordOutcome(context, paymentId, transaction, outcome, newId(), initiated);
+  const result = asRecorded(paymentId, transaction, recorded.state, recorded.tip);
+  context.metrics.countTransaction(result.transaction);
+  return result;
 }
 
 /**

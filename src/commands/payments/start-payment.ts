@@ -1,17 +1,14 @@
 import { safeCard } from "../../domain/cards.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { LimitBreach } from "../../domain/limits/usage.ts";
-import { type InitiateRoot, paymentDecider, paymentStreamId, type RootTransactionType } from "../../domain/payments/index.ts";
+import type { InitiateRoot, RootTransactionType } from "../../domain/payments/index.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import type { StoredCard } from "../payment-methods/stored-card.ts";
-import { decideNewStream } from "../execute-batched.ts";
-import type { EventMetadata } from "../execute.ts";
-import { ConcurrencyError } from "../../eventstore/errors.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { executePayment, readPayment } from "./payment-stream.ts";
-import { answerRefusedIntent, asRecorded, recordIntent, runTransaction } from "./run-transaction.ts";
+import { executePayment } from "./payment-stream.ts";
+import { answerRefusedIntent, asRecorded, failUnsent, recordIntent, sendAndRecord } from "./run-transaction.ts";
 
 export interface StartPayment {
   /** The new transaction's id, which is also its payment's. */
@@ -20,7 +17,7 @@ export interface StartPayment {
   processor: Processor;
   amount: number;
   currency: string;
-  /** The card sent inline, or a stored one, decrypted once its use is recorded with the intent. */
+  /** The card sent inline, or a stored one, decrypted once the intent (the record of its use) is recorded. */
   paying: { card: CardDetails } | { storedCard: StoredCard };
   clientId: string;
   userId: string;
@@ -39,7 +36,6 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
   const hostConfiguration = await hostConfigurationForPayment(context, input, settings.hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
   const { transactionId, paying } = input;
-  const stored = "storedCard" in paying ? paying.storedCard : undefined;
   const initiate = {
     type: "InitiateTransaction" as const,
     transactionType: input.type,
@@ -52,7 +48,7 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
     hostConfigurationId: hostConfiguration.view.id,
     hostConfigurationVersion: hostConfiguration.view.version,
     card: "storedCard" in paying ? paying.storedCard.summary : inlineSummary(context, paying.card),
-    paymentMethodId: stored?.paymentMethodId ?? null,
+    paymentMethodId: "storedCard" in paying ? paying.storedCard.paymentMethodId : null,
     reference: input.reference,
     metadata: input.metadata,
     now: context.now().toISOString(),
@@ -66,44 +62,22 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
     limitReservation = reserved.reservation;
   }
 
-  let card = "card" in paying ? paying.card : undefined;
-  const recordWithUse = stored && (async (metadata: EventMetadata) => {
-    const streamId = paymentStreamId(transactionId);
-    const first = decideNewStream(paymentDecider, streamId, initiate, metadata);
-    if (!first.append) return first.execution;
-    for (;;) {
-      try {
-        const used = await stored.recordUse(first.append);
-        if (!used.ok) return { ...used, state: paymentDecider.initialState() };
-        card = used.value;
-        return first.execution;
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError)) throw error;
-        // The write failed on a payment stream that exists: this one (a request that took its
-        // Idempotency-Key over recorded it), answered as it stands, or another of the batch's.
-        const payment = await readPayment(context, transactionId);
-        if (payment.tip) return { ok: false as const, error: "already_exists" as const, detail: "The transaction is already recorded.", state: payment.state };
-      }
-    }
+  const initiated = await recordIntent(context, transactionId, initiate, {
+    newPayment: true,
+    intentMetadata: limitReservation ? { limitReservation: { ...limitReservation } } : {},
   });
-  return runTransaction(
-    context,
+  if (!initiated.ok) return answerRefusedIntent(transactionId, initiate, initiated);
+  const card = "card" in paying ? ({ ok: true, value: paying.card } as const) : await paying.storedCard.open();
+  if (!card.ok) return failUnsent(context, transactionId, initiate, "payment_method_deleted", initiated);
+  const request = {
+    operation: input.type,
     transactionId,
-    initiate,
-    () => ({
-      operation: input.type,
-      transactionId,
-      amount: input.amount,
-      currency: input.currency,
-      card: card!,
-      hostConfiguration,
-    }),
-    {
-      newPayment: true,
-      intentMetadata: limitReservation ? { limitReservation: { ...limitReservation } } : {},
-      ...(recordWithUse && { record: recordWithUse }),
-    },
-  );
+    amount: input.amount,
+    currency: input.currency,
+    card: card.value,
+    hostConfiguration,
+  };
+  return sendAndRecord(context, transactionId, initiate, request, initiated);
 }
 
 function inlineSummary(context: PaymentContext, card: CardDetails) {

@@ -5,7 +5,8 @@ import { accept, type Decider, eventGuard, reject } from "../decider.ts";
  * A stored card (the vault). Its number is never in an event: `PaymentMethodCreated` carries it
  * encrypted under a data key of its own, and that key, wrapped by a master key, lives only in the
  * `payment_method_keys` table, so deleting the key row erases the number from every copy of the
- * log (crypto-shredding). Every decryption is recorded first, as `PaymentMethodUsed`.
+ * log (crypto-shredding). A payment's intent, which names the payment method, records its use
+ * before the card is decrypted; earlier versions recorded each use as `PaymentMethodUsed`.
  */
 
 export const paymentMethodStreamId = (paymentMethodId: string) => `payment-method-${paymentMethodId}`;
@@ -37,7 +38,10 @@ export type PaymentMethodCreated = {
   };
 };
 
-/** The number was decrypted to send `transactionId` to its processor, with this data key, unwrapped by this master key. */
+/**
+ * The number was decrypted to send `transactionId` to its processor, with this data key, unwrapped
+ * by this master key. No longer recorded: the payment's intent is the record of the use.
+ */
 export type PaymentMethodUsed = {
   type: "PaymentMethodUsed.v1";
   data: { paymentMethodId: string; clientId: string; transactionId: string; dataKeyId: string; masterKeyId: string; occurredAt: string };
@@ -65,11 +69,9 @@ export const isPaymentMethodEvent = (event: { type: string; data: unknown }): ev
 
 export type CreatePaymentMethod = { type: "CreatePaymentMethod"; now: string } & Omit<PaymentMethodCreated["data"], "occurredAt">;
 
-export type RecordPaymentMethodUse = { type: "RecordPaymentMethodUse"; now: string } & Omit<PaymentMethodUsed["data"], "occurredAt">;
-
 export type DeletePaymentMethod = { type: "DeletePaymentMethod"; paymentMethodId: string; clientId: string; now: string };
 
-export type PaymentMethodCommand = CreatePaymentMethod | RecordPaymentMethodUse | DeletePaymentMethod;
+export type PaymentMethodCommand = CreatePaymentMethod | DeletePaymentMethod;
 
 /** `not_found`: none, deleted, or another client's. */
 export type PaymentMethodFailure = "already_exists" | "not_found";
@@ -102,17 +104,10 @@ export function decide(command: PaymentMethodCommand, state: PaymentMethodState)
   if (state.status !== "active" || state.clientId !== command.clientId) {
     return reject("not_found", "No such payment method.");
   }
-  switch (command.type) {
-    case "RecordPaymentMethodUse": {
-      const { type: _type, now, ...data } = command;
-      return accept<PaymentMethodEvent>({ type: "PaymentMethodUsed.v1", data: { ...data, occurredAt: now } });
-    }
-    case "DeletePaymentMethod":
-      return accept<PaymentMethodEvent>({
-        type: "PaymentMethodDeleted.v1",
-        data: { paymentMethodId: command.paymentMethodId, clientId: command.clientId, occurredAt: command.now },
-      });
-  }
+  return accept<PaymentMethodEvent>({
+    type: "PaymentMethodDeleted.v1",
+    data: { paymentMethodId: command.paymentMethodId, clientId: command.clientId, occurredAt: command.now },
+  });
 }
 
 type PaymentMethodDecider = Decider<PaymentMethodState, PaymentMethodCommand, PaymentMethodEvent, PaymentMethodFailure>;

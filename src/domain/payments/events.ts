@@ -21,8 +21,10 @@ export type DeclineCode = (typeof declineCodes)[number];
 /**
  * `reversed`: the outcome stayed unknown too long, so the service voided it at the processor.
  * `not_found`: the processor's inquiry found no such transaction once it could no longer act on it.
+ * `payment_method_deleted`: its stored card was deleted after its intent was recorded and before
+ * its number was decrypted, so nothing was sent to the processor.
  */
-export const failureReasons = ["processor_error", "processor_authentication_failed", "reversed", "not_found"] as const;
+export const failureReasons = ["processor_error", "processor_authentication_failed", "reversed", "not_found", "payment_method_deleted"] as const;
 export type FailureReason = (typeof failureReasons)[number];
 
 /** The processor's answer, in ISO 8583 style (`00` approved, `05` do not honor...). */

@@ -66,6 +66,19 @@ export function transactionsMatching(db: Kysely<Database>, filter: TransactionFi
     .$if(filter.amountMax !== undefined, (q) => q.where("amount", "<=", String(filter.amountMax!)));
 }
 
+/** The payments a client made with a payment method, oldest first: their intents record its uses. */
+export async function paymentsMadeWith(db: Kysely<Database>, clientId: string, paymentMethodId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("transactions")
+    .select("payment_id")
+    .where("client_id", "=", clientId)
+    .where(sql`view->>'paymentMethodId'`, "=", paymentMethodId)
+    .orderBy("created_at")
+    .orderBy("transaction_id")
+    .execute();
+  return rows.map((row) => row.payment_id);
+}
+
 /** A page of the transactions a settlement batch settled, by id descending, after `after` when given; `limit + 1` rows tell whether more follow. */
 export async function settledTransactions(
   db: Kysely<Database>,
