@@ -1,20 +1,11 @@
+// Loads only commander: each command imports what it needs when it runs, so `ledger --help` (and a
+// mistyped option) answers at once. zod is required synchronously by the option parsers that use it.
+import { createRequire } from "node:module";
 import { Argument, Command, CommanderError, InvalidArgumentError } from "commander";
-import { z } from "zod";
-import { InvalidCursorError } from "../audit/event-log.ts";
-import { type Config, loadConfig } from "../config.ts";
-import { projections } from "../projections/all.ts";
-import { rotateAdminKeyCommand } from "./admin-key.ts";
-import { exportCheckpoints } from "./checkpoints.ts";
-import { type Ledger, withLedger } from "./connection.ts";
-import { exportLog } from "./export.ts";
-import { usesColour, writeErr } from "./output.ts";
-import { rebuild } from "./rebuild.ts";
-import { printSettlements } from "./settlements.ts";
-import { replay } from "./replay.ts";
-import { rewrapKeys } from "./rewrap-keys.ts";
-import { rotateFingerprintKey } from "./fingerprint-key.ts";
-import { verify } from "./verify.ts";
-import { verifyExportFile } from "./verify-export.ts";
+import type { z } from "zod";
+import type { Config } from "../config.ts";
+import type { Projection } from "../projections/projection.ts";
+import type { Ledger } from "./connection.ts";
 
 const CONNECTION_HELP = `
 Connects as the service does, from the same environment: DATABASE_URL (PostgreSQL), or else the
@@ -26,24 +17,33 @@ Results go to stdout, progress and diagnostics to stderr (use \`npm run --silent
 npm's banner stays out of stdout). Exit status: 0 ok, 1 differences found or nothing to replay,
 2 an error.`;
 
-/** A commander argument parser that validates with zod. */
-function parsedBy<T>(schema: z.ZodType<T>) {
+const requireModule = createRequire(import.meta.url);
+/** zod, loaded the first time an option needs it. */
+const zod = (): typeof z => (requireModule("zod") as { z: typeof z }).z;
+
+/** A commander argument parser that validates with zod (the schema made when a value is parsed). */
+function parsedBy<T>(schemaOf: (zod: typeof z) => z.ZodType<T>) {
   return (value: string): T => {
-    const parsed = schema.safeParse(value);
+    const parsed = schemaOf(zod()).safeParse(value);
     if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((issue) => issue.message).join("; "));
     return parsed.data;
   };
 }
 
-/** Runs a command on the stores of the configuration; its result becomes the exit status. */
-async function run(command: (ledger: Ledger, config: Config) => Promise<number>): Promise<void> {
+/**
+ * Runs a command on the stores of the configuration; its result becomes the exit status. A
+ * read-only command (`access: "read"`) on an embedded database that the running service holds
+ * works on a snapshot the service hands over (src/cli/connection.ts).
+ */
+async function run(command: (ledger: Ledger, config: Config) => Promise<number>, access: "read" | "write" = "write"): Promise<void> {
+  const [{ loadConfig }, { withLedger }] = await Promise.all([import("../config.ts"), import("./connection.ts")]);
   // The commands call no processor: an environment without processor URLs is theirs too (the
   // Docker image runs with NODE_ENV=production).
   const config = loadConfig(process.env, { callsProcessors: false });
-  process.exitCode = await withLedger(config, (ledger) => command(ledger, config));
+  process.exitCode = await withLedger(config, (ledger) => command(ledger, config), { access });
 }
 
-const trustedCheckpoint = z
+const trustedCheckpoint = (z: typeof import("zod").z) => z
   .string()
   .regex(/^\d{1,15}:[0-9a-f]{64}$/, "give <sequence>:<digest>, the digest 64 lowercase hex digits as verify printed it")
   .transform((value) => {
@@ -53,7 +53,11 @@ const trustedCheckpoint = z
 const TRUST_HELP =
   "start the checkpoint chain at a checkpoint you hold (or right after it) instead of at sequence 0: its sequence and digest, as an earlier verification printed them";
 
-const projectionNamed = (name: string) => projections.find((projection) => projection.name === name)!;
+/** The read models, by name (src/projections/all.ts; a test keeps the two lists equal). */
+export const PROJECTION_NAMES = ["clients", "host_configurations", "transactions", "settlements", "webhooks", "payment_methods"] as const;
+
+const allProjections = async (): Promise<readonly Projection[]> => (await import("../projections/all.ts")).projections;
+const projectionNamed = async (name: string) => (await allProjections()).find((projection) => projection.name === name)!;
 
 // A reader that stops early (`ledger export | head`) closes the pipe: stop quietly, as Unix tools do.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -69,43 +73,55 @@ const program = new Command("ledger")
 program
   .command("rebuild")
   .description("replay the log into a fresh copy of a read model and swap it in, while the service keeps serving")
-  .addArgument(new Argument("<projection>", "the read model").choices(projections.map((projection) => projection.name)))
-  .action((name: string) => run((ledger) => rebuild(ledger, projectionNamed(name))));
+  .addArgument(new Argument("<projection>", "the read model").choices(PROJECTION_NAMES))
+  .action(async (name: string) => {
+    const [{ rebuild }, projection] = await Promise.all([import("./rebuild.ts"), projectionNamed(name)]);
+    await run((ledger) => rebuild(ledger, projection));
+  });
 
 program
   .command("verify")
   .description("check every stream's hash chain and compare every read model with a fresh replay; exit 1 on any difference")
-  .option("--limit <count>", "streams, and row keys per table, to name", parsedBy(z.coerce.number().int().min(1).max(10_000)), 20)
+  .option("--limit <count>", "streams, and row keys per table, to name", parsedBy((z) => z.coerce.number().int().min(1).max(10_000)), 20)
   .option(
     "--settle-timeout <seconds>",
     "how long a read model may take to reach the replay's position",
-    parsedBy(z.coerce.number().int().min(0).max(3_600)),
+    parsedBy((z) => z.coerce.number().int().min(0).max(3_600)),
     10,
   )
   .option("--key <file>", "the checkpoints' public keys: GET /audit/checkpoint-keys saved to a file, or one PEM public key (default: the keys the database publishes)")
   .option("--trust-checkpoint <sequence:digest>", TRUST_HELP, parsedBy(trustedCheckpoint))
-  .action((options: { limit: number; settleTimeout: number; key?: string; trustCheckpoint?: { sequence: number; digest: string } }) =>
-    run((ledger) =>
-      verify(ledger, projections, {
-        limit: options.limit,
-        settleSeconds: options.settleTimeout,
-        keyFile: options.key,
-        trusted: options.trustCheckpoint,
-      }),
-    ),
-  );
+  .action(async (options: { limit: number; settleTimeout: number; key?: string; trustCheckpoint?: { sequence: number; digest: string } }) => {
+    const [{ verify }, projections] = await Promise.all([import("./verify.ts"), allProjections()]);
+    await run(
+      (ledger) =>
+        verify(ledger, projections, {
+          limit: options.limit,
+          settleSeconds: options.settleTimeout,
+          keyFile: options.key,
+          trusted: options.trustCheckpoint,
+        }),
+      "read",
+    );
+  });
 
 program
   .command("replay")
   .description("print a payment's stream as a timeline of its states")
-  .argument("<transactionId>", "any transaction of the payment", parsedBy(z.uuid()))
-  .action((transactionId: string) => run((ledger) => replay(ledger, transactionId)));
+  .argument("<transactionId>", "any transaction of the payment", parsedBy((z) => z.uuid()))
+  .action(async (transactionId: string) => {
+    const { replay } = await import("./replay.ts");
+    await run((ledger) => replay(ledger, transactionId), "read");
+  });
 
 program
   .command("export")
   .description("write the event log as NDJSON to stdout, one event per line in global order (as GET /v1/events)")
   .option("--after <cursor>", "resume after this cursor: a nextCursor of GET /v1/events, or the one an export printed")
-  .action((options: { after?: string }) => run((ledger) => exportLog(ledger, options.after ?? null)));
+  .action(async (options: { after?: string }) => {
+    const { exportLog } = await import("./export.ts");
+    await run((ledger) => exportLog(ledger, options.after ?? null), "read");
+  });
 
 program
   .command("verify-export")
@@ -137,6 +153,7 @@ program
       // Commander prints only the usage errors it raises itself: these would exit 2 unexplained.
       if (options.checkpoints !== undefined && options.key === undefined) command.error("error: --checkpoints needs --key");
       if (options.trustCheckpoint !== undefined && options.key === undefined) command.error("error: --trust-checkpoint needs --key");
+      const { verifyExportFile } = await import("./verify-export.ts");
       process.exitCode = await verifyExportFile(file, {
         partial: options.partial === true,
         against: options.against,
@@ -152,34 +169,43 @@ program
   .description("the signed checkpoints of the chain heads (CHECKPOINT_INTERVAL_SECONDS)")
   .command("export")
   .description("write the checkpoints, each with the heads it covers, as NDJSON to stdout: the file to keep outside the database")
-  .option("--since <timestamp>", "only those recorded at or after this ISO 8601 time", parsedBy(z.iso.datetime({ offset: true })))
-  .action((options: { since?: string }) =>
-    run((ledger) => exportCheckpoints(ledger, options.since === undefined ? undefined : new Date(options.since))),
-  );
+  .option("--since <timestamp>", "only those recorded at or after this ISO 8601 time", parsedBy((z) => z.iso.datetime({ offset: true })))
+  .action(async (options: { since?: string }) => {
+    const { exportCheckpoints } = await import("./checkpoints.ts");
+    await run((ledger) => exportCheckpoints(ledger, options.since === undefined ? undefined : new Date(options.since)), "read");
+  });
 
 program
   .command("settlements")
   .description("print the settlement batches opened on a day and whether each matches its processor's totals; exit 1 if any does not")
-  .option("--date <YYYY-MM-DD>", "the UTC day (default: today)", parsedBy(z.iso.date()))
-  .action((options: { date?: string }) =>
-    run((ledger) =>
-      printSettlements(ledger, options.date ?? new Date().toISOString().slice(0, 10), { colour: usesColour(process.stdout, process.env) }),
-    ),
-  );
+  .option("--date <YYYY-MM-DD>", "the UTC day (default: today)", parsedBy((z) => z.iso.date()))
+  .action(async (options: { date?: string }) => {
+    const [{ printSettlements }, { usesColour }] = await Promise.all([import("./settlements.ts"), import("./output.ts")]);
+    await run(
+      (ledger) => printSettlements(ledger, options.date ?? new Date().toISOString().slice(0, 10), { colour: usesColour(process.stdout, process.env) }),
+      "read",
+    );
+  });
 
 program
   .command("admin-key")
   .description("manage the admin API key the database keeps (the one generated on the first start)")
   .command("rotate")
   .description("replace it with a new key, printed once on stdout; the old one stops working at once (refused when ADMIN_API_KEY is set)")
-  .action(() => run((ledger, config) => rotateAdminKeyCommand(ledger, config.adminApiKey)));
+  .action(async () => {
+    const { rotateAdminKeyCommand } = await import("./admin-key.ts");
+    await run((ledger, config) => rotateAdminKeyCommand(ledger, config.adminApiKey));
+  });
 
 program
   .command("rewrap-keys")
   .description(
     "wrap every payment method's data key again under the active master key (the last of SECRETS_MASTER_KEYS), after appending a new one; events are left as they are",
   )
-  .action(() => run((ledger, config) => rewrapKeys(ledger, config.secretsMasterKeys, config.dataDir)));
+  .action(async () => {
+    const { rewrapKeys } = await import("./rewrap-keys.ts");
+    await run((ledger, config) => rewrapKeys(ledger, config.secretsMasterKeys, config.dataDir));
+  });
 
 program
   .command("fingerprint-key")
@@ -189,9 +215,10 @@ program
     "start a new fingerprint key, used by each instance from its next start; --destroy-previous erases the older ones, whose fingerprints then match nothing (with CARD_FINGERPRINT_KEY given, prints a new entry to add to it)",
   )
   .option("--destroy-previous", "erase every older fingerprint key")
-  .action((options: { destroyPrevious?: boolean }) =>
-    run((ledger, config) => rotateFingerprintKey(ledger, config, { destroyPrevious: options.destroyPrevious === true })),
-  );
+  .action(async (options: { destroyPrevious?: boolean }) => {
+    const { rotateFingerprintKey } = await import("./fingerprint-key.ts");
+    await run((ledger, config) => rotateFingerprintKey(ledger, config, { destroyPrevious: options.destroyPrevious === true }));
+  });
 
 try {
   await program.parseAsync();
@@ -199,10 +226,10 @@ try {
   // Commander has already printed its usage errors (and help, which exits 0).
   if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : 2;
   else {
-    const option = error instanceof InvalidCursorError ? "--after: " : "";
+    const option = error instanceof Error && error.name === "InvalidCursorError" ? "--after: " : "";
     const message = error instanceof Error ? error.message : String(error);
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    writeErr(`ledger: ${option}${message}${cause}\n`);
+    process.stderr.write(`ledger: ${option}${message}${cause}\n`);
     process.exitCode = 2;
   }
 }

@@ -62,6 +62,7 @@ export async function verify(ledger: Ledger, projections: readonly Projection[],
         sampleSize: options.limit,
         settleTimeoutMs: options.settleSeconds * 1000,
         onProgress: ({ events, last }) => progress.update(events, last?.position ?? null),
+        ...(ledger.catchUp && { beforeCompare: () => ledger.catchUp!(projection) }),
       }),
     );
     await writeOut(verdictLines(result, summary).join("\n") + "\n");

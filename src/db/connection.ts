@@ -2,11 +2,12 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { createHash } from "node:crypto";
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { migrateToLatest } from "./migrations/index.ts";
 import { takeProcessLock } from "./process-lock.ts";
+import { serveSnapshots, snapshotSocketPath } from "./snapshots.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseKind = "postgres" | "pglite";
@@ -110,8 +111,26 @@ function preparingStatements(pool: pg.Pool): PostgresPool {
 const statementName = (text: string) => `k_${createHash("sha1").update(text).digest("base64url")}`;
 
 /**
+ * A consistent copy of an embedded database's files (a tar, as PGlite's dumpDataDir makes it),
+ * taken between two of its users' transactions: the Kysely connection is held meanwhile, and a
+ * checkpoint first writes every change to the files so that the copy opens without recovery.
+ */
+export function pgliteSnapshot(pglite: PGlite, db: Kysely<Database>): Promise<Uint8Array> {
+  return db.connection().execute(async (connection) => {
+    await sql`checkpoint`.execute(connection);
+    return new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer());
+  });
+}
+
+/** A snapshot (pgliteSnapshot) opened in memory: nothing done on it reaches the database it was taken from. */
+export async function openPgliteSnapshot(snapshot: Uint8Array): Promise<DatabaseConnection> {
+  return usePglite(await PGlite.create({ loadDataDir: new Blob([snapshot]) }));
+}
+
+/**
  * PGlite in a directory serves one process: a second one opening it (the CLI next to the
- * service) corrupts its catalog for good, so a lock in DATA_DIR refuses it.
+ * service) corrupts its catalog for good, so a lock in DATA_DIR refuses it. The process that
+ * holds it hands snapshots to the read-only commands of the CLI instead (src/db/snapshots.ts).
  */
 async function openPglite(dataDir: string): Promise<DatabaseConnection> {
   if (dataDir.startsWith("memory://")) return usePglite(await PGlite.create(dataDir));
@@ -119,11 +138,14 @@ async function openPglite(dataDir: string): Promise<DatabaseConnection> {
   await mkdir(location, { recursive: true });
   const lock = await takeProcessLock(path.resolve(dataDir, "pglite.lock"), `The embedded database in ${path.resolve(dataDir)}`);
   try {
-    const connection = await usePglite(await PGlite.create(location));
+    const pglite = await PGlite.create(location);
+    const connection = await usePglite(pglite);
+    const snapshots = await serveSnapshots(snapshotSocketPath(dataDir), () => pgliteSnapshot(pglite, connection.db));
     return {
       ...connection,
       async close() {
         try {
+          await snapshots?.close();
           await connection.close();
         } finally {
           await lock.release();

@@ -1,5 +1,16 @@
 import { link, readFile, rm, writeFile } from "node:fs/promises";
 
+/** The lock is another running process's. */
+export class ProcessLockHeldError extends Error {
+  constructor(
+    message: string,
+    readonly holder: number,
+  ) {
+    super(message);
+    this.name = "ProcessLockHeldError";
+  }
+}
+
 export interface ProcessLock {
   release(): Promise<void>;
 }
@@ -22,7 +33,7 @@ export async function takeProcessLock(file: string, what: string): Promise<Proce
       }
       const holder = Number.parseInt(await readFile(file, "utf8"), 10);
       if (isRunning(holder)) {
-        throw new Error(`${what} is in use by process ${holder}: stop it first (${file})`);
+        throw new ProcessLockHeldError(`${what} is in use by process ${holder}: stop it first (${file})`, holder);
       }
       await rm(file, { force: true });
     }

@@ -55,6 +55,8 @@ export interface VerifyReadModelOptions {
   /** How many row keys to name per table and side. */
   sampleSize?: number;
   onProgress?: (replayed: Replayed) => void;
+  /** Before each comparison: on a snapshot, brings the live read model up to the log, since nothing else does. */
+  beforeCompare?: () => Promise<void>;
 }
 
 const SETTLE_POLL_MS = 200;
@@ -69,12 +71,13 @@ const SETTLE_POLL_MS = 200;
  * past other records only at the server's checkpoints, while a read scans to the end).
  */
 export async function verifyReadModel(options: VerifyReadModelOptions): Promise<ReadModelVerdict> {
-  const { db, store, projection, batchSize = 2_000, settleTimeoutMs = 10_000, sampleSize = 10, onProgress } = options;
+  const { db, store, projection, batchSize = 2_000, settleTimeoutMs = 10_000, sampleSize = 10, onProgress, beforeCompare } = options;
   return withShadowTables(db, projection, "verify", async (schema) => {
     const replay = (from: Replayed) => replayInto({ db, store, projection, schema, from, batchSize, onProgress });
     const deadline = Date.now() + settleTimeoutMs;
     let replayed = await replay(notReplayed);
     for (;;) {
+      await beforeCompare?.();
       const compared = await db
         .transaction()
         .setIsolationLevel("repeatable read")
