@@ -28,6 +28,10 @@
  * stored, inline; each run a warm-up, the database vacuumed and checkpointed, and the measured
  * run) for `--rounds` rounds (3): the vault's cost, the median of the rounds', whose goal is 10 %.
  *
+ * With `--idle` (issue 52), it measures instead latency at idle: sales and bare durable sales with
+ * grouped writes, one request at a time, 20 ms apart, alternating, `--samples` (300) of each after as
+ * many to warm up; goal: the sales' p50 within 2 times the bare sale's.
+ *
  * With `--eventstore URL` (issue 29), it compares instead sales with the events in EventStoreDB
  * against sales with them in PostgreSQL: two services in this process, each on a fresh database
  * of its own (read models in PostgreSQL on both) with a processor simulator of its own, measured
@@ -38,13 +42,15 @@
  * services); `--projector here` (the default) runs them on the service's event loop.
  *
  * Usage: tsx bench/sales.ts [--database-url URL] [--seconds 10] [--connections 64]
- *                           [--idempotency-key none|unique] [--payment-method [--rounds 3]] [--projector here|process]
+ *                           [--idempotency-key none|unique] [--payment-method [--rounds 3]] [--idle [--samples 300]]
+ *                           [--projector here|process]
  *                           [--eventstore esdb://127.0.0.1:2113?tls=false]
  */
 import { fork } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { once } from "node:events";
 import { cpus } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
 import { sql } from "kysely";
@@ -82,11 +88,13 @@ const GOAL_P99_MULTIPLE = 3;
 const GOAL_EVENTSTOREDB_RATIO = 0.7;
 const GOAL_EVENTSTOREDB_P99_MULTIPLE = 1.5;
 
-const { values, serverUrl } = serverArgs(["seconds", "connections", "idempotency-key", "eventstore", "projector", "rounds"], ["payment-method"]);
+const { values, serverUrl } = serverArgs(["seconds", "connections", "idempotency-key", "eventstore", "projector", "rounds", "samples"], ["payment-method", "idle"]);
 const shape: RunShape = {
   seconds: intOption(values.seconds, 10, "seconds"),
   connections: intOption(values.connections, 64, "connections"),
 };
+/** `--idle`: requests of each kind measured, after as many again to warm up. */
+const idleSamples = intOption(values.samples, 300, "samples");
 /** `--payment-method`: A B B A rounds, whose median cost is the figure (one round's spreads too widely on a shared machine). */
 const paymentMethodRounds = intOption(values.rounds, 3, "rounds");
 const idempotencyOption = values["idempotency-key"] ?? "none";
@@ -149,6 +157,71 @@ async function measureBareRoutes(databaseUrl: string, call: ReturnType<typeof ba
     const groupedDurableSale = await measureDurableSale("bare durable sale, grouped writes", inserts.insertGrouped);
     return { insert, call: processorCall, durableSale, groupedDurableSale };
   } finally {
+    await inserts.end();
+  }
+}
+
+/** Issue 52: at idle, a sale's p50 latency within this multiple of the bare grouped durable sale's. */
+const GOAL_IDLE_P50_MULTIPLE = 2;
+/** At idle, one request at a time with this pause after each: nothing queues, no batch forms. */
+const IDLE_PAUSE_MS = 20;
+
+/**
+ * Latency at idle: sales and bare durable sales with grouped writes (`sellDurably`), one request
+ * at a time over one kept-alive connection each, alternating sale and bare sale (A B B A ...), so
+ * that whatever else the machine does lands on both alike.
+ */
+async function compareAtIdle(saleUrl: string, key: string, databaseUrl: string, call: ReturnType<typeof bareProcessorCall>): Promise<ResultRow[]> {
+  const inserts = await openBareInserts(databaseUrl);
+  const app = Fastify({ logger: false });
+  app.post("/bare", async (request, reply) => {
+    const { amount } = request.body as { amount: number };
+    const { outcome, row } = await sellDurably(inserts.insertGrouped, call, amount);
+    return reply.code(outcome.kind === "approved" ? 201 : 502).send(row);
+  });
+  try {
+    const bareUrl = `${await app.listen({ port: 0, host: "127.0.0.1" })}/bare`;
+    const sales = saleBodies();
+    const requests = {
+      sale: (index: number) => ({ url: saleUrl, headers: { authorization: `Bearer ${key}` }, body: sales[index % sales.length]! }),
+      bare: (index: number) => ({ url: bareUrl, headers: {}, body: JSON.stringify({ amount: 100 + (index % 9_900) }) }),
+    };
+    const latencies = { sale: [] as number[], bare: [] as number[] };
+    console.log(`at idle: ${idleSamples} sales and ${idleSamples} bare durable sales after as many to warm up, ${IDLE_PAUSE_MS} ms apart...`);
+    for (let index = 0; index < 2 * idleSamples; index += 1) {
+      for (const kind of index % 2 === 0 ? (["sale", "bare"] as const) : (["bare", "sale"] as const)) {
+        const { url, headers, body } = requests[kind](index);
+        const started = performance.now();
+        const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+        await response.text();
+        const elapsed = performance.now() - started;
+        if (response.status !== 201) throw new Error(`at idle, a ${kind} answered ${response.status}`);
+        if (index >= idleSamples) latencies[kind].push(elapsed);
+        await sleep(IDLE_PAUSE_MS);
+      }
+    }
+    const quantile = (values: number[], q: number) => values.toSorted((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+    const multiple = quantile(latencies.sale, 0.5) / quantile(latencies.bare, 0.5);
+    const latencyRow = (target: string, values: number[]): ResultRow => ({
+      target,
+      metric: `latency at idle, p50 / p90 (${values.length} requests)`,
+      value: `${ms(quantile(values, 0.5))} / ${ms(quantile(values, 0.9))}`,
+      goal: "-",
+      met: "-",
+    });
+    return [
+      latencyRow("sales", latencies.sale),
+      latencyRow("bare durable sale, writes grouped", latencies.bare),
+      {
+        target: "sales p50 / bare durable sale, writes grouped, p50 (at idle)",
+        metric: "latency ratio",
+        value: formatNumber(multiple, 2),
+        goal: `<= ${GOAL_IDLE_P50_MULTIPLE}`,
+        met: multiple <= GOAL_IDLE_P50_MULTIPLE ? "yes" : "no",
+      },
+    ];
+  } finally {
+    await app.close();
     await inserts.end();
   }
 }
@@ -359,6 +432,11 @@ async function main(): Promise<void> {
       const { key, hostConfiguration } = await createPayingClient(service.url, "Bench");
       if (values["payment-method"]) {
         printResults(await comparePaymentMethods(service.url, key, target));
+        return;
+      }
+      if (values.idle) {
+        const call = bareProcessorCall(service.simulatorUrl, service.processorTimeoutMs, hostConfiguration);
+        printResults(await compareAtIdle(`${service.url}/v1/transactions/sale`, key, databaseUrl, call));
         return;
       }
 
