@@ -63,7 +63,7 @@ async function openLedgerDatabase(config: Config, access: "read" | "write"): Pro
     try {
       bytes = await requestSnapshot(snapshotSocketPath(config.dataDir));
     } catch (unavailable) {
-      throw new Error(`${error.message}; it handed over no snapshot either (${(unavailable as Error).message})`, { cause: undefined });
+      throw new Error(`${error.message}; it handed over no snapshot either`, { cause: unavailable });
     }
     const database = await openPgliteSnapshot(bytes);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

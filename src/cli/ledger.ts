@@ -220,6 +220,27 @@ program
     await run((ledger, config) => rotateFingerprintKey(ledger, config, { destroyPrevious: options.destroyPrevious === true }));
   });
 
+program
+  .command("backup")
+  .description(
+    "write every row of the database, as JSON, into <dir> (and DATA_DIR's generated master keys into <dir>/master-keys); " +
+      "next to a running service too (embedded: on a snapshot it hands over)",
+  )
+  .argument("<dir>", "a new directory, or an empty one")
+  .action(async (dir: string) => {
+    const { backup } = await import("./backup.ts");
+    await run((ledger, config) => backup(ledger, config.dataDir, dir), "read");
+  });
+
+program
+  .command("restore")
+  .description("load a backup into an empty database (a new DATA_DIR, or a new PostgreSQL database) made by the same release; then run verify")
+  .argument("<dir>", "a directory `ledger backup` wrote")
+  .action(async (dir: string) => {
+    const { restore } = await import("./backup.ts");
+    await run((ledger, config) => restore(ledger, config.dataDir, dir));
+  });
+
 try {
   await program.parseAsync();
 } catch (error) {
