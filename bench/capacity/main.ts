@@ -1,0 +1,249 @@
+/**
+ * `npm run bench:capacity` (issue 52): where the service stops keeping up. Open-model load
+ * (Poisson arrivals at a fixed rate, never waiting for answers) of a merchant's mix, stepped up
+ * rate by rate; the processor simulator answers after a log-normal latency (p50 120 ms, p99
+ * 380 ms) and times out 0.5 % of operations; one webhook endpoint for every event posts to a local
+ * receiver. Before each step the bench's bare grouped durable sale (bench:sales) runs at the same
+ * rate as the reference. The knee is the highest step with no 5xx, platform-added p99 within 3 ×
+ * the reference's, projection lag p99 ≤ 1 s and webhook lag p99 ≤ 2 s.
+ *
+ * The service, the simulator and the receiver are processes of their own (/proc gives each one's
+ * CPU); the load generator and the reference route run in this process. Projection lag is read
+ * once a second from `GET /v1/operations/status` (each projection's seconds behind the log's
+ * head, the largest kept); webhook lag is a delivery's arrival at the receiver less its event's
+ * time (`createdAt`).
+ *
+ * Usage: tsx bench/capacity/main.ts [--store pglite|postgres] [--steps 50,100,200] [--step-seconds 60]
+ *          [--reference-seconds 20] [--payment-methods 50] [--chart docs/capacity-<store>.svg]
+ *          [--database-url URL] [--smoke]
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import { z } from "zod";
+import { everyProcessorAt } from "../../tests/support/service.ts";
+import { ADMIN_KEY, POOL_SIZE } from "../http-load.ts";
+import { type BenchTarget, formatNumber, openTarget, serverArgs } from "../support.ts";
+import { capacityChart } from "./chart.ts";
+import { runOpenLoad } from "./load.ts";
+import { MIX, merchantMix, setUpMerchant } from "./mix.ts";
+import { processCpuMs, processCpuMsOrZero, residentMiB, type ServiceChild, startReceiverChild, startServiceChild, startSimulatorChild } from "./processes.ts";
+import { startReference } from "./reference.ts";
+import { answerCounts, kneeOf, KNEE, latencies, missed, p99OrInfinity, printSteps, type Step } from "./report.ts";
+
+const LATENCY = { SIMULATOR_LATENCY_P50_MS: "120", SIMULATOR_LATENCY_P99_MS: "380", SIMULATOR_TIMEOUT_RATE: "0.005" };
+/** The service's default: a processor call not answered within it leaves the transaction pending (504). */
+const PROCESSOR_TIMEOUT_MS = 10_000;
+
+const positiveInt = z.coerce.number().int().positive();
+const optionsSchema = z.object({
+  store: z.enum(["pglite", "postgres"]).default("pglite"),
+  steps: z
+    .string()
+    .default("50,100,200,300,400,500")
+    .transform((list) => list.split(",").map(Number))
+    .pipe(z.array(z.number().positive()).min(1)),
+  "step-seconds": positiveInt.default(60),
+  "reference-seconds": positiveInt.default(20),
+  "payment-methods": positiveInt.default(50),
+  chart: z.string().optional(),
+  smoke: z.boolean().default(false),
+});
+
+const { values, serverUrl } = serverArgs(["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart"], ["smoke"]);
+const parsed = optionsSchema.parse(values);
+/** `--smoke`: two short steps, to see the harness work end to end in about a minute. */
+const options = parsed.smoke
+  ? { ...parsed, steps: [10, 20], "step-seconds": 5, "reference-seconds": 3, "payment-methods": 5, chart: parsed.chart ?? path.join(tmpdir(), "capacity-smoke.svg") }
+  : { ...parsed, chart: parsed.chart ?? `docs/capacity-${parsed.store}.svg` };
+
+const operationsStatus = z.object({
+  projections: z.array(z.object({ projection: z.string(), secondsBehind: z.number() })),
+  webhooks: z.object({ pending: z.number().int() }),
+});
+
+async function readStatus(service: ServiceChild) {
+  const response = await fetch(`${service.url}/v1/operations/status`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+  if (!response.ok) throw new Error(`GET /v1/operations/status answered ${response.status}`);
+  return operationsStatus.parse(await response.json());
+}
+
+/** Reads the projection lag and the service's memory once a second until `stop()`. */
+function watch(service: ServiceChild) {
+  const lagsSeconds: number[] = [];
+  let webhookQueue = 0;
+  let rssMiB = 0;
+  let running = true;
+  const readsMs: number[] = [];
+  const done = (async () => {
+    while (running) {
+      const startedAt = performance.now();
+      const status = await readStatus(service);
+      readsMs.push(performance.now() - startedAt);
+      lagsSeconds.push(Math.max(...status.projections.map((projection) => projection.secondsBehind)));
+      webhookQueue = status.webhooks.pending;
+      rssMiB = Math.max(rssMiB, residentMiB(service.pid));
+      await sleep(1_000);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return { lagsSeconds, webhookQueue, rssMiB, statusReadMs: readsMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, readsMs.length) };
+    },
+  };
+}
+
+/**
+ * CPU time so far of each PostgreSQL backend connected to the bench database, in ms by pid: not
+ * the server's other databases (other work on this machine) nor its shared background processes.
+ */
+async function backendsCpuMs(target: BenchTarget): Promise<Map<number, number>> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(target.connection.db);
+  return new Map(rows.map(({ pid }) => [pid, processCpuMsOrZero(pid)]));
+}
+
+/** What the backends alive at `after` spent since `before` (one that closed meanwhile took its time with it). */
+const backendsSpentMs = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+
+/** Waits (at most `limitMs`) until the projections caught up and the webhook queue drained, so a step does not start on the last one's backlog. */
+async function settle(service: ServiceChild, limitMs: number): Promise<void> {
+  const deadline = performance.now() + limitMs;
+  while (performance.now() < deadline) {
+    const status = await readStatus(service);
+    if (status.webhooks.pending === 0 && status.projections.every((projection) => projection.secondsBehind === 0)) return;
+    await sleep(500);
+  }
+}
+
+async function main(): Promise<void> {
+  const [load1, load5] = loadavg();
+  console.log(`bench:capacity on ${options.store}; load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
+  console.log(`steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step; mix ${JSON.stringify(MIX)}`);
+  const target = await openTarget("postgres", serverUrl, POOL_SIZE);
+  const dataDir = await mkdtemp(path.join(tmpdir(), "capacity-"));
+  const simulator = await startSimulatorChild(LATENCY);
+  const receiver = await startReceiverChild();
+  let service: ServiceChild | undefined;
+  try {
+    if (!target.url) throw new Error("the bench database has no URL");
+    service = await startServiceChild({
+      DATABASE_URL: options.store === "postgres" ? target.url : "",
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: ADMIN_KEY,
+      SECRETS_MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+      CARD_FINGERPRINT_KEY: randomBytes(32).toString("base64"),
+      RATE_LIMIT_PER_MINUTE: "100000000",
+      PROCESSOR_TIMEOUT_MS: String(PROCESSOR_TIMEOUT_MS),
+      WEBHOOK_ALLOW_HTTP: "true",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      LOG_LEVEL: "warn",
+      ...everyProcessorAt(simulator.url),
+    });
+    const merchant = await setUpMerchant(service.url, receiver.url, options["payment-methods"]);
+    const reference = await startReference(target.url, simulator.url, PROCESSOR_TIMEOUT_MS, merchant.hostConfiguration);
+    try {
+      const mix = merchantMix(merchant);
+      const headers = { authorization: `Bearer ${merchant.key}` };
+      const first = options.steps[0] ?? 1;
+      // A warm-up, so that the first step does not pay for compiling and filling caches; it also seeds the follow-ups' transactions.
+      await runOpenLoad({ baseUrl: service.url, headers, rate: first, seconds: Math.min(10, options["step-seconds"]), next: mix.next });
+      const steps: Step[] = [];
+      for (const rate of options.steps) {
+        await settle(service, 30_000);
+        const bare = await runOpenLoad({
+          baseUrl: reference.url,
+          headers: {},
+          rate,
+          seconds: options["reference-seconds"],
+          next: () => ({ kind: "bare", method: "POST", path: "/bare", body: { amount: randomInt(100, 10_000) } }),
+        });
+        const referenceLatency = latencies(bare.samples);
+
+        await receiver.collect();
+        const watching = watch(service);
+        const pids = { service: service.pid, simulator: simulator.pid, receiver: receiver.pid };
+        const cpuOf = () => {
+          const { user, system } = process.cpuUsage();
+          return {
+            service: processCpuMs(pids.service),
+            simulator: processCpuMs(pids.simulator),
+            receiver: processCpuMs(pids.receiver),
+            bench: (user + system) / 1_000,
+          };
+        };
+        const backendsBefore = await backendsCpuMs(target);
+        const cpuBefore = cpuOf();
+        const eluBefore = await service.elu();
+        const run = await runOpenLoad({ baseUrl: service.url, headers, rate, seconds: options["step-seconds"], next: mix.next });
+        const eluAfter = await service.elu();
+        const cpuAfter = cpuOf();
+        const postgresMs = backendsSpentMs(backendsBefore, await backendsCpuMs(target));
+        const watched = await watching.stop();
+        const webhooks = await receiver.collect();
+
+        const counts = answerCounts(run.samples, options["step-seconds"]);
+        const per = (key: keyof typeof cpuBefore) => (cpuAfter[key] - cpuBefore[key]) / Math.max(1, run.samples.length);
+        const cpuParts = {
+          service: per("service"),
+          postgres: postgresMs / Math.max(1, run.samples.length),
+          simulator: per("simulator"),
+          receiver: per("receiver"),
+          bench: per("bench"),
+        };
+        const step: Step = {
+          offered: rate,
+          seconds: options["step-seconds"],
+          ...counts,
+          ...latencies(run.samples),
+          referenceAddedP99Ms: referenceLatency.addedP99Ms,
+          referenceEndToEndP99Ms: referenceLatency.endToEndP99Ms,
+          projectionLagP99Seconds: p99OrInfinity(watched.lagsSeconds),
+          webhookLagP99Seconds: p99OrInfinity(webhooks.lagsMs) / 1_000,
+          webhooksReceived: webhooks.received,
+          webhookQueueAtEnd: watched.webhookQueue,
+          eventLoopUtilization: (eluAfter.active - eluBefore.active) / (eluAfter.active + eluAfter.idle - eluBefore.active - eluBefore.idle),
+          cpuMsPerOperation: { total: Object.values(cpuParts).reduce((sum, part) => sum + part, 0), ...cpuParts },
+          serviceRssMiB: watched.rssMiB,
+          generatorLatenessMs: run.maxLatenessMs,
+        };
+        steps.push(step);
+        const misses = missed(step);
+        console.log(
+          `step ${rate}/s: achieved ${formatNumber(step.achieved, 1)}/s, added p99 ${formatNumber(step.addedP99Ms, 1)} ms (reference ${formatNumber(step.referenceAddedP99Ms, 1)} ms), ` +
+            `projection lag p99 ${formatNumber(step.projectionLagP99Seconds, 2)} s, webhook lag p99 ${formatNumber(step.webhookLagP99Seconds, 2)} s ` +
+            `(a status read took ${formatNumber(watched.statusReadMs)} ms on average): ${misses.length === 0 ? "within bounds" : misses.join("; ")}`,
+        );
+      }
+      printSteps(steps);
+      const standIns = [...mix.standIns()].map(([kind, count]) => `${kind} ${count}`).join(", ");
+      console.log(`\nfollow-ups that found no transaction to follow and were sent as inline sales: ${standIns || "none"}`);
+      const knee = kneeOf(steps);
+      const after = steps.find((step) => step.offered > (knee?.offered ?? 0) && missed(step).length > 0);
+      console.log(
+        `\nknee (${options.store}): ${knee ? `${knee.offered} operations/s` : "none of the steps"} ` +
+          `(bounds: no 5xx, added p99 ≤ ${KNEE.addedP99OfReference} × the bare grouped durable sale's, projection lag p99 ≤ ${KNEE.projectionLagP99Seconds} s, webhook lag p99 ≤ ${KNEE.webhookLagP99Seconds} s)`,
+      );
+      if (after) console.log(`first step past it: ${after.offered}/s, missing: ${missed(after).join("; ")}`);
+      await writeFile(options.chart, capacityChart(steps, `bench:capacity on ${options.store}: knee ${knee ? `${knee.offered}/s` : "none"}`));
+      console.log(`chart: ${options.chart}`);
+      console.log(`\ncommand: npm run bench:capacity -- ${process.argv.slice(2).join(" ")}`);
+    } finally {
+      await reference.close();
+    }
+  } finally {
+    await service?.stop();
+    await receiver.stop();
+    await simulator.stop();
+    await target.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
