@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
-import type { EventStore, JsonObject, NewEvent, StreamAppend } from "../eventstore/port.ts";
+import type { EventStore, JsonObject, NewEvent } from "../eventstore/port.ts";
 import { type EventMetadata, type Execution, type KnownStream, readStream } from "./execute.ts";
 import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
 import type { Tracer } from "@opentelemetry/api";
@@ -12,7 +12,6 @@ interface Queued<State, Command> {
   command: Command;
   metadata: EventMetadata;
   known: KnownStream<State> | undefined;
-  alongside: StreamAppend | undefined;
 }
 
 export interface BatchedOptions<State> {
@@ -20,23 +19,7 @@ export interface BatchedOptions<State> {
   lastEventOnly?: boolean;
   /** What the caller knows of the stream; used when this process holds no fresher view of it. */
   known?: KnownStream<State>;
-  /**
-   * Keep the stream as its last batch left it once it goes idle, so that the next command to it
-   * decides without reading it: for streams one process writes again and again (a stored card's
-   * uses). Another writer's append meanwhile is caught by the expected revision, as always.
-   */
-  remember?: boolean;
-  /**
-   * A new stream's first append (`decideNewStream`), written in the same write as this command's
-   * events when they are accepted (`EventStore.appendLinked`: all or none on PostgreSQL, after
-   * them on EventStoreDB), and not at all when it is refused. When its stream turns out to exist,
-   * the execution throws that ConcurrencyError (as do the others of its batch).
-   */
-  alongside?: StreamAppend;
 }
-
-/** Idle streams remembered at most; the least recently written goes first. */
-const REMEMBERED_STREAMS = 10_000;
 
 /**
  * `execute` for streams that many requests write at once (a payment's racing captures and
@@ -49,15 +32,12 @@ const REMEMBERED_STREAMS = 10_000;
  *
  * One per service and its event store (made in `src/service.ts`, on the contexts as
  * `registries.groupCommits`). It holds a stream's queue only while an append to it is queued or
- * in flight, so it is bounded by the requests in flight (and each queue by `batchWhileBusy`);
- * and the last state of up to `REMEMBERED_STREAMS` idle streams written with `remember`.
+ * in flight, so it is bounded by the requests in flight (and each queue by `batchWhileBusy`).
  */
 export class GroupCommits {
   readonly #store: EventStore;
   readonly #tracer: Tracer;
   readonly #streams = new Map<string, Batched<Queued<unknown, unknown>, unknown>>();
-  /** Streams remembered while idle (`remember`), in the order they were last left. */
-  readonly #remembered = new Map<string, KnownStream<unknown>>();
 
   constructor(store: EventStore, tracer: Tracer) {
     this.#store = store;
@@ -89,24 +69,16 @@ export class GroupCommits {
     streamId: string,
     command: Command,
     metadata: EventMetadata,
-    { lastEventOnly = false, known, remember = false, alongside }: BatchedOptions<State> = {},
+    { lastEventOnly = false, known }: BatchedOptions<State> = {},
   ): Promise<Execution<State, Event, Failure>> {
     const streams = this.#streams;
     type Commit = Batched<Queued<State, Command>, Execution<State, Event, Failure>>;
     let commit = streams.get(streamId) as Commit | undefined;
     if (!commit) {
       const store = this.#store;
-      const remembered = this.#remembered;
-      // While the stream stays busy, each batch starts from where the one before left it; the
-      // first, from where the last busy spell left it, when that was remembered.
-      let left = remembered.get(streamId) as KnownStream<State> | undefined;
-      remembered.delete(streamId);
-      const forget = () => {
-        streams.delete(streamId);
-        if (!remember || !left) return;
-        if (remembered.size >= REMEMBERED_STREAMS) remembered.delete(remembered.keys().next().value!);
-        remembered.set(streamId, left);
-      };
+      // While the stream stays busy, each batch starts from where the one before left it.
+      let left: KnownStream<State> | undefined;
+      const forget = () => streams.delete(streamId);
       const commitKnowing = async (batch: Queued<State, Command>[]) => {
         try {
           const committed = await commitBatch(store, decider, streamId, batch, left ?? batch[0]!.known, lastEventOnly);
@@ -121,7 +93,7 @@ export class GroupCommits {
       // A stream's commands all belong to one decider: each gets that decider's execution back.
       streams.set(streamId, commit as Batched<Queued<unknown, unknown>, unknown>);
     }
-    return commit({ command, metadata, known, alongside });
+    return commit({ command, metadata, known });
   }
 }
 
@@ -151,14 +123,12 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
     let state = before.state;
     const decided: (Execution<State, Event, Failure> | { accepted: Event[]; before: State; state: State; lastEvent: number })[] = [];
     const events: NewEvent[] = [];
-    const alongside: StreamAppend[] = [];
-    for (const { command, metadata, alongside: linked } of batch) {
+    for (const { command, metadata } of batch) {
       const decision = decider.decide(command, state);
       if (!decision.ok) {
         decided.push({ ...decision, state });
         continue;
       }
-      if (linked) alongside.push(linked);
       const decidedOn = state;
       state = decision.events.reduce(decider.evolve, state);
       for (const event of decision.events) events.push({ type: event.type, data: event.data as JsonObject, metadata });
@@ -182,10 +152,7 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
     if (events.length === 0) return { results, stream: before };
     try {
       const expected = last ? last.revision : "no_stream";
-      const appended =
-        alongside.length === 0
-          ? await store.append(streamId, chained, expected)
-          : (await store.appendLinked([{ streamId, events: chained, expected }, ...alongside]))[0]!;
+      const appended = await store.append(streamId, chained, expected);
       return { results, stream: { state, tip: { revision: appended.nextExpectedRevision, metadata: chained.at(-1)!.metadata ?? {} } } };
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || error.streamId !== streamId) throw error;
@@ -194,26 +161,4 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
       await sleep(Math.random() * Math.min(attempt, 10) * 2);
     }
   }
-}
-
-/** A new stream's first command, decided on its empty state, and the append that records it when accepted: for `alongside`. */
-export function decideNewStream<State, Command, Event extends { type: string; data: object }, Failure extends string>(
-  decider: Decider<State, Command, Event, Failure>,
-  streamId: string,
-  command: Command,
-  metadata: EventMetadata,
-): { execution: Execution<State, Event, Failure>; append?: StreamAppend } {
-  const empty = decider.initialState();
-  const decision = decider.decide(command, empty);
-  if (!decision.ok) return { execution: { ...decision, state: empty } };
-  const chained = chainEvents(
-    streamId,
-    undefined,
-    decision.events.map((event) => ({ type: event.type, data: event.data as JsonObject, metadata })),
-  );
-  const tip = { revision: BigInt(chained.length - 1), metadata: chained.at(-1)!.metadata ?? {} };
-  return {
-    execution: { ok: true, events: decision.events, state: decision.events.reduce(decider.evolve, empty), before: empty, tip },
-    append: { streamId, events: chained, expected: "no_stream" },
-  };
 }
