@@ -969,7 +969,8 @@ export interface paths {
         /**
          * Delete a payment method: its card number becomes unrecoverable
          * @description Erases the payment method's data key: from then on its card number can be recovered by no one, from no copy of the
-         *     database or the event log. A payment that names it is 404 `not_found`; transactions made with it keep their card summary.
+         *     database or the event log. A payment that names it is 404 `not_found`; transactions made with it keep their card summary. A payment
+         *     under way whose card is not yet decrypted is recorded `failed` (`payment_method_deleted`) before anything is sent, and answers 404.
          *
          *     **Who may call:** client keys (the admin key gets 403).
          */
@@ -988,9 +989,7 @@ export interface paths {
         };
         /**
          * The event stream of a payment method, oldest first: its creation, every use and its deletion
-         * @description The payment method's own events, and the intent of every payment made with it, which records its use, in log order (uses recorded before intents did are `PaymentMethodUsed.v1` events of its stream).
-         *
-         *     `PaymentMethodCreated.v1`, a `PaymentMethodUsed.v1` for every payment it decrypted the card for (which transaction, which data key, which master key, when), and `PaymentMethodDeleted.v1`. Never the number; the card's ciphertext shows as `[encrypted]` (each event's `chain` is checked on the stored event, ciphertext included; `ledger export` carries it for offline checks).
+         * @description `PaymentMethodCreated.v1`, `PaymentMethodDeleted.v1` and, among them in log order, the intent (`TransactionInitiated.v1`, in the payment's stream) of every payment made with it, which names it: the record of its use (uses recorded before that are `PaymentMethodUsed.v1` events of its stream). Never the number; the card's ciphertext shows as `[encrypted]` (each event's `chain` is checked on the stored event, ciphertext included; `ledger export` carries it for offline checks).
          *
          *     **Who may call:** the admin key, or a client key for its own client's resources.
          */

@@ -193,9 +193,6 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
         tags: ["audit"],
         operationId: "listPaymentMethodEvents",
         summary: "The event stream of a payment method, oldest first: its creation, every use and its deletion",
-        description:
-          "The payment method's own events, and the intent of every payment made with it, which records its use, in log order " +
-          "(uses recorded before intents did are `PaymentMethodUsed.v1` events of its stream).",
         params: idParams,
         response: { 200: z.object({ streamId: z.string(), events: z.array(auditEventSchema) }) },
       },
