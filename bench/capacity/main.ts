@@ -3,14 +3,14 @@
  * (Poisson arrivals at a fixed rate, never waiting for answers) of a merchant's mix, stepped up
  * rate by rate; the processor simulator answers after a log-normal latency (p50 120 ms, p99
  * 380 ms) and times out 0.5 % of operations; one webhook endpoint for every event posts to a local
- * receiver. Before each step the bench's bare grouped durable sale (bench:sales) runs at the same
- * rate as the reference. The knee is the highest step with no 5xx, platform-added p99 within 3 ×
+ * receiver. Around each step (half before, half after) the bench's bare grouped durable sale
+ * (bench:sales) runs at the same rate as the reference. The knee is the highest step with no 5xx, platform-added p99 within 3 ×
  * the reference's, projection lag p99 ≤ 1 s and webhook lag p99 ≤ 2 s.
  *
  * The service, the simulator and the receiver are processes of their own (/proc gives each one's
  * CPU); the load generator and the reference route run in this process. Projection lag is read
- * once a second from `GET /v1/operations/status` (each projection's seconds behind the log's
- * head, the largest kept); webhook lag is a delivery's arrival at the receiver less its event's
+ * every 2 s from `GET /v1/operations/status` (each projection's seconds behind the log's head, the
+ * largest kept); webhook lag is a delivery's arrival at the receiver less its event's
  * time (`createdAt`).
  *
  * Usage: tsx bench/capacity/main.ts [--store pglite|postgres] [--steps 50,100,200] [--step-seconds 60]
@@ -72,7 +72,14 @@ async function readStatus(service: ServiceChild) {
   return operationsStatus.parse(await response.json());
 }
 
-/** Reads the projection lag and the service's memory once a second until `stop()`. */
+/**
+ * How often the projection lag is read. Each read measures every projection's lag, counts pending
+ * transactions and the webhook queue: on the embedded database, on the service's own thread, it
+ * takes 100-200 ms of a loaded machine, so reading it more often would load what it measures.
+ */
+const STATUS_INTERVAL_MS = 2_000;
+
+/** Reads the projection lag and the service's memory every STATUS_INTERVAL_MS until `stop()`. */
 function watch(service: ServiceChild) {
   const lagsSeconds: number[] = [];
   let webhookQueue = 0;
@@ -87,7 +94,7 @@ function watch(service: ServiceChild) {
       lagsSeconds.push(Math.max(...status.projections.map((projection) => projection.secondsBehind)));
       webhookQueue = status.webhooks.pending;
       rssMiB = Math.max(rssMiB, residentMiB(service.pid));
-      await sleep(1_000);
+      await sleep(STATUS_INTERVAL_MS);
     }
   })();
   return {
@@ -125,7 +132,9 @@ async function settle(service: ServiceChild, limitMs: number): Promise<void> {
 async function main(): Promise<void> {
   const [load1, load5] = loadavg();
   console.log(`bench:capacity on ${options.store}; load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
-  console.log(`steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step; mix ${JSON.stringify(MIX)}`);
+  console.log(
+    `steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step (half before, half after); mix ${JSON.stringify(MIX)}`,
+  );
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
   const dataDir = await mkdtemp(path.join(tmpdir(), "capacity-"));
   const simulator = await startSimulatorChild(LATENCY);
@@ -156,15 +165,20 @@ async function main(): Promise<void> {
       await runOpenLoad({ baseUrl: service.url, headers, rate: first, seconds: Math.min(10, options["step-seconds"]), next: mix.next });
       const steps: Step[] = [];
       for (const rate of options.steps) {
-        await settle(service, 30_000);
-        const bare = await runOpenLoad({
-          baseUrl: reference.url,
-          headers: {},
-          rate,
-          seconds: options["reference-seconds"],
-          next: () => ({ kind: "bare", method: "POST", path: "/bare", body: { amount: randomInt(100, 10_000) } }),
-        });
-        const referenceLatency = latencies(bare.samples);
+        // Half the reference before the step and half after, each once the service is idle, so that
+        // a burst of other work on the shared machine weighs on both alike more often than not.
+        const runReference = async (idle: ServiceChild) => {
+          await settle(idle, 30_000);
+          const bare = await runOpenLoad({
+            baseUrl: reference.url,
+            headers: {},
+            rate,
+            seconds: options["reference-seconds"] / 2,
+            next: () => ({ kind: "bare", method: "POST", path: "/bare", body: { amount: randomInt(100, 10_000) } }),
+          });
+          return bare.samples;
+        };
+        const referenceBefore = await runReference(service);
 
         await receiver.collect();
         const watching = watch(service);
@@ -187,6 +201,7 @@ async function main(): Promise<void> {
         const postgresMs = backendsSpentMs(backendsBefore, await backendsCpuMs(target));
         const watched = await watching.stop();
         const webhooks = await receiver.collect();
+        const referenceLatency = latencies([...referenceBefore, ...(await runReference(service))]);
 
         const counts = answerCounts(run.samples, options["step-seconds"]);
         const per = (key: keyof typeof cpuBefore) => (cpuAfter[key] - cpuBefore[key]) / Math.max(1, run.samples.length);
