@@ -49,13 +49,12 @@ export function readSecretFiles(environment: Environment): { environment: Enviro
 }
 
 /**
- * How a configuration error shows the value a variable had: as it was, or for a secret only its
- * length (and the file it came from), never a character of it.
+ * How a configuration error shows the value a variable had, after its name: `="as it was"`, or for
+ * a secret only its length (and the file it came from), never a character of it.
  */
 export function describeGivenValue(name: string, value: string | undefined, files: ReadonlyMap<string, string>): string {
   if (value === undefined) return "";
+  if (!isSecret(name)) return `=${JSON.stringify(value)}`;
   const file = files.get(name);
-  const source = file === undefined ? "" : ` from ${name}_FILE=${JSON.stringify(file)}`;
-  if (isSecret(name)) return ` (given${source}: ${value.length} characters, masked)`;
-  return ` (given${source}: ${JSON.stringify(value)})`;
+  return ` (${file === undefined ? "" : `from ${name}_FILE=${JSON.stringify(file)}: `}${value.length} characters, masked)`;
 }

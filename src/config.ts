@@ -15,8 +15,15 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-const milliseconds = z.coerce.number().int().positive();
-const port = z.coerce.number().int().min(0).max(65535);
+/** An integer from `min` (to `max`): every refusal says so, whatever was given. */
+function integer(min: number, max?: number) {
+  const error = max === undefined ? `must be an integer of at least ${min}` : `must be an integer ${min}..${max}`;
+  const atLeast = z.coerce.number({ error }).int({ error }).min(min, { error });
+  return max === undefined ? atLeast : atLeast.max(max, { error });
+}
+
+const milliseconds = integer(1);
+const port = integer(0, 65535);
 const host = z.string().trim().min(1);
 /** Card numbers and processor credentials travel in them: http or https, never another scheme. */
 const processorUrl = optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an https:// URL (http:// outside production)" }).optional());
@@ -24,7 +31,8 @@ const flag = optionalString.pipe(z.enum(["true", "false"]).optional()).transform
 /** A key or token, held as a `Secret` once it is valid. */
 const secretOf = (value: string | undefined) => (value === undefined ? undefined : new Secret(value));
 
-const share = z.coerce.number().min(0).max(1);
+const shareError = "must be a number 0..1";
+const share = z.coerce.number({ error: shareError }).min(0, { error: shareError }).max(1, { error: shareError });
 /** The simulator's latency model: read by the service, which starts the simulator when no processor URL is set, and by `npm run simulator`. */
 const simulatorLatencyEnvironment = {
   SIMULATOR_LATENCY_P50_MS: optionalString.pipe(z.coerce.number<string>().positive().optional()),
@@ -37,7 +45,7 @@ const simulatorLatencyEnvironment = {
 export const environmentSchema = z.object({
   PORT: port.default(3000),
   HOST: host.default("127.0.0.1"),
-  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" }).optional()),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
   ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()).transform(secretOf),
@@ -70,37 +78,37 @@ export const environmentSchema = z.object({
   SIMULATOR: flag,
   ...simulatorLatencyEnvironment,
   NODE_ENV: optionalString,
-  PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
-  PENDING_RESOLVER_INTERVAL_MS: z.coerce.number().int().min(10).default(5_000),
-  PROCESSOR_OWN_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
-  PENDING_REVERSAL_AFTER_SECONDS: z.coerce.number().int().min(0).default(3_600),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024),
-  IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
-  LIMIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
-  AUTHORIZATION_TTL_SECONDS: z.coerce.number().int().min(1).default(604_800),
-  LIFECYCLE_CHECK_INTERVAL_MS: z.coerce.number().int().min(10).default(30_000),
-  SETTLEMENT_RESUME_AFTER_MS: z.coerce.number().int().min(0).default(120_000),
-  LIMIT_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(300_000),
+  PROCESSOR_TIMEOUT_MS: integer(50, 120_000).default(10_000),
+  PENDING_RESOLVER_INTERVAL_MS: integer(10).default(5_000),
+  PROCESSOR_OWN_TIMEOUT_SECONDS: integer(0, 86_400).default(120),
+  PENDING_REVERSAL_AFTER_SECONDS: integer(0).default(3_600),
+  RATE_LIMIT_PER_MINUTE: integer(1).default(6000),
+  BODY_LIMIT_BYTES: integer(1).default(64 * 1024),
+  IDEMPOTENCY_IN_PROGRESS_TIMEOUT_MS: integer(100).default(60_000),
+  LIMIT_SWEEP_INTERVAL_MS: integer(10).default(60_000),
+  AUTHORIZATION_TTL_SECONDS: integer(1).default(604_800),
+  LIFECYCLE_CHECK_INTERVAL_MS: integer(10).default(30_000),
+  SETTLEMENT_RESUME_AFTER_MS: integer(0).default(120_000),
+  LIMIT_SWEEP_GRACE_MS: integer(0).default(300_000),
   DATABASE_CONNECT_TIMEOUT_MS: milliseconds.default(5_000),
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds.default(15_000),
   DATABASE_LOCK_TIMEOUT_MS: milliseconds.default(5_000),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds.default(60_000),
   REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
   CONNECTION_TIMEOUT_MS: milliseconds.default(60_000),
-  MAX_IN_FLIGHT_REQUESTS: z.coerce.number().int().positive().default(512),
+  MAX_IN_FLIGHT_REQUESTS: integer(1).default(512),
   /** 0 turns shedding on event-loop delay off. */
-  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
-  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(60_000),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(10_000),
+  MAX_EVENT_LOOP_DELAY_MS: integer(0).default(2_000),
+  WEBHOOK_RETRY_BASE_MS: integer(1).default(60_000),
+  WEBHOOK_TIMEOUT_MS: integer(10, 60_000).default(10_000),
   WEBHOOK_ALLOW_HTTP: flag,
   WEBHOOK_ALLOW_PRIVATE: flag,
-  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
-  WEBHOOK_DNS_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
-  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
-  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(1).default(24),
-  RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
-  SETTLEMENT_SYNC_WAIT_MS: z.coerce.number().int().min(0).default(10_000),
+  WEBHOOK_DISPATCH_INTERVAL_MS: integer(10).default(250),
+  WEBHOOK_DNS_TIMEOUT_MS: integer(10, 60_000).default(2_000),
+  WEBHOOK_LOG_RETENTION_DAYS: integer(1).default(30),
+  IDEMPOTENCY_RETENTION_HOURS: integer(1).default(24),
+  RETENTION_PURGE_INTERVAL_MS: integer(10).default(60_000),
+  SETTLEMENT_SYNC_WAIT_MS: integer(0).default(10_000),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()).transform(secretOf),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...telemetryEnvironment,
@@ -200,15 +208,34 @@ function parseEnvironment<Schema extends z.ZodType>(
   environment: Environment,
   secretFiles: ReadonlyMap<string, string> = new Map(),
 ): z.output<Schema> {
-  const parsed = schema.safeParse(environment);
+  const parsed = schema.safeParse(environment, { error: whatItMustBe });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join(".");
-      return `${name}: ${issue.message}${describeGivenValue(name, environment[name], secretFiles)}`;
+      return `${name}${describeGivenValue(name, environment[name], secretFiles)} ${issue.message}`;
     });
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
   return parsed.data;
+}
+
+/** What a variable must be, in the words of the schema's checks, for those that name no message of their own. */
+function whatItMustBe(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_value":
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "invalid_type":
+      return issue.expected === "int" ? "must be an integer" : `must be a ${issue.expected}`;
+    case "too_small":
+      if (issue.origin === "string") return issue.minimum === 1 ? "must not be empty" : `must be at least ${issue.minimum} characters`;
+      return `must be ${issue.inclusive === false ? "more than" : "at least"} ${issue.minimum}`;
+    case "too_big":
+      return issue.origin === "string" ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`;
+    case "invalid_format":
+      return issue.format === "url" ? "must be an http:// or https:// URL" : `must match ${issue.format}`;
+    default:
+      return undefined;
+  }
 }
 
 /**

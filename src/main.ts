@@ -1,8 +1,9 @@
 import { type Config, loadConfig } from "./config.ts";
-import { createLogger, logDestination } from "./logger.ts";
-import { checkEventStoreDbAnswers } from "./eventstore/eventstoredb/event-store.ts";
-import { startProjector } from "./projections/projector.ts";
-import { startService } from "./service.ts";
+import { describeStartFailure } from "./start-failure.ts";
+import type { Logger } from "./logger.ts";
+
+// Everything else is imported once the configuration is valid: a refusal costs no more than
+// reading it, and the database opens while the service's modules load.
 
 /** Exit status of a start refused for its configuration: a supervisor should not retry it as it stands. */
 const BAD_CONFIGURATION = 2;
@@ -36,7 +37,7 @@ function configurationOrExit(role: Role): Config {
 }
 
 /** Stops `stop` on SIGINT or SIGTERM, then exits: 0 when it stopped cleanly. */
-function stopOnSignal(logger: ReturnType<typeof createLogger>, stop: () => Promise<void>): void {
+function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       logger.info({ signal }, "shutting down");
@@ -53,11 +54,16 @@ function stopOnSignal(logger: ReturnType<typeof createLogger>, stop: () => Promi
 
 const role = roleOrExit(process.argv[2]);
 const config = configurationOrExit(role);
+const { createLogger, logDestination } = await import("./logger.ts");
 const logger = createLogger(config.logLevel, logDestination(process.stdout));
 
 try {
-  if (config.eventStoreUrl) await checkEventStoreDbAnswers(config.eventStoreUrl);
+  if (config.eventStoreUrl) {
+    const { checkEventStoreDbAnswers } = await import("./eventstore/eventstoredb/event-store.ts");
+    await checkEventStoreDbAnswers(config.eventStoreUrl);
+  }
   if (role === "projector") {
+    const { startProjector } = await import("./projections/projector.ts");
     const projector = await startProjector(config, logger);
     stopOnSignal(logger, () => projector.stop());
     // Started by a parent with an IPC channel (`bench:sales --projector process`): it says when it
@@ -67,7 +73,13 @@ try {
       process.send("running");
     }
   } else {
-    const service = await startService(config, logger, undefined, { projections: role === "all" ? "here" : "elsewhere" });
+    const [{ startService }, database] = await Promise.all([
+      import("./service.ts"),
+      import("./db/connection.ts").then(({ openDatabase }) =>
+        openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }),
+      ),
+    ]);
+    const service = await startService(config, logger, database, { projections: role === "all" ? "here" : "elsewhere" });
     logger.info(`API: ${service.url}/v1 · docs: ${service.url}/docs · health: ${service.url}/health/ready`);
     if (service.generatedAdminKey) {
       // Straight to the terminal, never through the logger: the key is shown this once only.
@@ -78,6 +90,8 @@ try {
     stopOnSignal(logger, () => service.stop());
   }
 } catch (error) {
+  // The details (the error, its causes and stacks) in the log; the last line says what and where.
   logger.fatal({ err: error }, "the service could not start");
+  process.stderr.write(`${describeStartFailure(error, config)}\n`);
   process.exit(1);
 }

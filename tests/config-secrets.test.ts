@@ -80,12 +80,12 @@ describe("<NAME>_FILE", () => {
   it("names a bad secret's variable and file but masks its value; a plain variable's value is shown", async () => {
     const file = await secretFile("short-token", "token-too-short\n");
     expect(() => loadConfig({ METRICS_TOKEN_FILE: file })).toThrow(
-      `Invalid configuration: METRICS_TOKEN: must be at least 16 characters (given from METRICS_TOKEN_FILE=${JSON.stringify(file)}: 15 characters, masked)`,
+      `Invalid configuration: METRICS_TOKEN (from METRICS_TOKEN_FILE=${JSON.stringify(file)}: 15 characters, masked) must be at least 16 characters`,
     );
     expect(() => loadConfig({ METRICS_TOKEN_FILE: file })).not.toThrow(/token-too-short/);
-    expect(() => loadConfig({ DATABASE_URL: "mysql://root:hunter2@db" })).toThrow(/DATABASE_URL: .*\(given: 23 characters, masked\)$/);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://root:hunter2@db" })).toThrow(/DATABASE_URL \(23 characters, masked\) must be a postgres:\/\/ URL$/);
     expect(() => loadConfig({ DATABASE_URL: "mysql://root:hunter2@db" })).not.toThrow(/hunter2/);
-    expect(() => loadConfig({ PORT: "abc" })).toThrow(/PORT: .*\(given: "abc"\)$/);
+    expect(() => loadConfig({ PORT: "abc" })).toThrow(/PORT="abc" must be an integer 0\.\.65535$/);
   });
 });
 
@@ -116,7 +116,7 @@ describe("a production start refuses what is unsafe", () => {
     );
     expect(loadConfig({ ...everyProcessorAt("http://127.0.0.1:4000") }).processorUrls?.processor_a).toBe("http://127.0.0.1:4000");
     expect(() => loadConfig({ ...everyProcessorAt("https://processor.example"), PROCESSOR_C_URL: "ftp://processor.example" })).toThrow(
-      'Invalid configuration: PROCESSOR_C_URL: must be an https:// URL (http:// outside production) (given: "ftp://processor.example")',
+      'Invalid configuration: PROCESSOR_C_URL="ftp://processor.example" must be an https:// URL (http:// outside production)',
     );
   });
 
@@ -128,7 +128,7 @@ describe("a production start refuses what is unsafe", () => {
     expect(loadConfig({ ...production, HOST: "0.0.0.0", TLS_TERMINATED_BY: "proxy" }).tls).toBeUndefined();
     expect(loadConfig({ ...production, HOST: "0.0.0.0", TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile }).tls).toMatchObject(tls);
     for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) expect(loadConfig({ ...production, HOST: host }).host).toBe(host);
-    expect(() => loadConfig({ ...production, TLS_TERMINATED_BY: "nginx" })).toThrow(/TLS_TERMINATED_BY: .*"proxy"/);
+    expect(() => loadConfig({ ...production, TLS_TERMINATED_BY: "nginx" })).toThrow(/TLS_TERMINATED_BY="[^"]*" must be one of "proxy"/);
     // Outside production plain HTTP anywhere is the operator's choice.
     expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
   });

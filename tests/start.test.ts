@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { once } from "node:events";
+import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import {
   runProcess,
@@ -92,6 +93,7 @@ function killQuietly(pid: number): void {
 }
 
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const emptyModule = fileURLToPath(new URL("./support/empty-module.ts", import.meta.url));
 const ledger = fileURLToPath(new URL("../src/cli/ledger.ts", import.meta.url));
 const everyProcessor = ["processor_a", "processor_b", "processor_c", "processor_d"];
 
@@ -123,13 +125,24 @@ describe("a start refused for its configuration", () => {
       refusedLine({ SECRETS_MASTER_KEYS: "k1:short" }),
       refusedLine({ CARD_FINGERPRINT_KEY: "abc" }),
     ]);
-    expect(port).toMatch(/^Invalid configuration: PORT: .*expected number/);
-    expect(level).toMatch(/^Invalid configuration: LOG_LEVEL: .*"info"/);
-    expect(flag).toMatch(/^Invalid configuration: SIMULATOR: .*"true"\|"false"/);
-    expect(masterKeys).toMatch(/^Invalid configuration: SECRETS_MASTER_KEYS: must be id:base64key.*32 bytes/);
+    expect(port).toBe('Invalid configuration: PORT="abc" must be an integer 0..65535');
+    expect(level).toBe('Invalid configuration: LOG_LEVEL="loud" must be one of "fatal", "error", "warn", "info", "debug", "trace", "silent"');
+    expect(flag).toBe('Invalid configuration: SIMULATOR="yes" must be one of "true", "false"');
+    expect(masterKeys).toMatch(/^Invalid configuration: SECRETS_MASTER_KEYS \(8 characters, masked\) must be id:base64key.*32 bytes/);
     expect(fingerprintKey).toBe(
-      "Invalid configuration: CARD_FINGERPRINT_KEY: must be base64 of at least 32 bytes, or id:base64[,id:base64...] with the active key last (given: 3 characters, masked)",
+      "Invalid configuration: CARD_FINGERPRINT_KEY (3 characters, masked) must be base64 of at least 32 bytes, or id:base64[,id:base64...] with the active key last",
     );
+  });
+
+  // The configuration is read before the service's modules load: a refusal is as quick as a
+  // bare `node --import tsx` start, whatever the machine's load (here measured beside one).
+  it("refuses within a second of what starting Node itself takes", { timeout: 120_000 }, async () => {
+    const bare = performance.now();
+    await runProcess(emptyModule, [], {});
+    const nodeStartMs = performance.now() - bare;
+    const started = performance.now();
+    await refusedLine({ PORT: "abc" });
+    expect(performance.now() - started).toBeLessThan(nodeStartMs + 1_000);
   });
 
   it("refuses a production start that would run on the simulator, naming the processor URLs left unset", { timeout: 120_000 }, async () => {
@@ -189,4 +202,60 @@ describe("which processors a start simulates", () => {
       await processors.stop();
     }
   }, 400_000);
+});
+
+describe("a start that cannot listen or reach its database", () => {
+  /** Starts `src/main.ts` expecting it to give up: exit 1, its last line on stderr, the details in the log on stdout. */
+  async function failedStart(environment: Record<string, string>): Promise<{ line: string; log: string }> {
+    const finished = await runProcess(main, [], { DATA_DIR: "memory://", DATABASE_URL: "", LOG_LEVEL: "info", ...environment }, { killAfterMs: 90_000 });
+    expect(finished.code, finished.stdout + finished.stderr).toBe(1);
+    const lines = finished.stderr.trimEnd().split("\n");
+    expect(lines, finished.stderr).toHaveLength(1);
+    return { line: lines[0]!, log: finished.stdout };
+  }
+
+  it("says which port is in use, in one line, and exits 1; the error is in the log", { timeout: 120_000 }, async () => {
+    const taken = createServer();
+    taken.listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const { line, log } = await failedStart({ PORT: String(port) });
+      expect(line).toBe(`The service could not start: port ${port} is in use (EADDRINUSE) on 127.0.0.1:${port}; stop what listens there or set PORT (details in the log)`);
+      expect(log).toMatch(/"level":60,.*"code":"EADDRINUSE".*"msg":"the service could not start"/);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("says which database does not answer, without its credentials, in one line, and exits 1", { timeout: 120_000 }, async () => {
+    // One refuses connections; the other accepts them and never speaks.
+    const closed = createServer();
+    closed.listen(0, "127.0.0.1");
+    await once(closed, "listening");
+    const refusingPort = (closed.address() as AddressInfo).port;
+    closed.close();
+    const silent = createServer(() => {});
+    silent.listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const silentPort = (silent.address() as AddressInfo).port;
+    try {
+      const [refused, unanswered] = await Promise.all([
+        failedStart({ DATABASE_URL: `postgres://ledger:hunter2@127.0.0.1:${refusingPort}/ledger` }),
+        failedStart({ DATABASE_URL: `postgres://ledger:hunter2@127.0.0.1:${silentPort}/ledger`, DATABASE_CONNECT_TIMEOUT_MS: "300" }),
+      ]);
+      expect(refused.line).toBe(
+        `The service could not start: the database at 127.0.0.1:${refusingPort}/ledger does not answer (ECONNREFUSED); check DATABASE_URL and that the server runs (details in the log)`,
+      );
+      expect(unanswered.line).toMatch(
+        new RegExp(`^The service could not start: the database at 127\\.0\\.0\\.1:${silentPort}/ledger does not answer \\((timeout|Connection terminated)[^)]*\\); check DATABASE_URL`),
+      );
+      for (const { line, log } of [refused, unanswered]) {
+        expect(line + log).not.toContain("hunter2");
+        expect(log).toContain('"msg":"the service could not start"');
+      }
+    } finally {
+      silent.close();
+    }
+  });
 });
