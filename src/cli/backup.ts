@@ -112,6 +112,8 @@ export async function restore({ db }: Ledger, dataDir: string, dir: string): Pro
     }
   }
 
+  await advanceTransactionIds(db, await lastTransactionId(path.join(dir, "tables", "events.ndjson")));
+
   const tables = await tablesOf(db);
   const missing = Object.keys(manifest.tables).filter((table) => !tables.includes(table));
   if (missing.length > 0) throw new Error(`the backup has tables this database lacks: ${missing.join(", ")}`);
@@ -141,6 +143,29 @@ export async function restore({ db }: Ledger, dataDir: string, dir: string): Pro
   await writeOut(`restored ${count(restored, "row")} of ${count(Object.keys(manifest.tables).length, "table")} from ${dir} (made ${manifest.createdAt})\n`);
   writeErr("run `ledger verify` on it before the service starts on it\n");
   return 0;
+}
+
+/** The highest `transaction_id` among the backed-up events ("0" without any). */
+async function lastTransactionId(eventsFile: string): Promise<bigint> {
+  let last = 0n;
+  for (const line of (await readFile(eventsFile, "utf8")).split("\n")) {
+    if (line === "") continue;
+    const id = BigInt((JSON.parse(line) as { transaction_id: string }).transaction_id);
+    if (id > last) last = id;
+  }
+  return last;
+}
+
+/**
+ * Moves this database's transaction ids past `last`. The log is read below the oldest
+ * transaction id that may still commit events (src/eventstore/postgres/read-horizon.ts), and the
+ * restored events keep the ids of the database they were made in: a new database's counter,
+ * far behind, would hide every one of them until it passed them. Each commit uses up one id.
+ */
+async function advanceTransactionIds(db: Db, last: bigint): Promise<void> {
+  await sql
+    .raw(`do $$ begin while pg_current_xact_id() <= '${last.toString()}'::xid8 loop commit; end loop; end $$`)
+    .execute(db);
 }
 
 async function insertableColumns(db: Db, table: string): Promise<string[]> {
