@@ -66,10 +66,19 @@ const operationsStatus = z.object({
   webhooks: z.object({ pending: z.number().int() }),
 });
 
+/** The service's operations status; undefined when it was refused (an overloaded service sheds it with 503) or timed out. */
 async function readStatus(service: ServiceChild) {
-  const response = await fetch(`${service.url}/v1/operations/status`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
-  if (!response.ok) throw new Error(`GET /v1/operations/status answered ${response.status}`);
-  return operationsStatus.parse(await response.json());
+  try {
+    const response = await fetch(`${service.url}/v1/operations/status`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      signal: AbortSignal.timeout(STATUS_TIMEOUT_MS),
+    });
+    if (!response.ok) return undefined;
+    return operationsStatus.parse(await response.json());
+  } catch (error) {
+    if (error instanceof Error && error.name === "TimeoutError") return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -78,6 +87,7 @@ async function readStatus(service: ServiceChild) {
  * takes 100-200 ms of a loaded machine, so reading it more often would load what it measures.
  */
 const STATUS_INTERVAL_MS = 2_000;
+const STATUS_TIMEOUT_MS = 10_000;
 
 /** Reads the projection lag and the service's memory every STATUS_INTERVAL_MS until `stop()`. */
 function watch(service: ServiceChild) {
@@ -86,13 +96,18 @@ function watch(service: ServiceChild) {
   let rssMiB = 0;
   let running = true;
   const readsMs: number[] = [];
+  let refused = 0;
   const done = (async () => {
     while (running) {
       const startedAt = performance.now();
       const status = await readStatus(service);
       readsMs.push(performance.now() - startedAt);
-      lagsSeconds.push(Math.max(...status.projections.map((projection) => projection.secondsBehind)));
-      webhookQueue = status.webhooks.pending;
+      if (status) {
+        lagsSeconds.push(Math.max(...status.projections.map((projection) => projection.secondsBehind)));
+        webhookQueue = status.webhooks.pending;
+      } else {
+        refused += 1;
+      }
       rssMiB = Math.max(rssMiB, residentMiB(service.pid));
       await sleep(STATUS_INTERVAL_MS);
     }
@@ -101,7 +116,7 @@ function watch(service: ServiceChild) {
     async stop() {
       running = false;
       await done;
-      return { lagsSeconds, webhookQueue, rssMiB, statusReadMs: readsMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, readsMs.length) };
+      return { lagsSeconds, webhookQueue, rssMiB, refused, statusReadMs: readsMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, readsMs.length) };
     },
   };
 }
@@ -124,7 +139,7 @@ async function settle(service: ServiceChild, limitMs: number): Promise<void> {
   const deadline = performance.now() + limitMs;
   while (performance.now() < deadline) {
     const status = await readStatus(service);
-    if (status.webhooks.pending === 0 && status.projections.every((projection) => projection.secondsBehind === 0)) return;
+    if (status?.webhooks.pending === 0 && status.projections.every((projection) => projection.secondsBehind === 0)) return;
     await sleep(500);
   }
 }
@@ -220,6 +235,7 @@ async function main(): Promise<void> {
           referenceAddedP99Ms: referenceLatency.addedP99Ms,
           referenceEndToEndP99Ms: referenceLatency.endToEndP99Ms,
           projectionLagP99Seconds: p99OrInfinity(watched.lagsSeconds),
+          statusReadsRefused: watched.refused,
           webhookLagP99Seconds: p99OrInfinity(webhooks.lagsMs) / 1_000,
           webhooksReceived: webhooks.received,
           webhookQueueAtEnd: watched.webhookQueue,
@@ -233,7 +249,7 @@ async function main(): Promise<void> {
         console.log(
           `step ${rate}/s: achieved ${formatNumber(step.achieved, 1)}/s, added p99 ${formatNumber(step.addedP99Ms, 1)} ms (reference ${formatNumber(step.referenceAddedP99Ms, 1)} ms), ` +
             `projection lag p99 ${formatNumber(step.projectionLagP99Seconds, 2)} s, webhook lag p99 ${formatNumber(step.webhookLagP99Seconds, 2)} s ` +
-            `(a status read took ${formatNumber(watched.statusReadMs)} ms on average): ${misses.length === 0 ? "within bounds" : misses.join("; ")}`,
+            `(a status read took ${formatNumber(watched.statusReadMs)} ms on average, ${watched.refused} refused or timed out): ${misses.length === 0 ? "within bounds" : misses.join("; ")}`,
         );
       }
       printSteps(steps);

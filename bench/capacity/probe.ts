@@ -1,6 +1,7 @@
 /**
  * Loaded into the service's process by `bench:capacity` (`--import`): answers "elu" on the IPC
- * channel with the event loop's utilization so far, which only the process itself can read.
+ * channel with the event loop's utilization so far, which only the process itself can read, and
+ * stops the service when the bench goes.
  */
 import { performance } from "node:perf_hooks";
 
@@ -9,3 +10,5 @@ process.on("message", (message) => {
 });
 // Listening must not keep the process alive once the service stops.
 process.channel?.unref();
+// Nor may the service outlive a bench that died.
+process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));

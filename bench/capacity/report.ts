@@ -22,7 +22,10 @@ export interface Step {
   endToEndP99Ms: number;
   referenceAddedP99Ms: number;
   referenceEndToEndP99Ms: number;
+  /** Over the status reads the service answered. */
   projectionLagP99Seconds: number;
+  /** Status reads shed (503) or timed out: the lag was not read then. */
+  statusReadsRefused: number;
   webhookLagP99Seconds: number;
   webhooksReceived: number;
   /** Webhook deliveries not yet delivered as the step ended. */
@@ -85,7 +88,7 @@ const seconds = (value: number) => (Number.isFinite(value) ? formatNumber(value,
 export function printSteps(steps: Step[]): void {
   const header = [
     "offered/s", "achieved/s", "5xx", "503", "504 timeout", "4xx", "added p50 ms", "added p99 ms", "e2e p99 ms",
-    "ref added p99 ms", "ref e2e p99 ms", "proj lag p99 s", "webhook lag p99 s", "webhooks", "webhook queue",
+    "ref added p99 ms", "ref e2e p99 ms", "proj lag p99 s", "status reads refused", "webhook lag p99 s", "webhooks", "webhook queue",
     "ELU", "CPU ms/op (svc+pg+sim+rcv+bench)", "RSS MiB", "gen late ms", "misses",
   ];
   console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
@@ -94,7 +97,7 @@ export function printSteps(steps: Step[]): void {
     const cells = [
       formatNumber(step.offered), formatNumber(step.achieved, 1), step.platform5xx, step.status503, step.processorTimeouts, step.status4xx,
       ms(step.addedP50Ms), ms(step.addedP99Ms), ms(step.endToEndP99Ms), ms(step.referenceAddedP99Ms), ms(step.referenceEndToEndP99Ms),
-      seconds(step.projectionLagP99Seconds), seconds(step.webhookLagP99Seconds), step.webhooksReceived, step.webhookQueueAtEnd,
+      seconds(step.projectionLagP99Seconds), step.statusReadsRefused, seconds(step.webhookLagP99Seconds), step.webhooksReceived, step.webhookQueueAtEnd,
       `${formatNumber(step.eventLoopUtilization * 100)} %`,
       `${formatNumber(cpu.total, 2)} (${[cpu.service, cpu.postgres, cpu.simulator, cpu.receiver, cpu.bench].map((part) => formatNumber(part, 2)).join("+")})`,
       formatNumber(step.serviceRssMiB), ms(step.generatorLatenessMs), missed(step).join("; ") || "none",
