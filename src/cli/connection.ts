@@ -26,7 +26,7 @@ export interface LedgerOptions {
   /**
    * "read": the command changes nothing the service relies on (verify writes only scratch
    * tables). On an embedded database held by the running service it then works on a snapshot
-   * the service hands over, in memory; "write" commands are refused there, naming the process.
+   * the service makes for it (a copy of its files); "write" commands are refused there, naming the process.
    */
   access?: "read" | "write";
 }
@@ -59,17 +59,17 @@ async function openLedgerDatabase(config: Config, access: "read" | "write"): Pro
   } catch (error) {
     if (access !== "read" || !(error instanceof ProcessLockHeldError)) throw error;
     const started = performance.now();
-    let bytes: Buffer;
+    let copy: string;
     try {
-      bytes = await requestSnapshot(snapshotSocketPath(config.dataDir));
+      copy = await requestSnapshot(snapshotSocketPath(config.dataDir));
     } catch (unavailable) {
       throw new Error(`${error.message}; it handed over no snapshot either`, { cause: unavailable });
     }
-    const database = await openPgliteSnapshot(bytes);
+    const database = await openPgliteSnapshot(copy);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     writeErr(
-      `the embedded database is in use by process ${error.holder}: working on a snapshot it handed over ` +
-        `(${(bytes.length / 1_048_576).toFixed(1)} MB in ${seconds} s), in memory; the service's files are not opened\n`,
+      `the embedded database is in use by process ${error.holder}: working on a snapshot it made for this command ` +
+        `(${copy}, ready in ${seconds} s, deleted at the end); the service's files are not opened\n`,
     );
     return { database, snapshot: true };
   }

@@ -10,8 +10,9 @@ import type { Ledger } from "./connection.ts";
 const CONNECTION_HELP = `
 Connects as the service does, from the same environment: DATABASE_URL (PostgreSQL), or else the
 embedded PGlite database under DATA_DIR (default ./data); EVENTSTORE_URL when the events live in
-EventStoreDB. An embedded PGlite data directory can be opened by one process at a time: stop the
-service before running a command on it. On PostgreSQL the commands run next to a running service.
+EventStoreDB. An embedded PGlite data directory can be opened by one process at a time: next to the
+running service, the read-only commands work on a copy it makes for them (docs/cli.md); the others
+need it stopped. On PostgreSQL the commands run next to a running service.
 
 Results go to stdout, progress and diagnostics to stderr (use \`npm run --silent ledger -- ...\` so
 npm's banner stays out of stdout). Exit status: 0 ok, 1 differences found or nothing to replay,

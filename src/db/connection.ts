@@ -1,7 +1,7 @@
-import { mkdir } from "node:fs/promises";
+import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
@@ -111,20 +111,45 @@ function preparingStatements(pool: pg.Pool): PostgresPool {
 const statementName = (text: string) => `k_${createHash("sha1").update(text).digest("base64url")}`;
 
 /**
- * A consistent copy of an embedded database's files (a tar, as PGlite's dumpDataDir makes it),
- * taken between two of its users' transactions: the Kysely connection is held meanwhile, and a
- * checkpoint first writes every change to the files so that the copy opens without recovery.
+ * A consistent copy of an embedded database's files, made as PostgreSQL makes an online base
+ * backup: `pg_backup_start` (a checkpoint), the files copied while the service goes on writing,
+ * `pg_backup_stop`, then the write-ahead log, which covers every page changed during the copy.
+ * Opening the copy (openPgliteSnapshot) replays that log from the backup label: it then stands at
+ * a moment after the stop. The database is held only for the two statements, and the copy is
+ * asynchronous: payments go on meanwhile. Its files are in DATA_DIR, as the database's are.
  */
-export function pgliteSnapshot(pglite: PGlite, db: Kysely<Database>): Promise<Uint8Array> {
-  return db.connection().execute(async (connection) => {
-    await sql`checkpoint`.execute(connection);
-    return new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer());
-  });
+export async function copyPglite(db: Kysely<Database>, location: string, into: string): Promise<void> {
+  const wal = path.join(location, "pg_wal");
+  await sql`select pg_backup_start('ledger snapshot', true)`.execute(db);
+  let label: string;
+  try {
+    await cp(location, into, { recursive: true, filter: (source) => source !== wal });
+  } finally {
+    const { rows } = await sql<{ labelfile: string }>`select labelfile from pg_backup_stop(false)`.execute(db);
+    label = rows[0]!.labelfile;
+  }
+  await cp(wal, path.join(into, "pg_wal"), { recursive: true });
+  await writeFile(path.join(into, "backup_label"), label);
 }
 
-/** A snapshot (pgliteSnapshot) opened in memory: nothing done on it reaches the database it was taken from. */
-export async function openPgliteSnapshot(snapshot: Uint8Array): Promise<DatabaseConnection> {
-  return usePglite(await PGlite.create({ loadDataDir: new Blob([snapshot]) }));
+/** A snapshot (copyPglite) opened where it is; closing it deletes it. Nothing done on it reaches the database it was taken from. */
+export async function openPgliteSnapshot(location: string): Promise<DatabaseConnection> {
+  try {
+    const connection = await usePglite(await PGlite.create(location));
+    return {
+      ...connection,
+      async close() {
+        try {
+          await connection.close();
+        } finally {
+          await rm(location, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    await rm(location, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /**
@@ -140,7 +165,22 @@ async function openPglite(dataDir: string): Promise<DatabaseConnection> {
   try {
     const pglite = await PGlite.create(location);
     const connection = await usePglite(pglite);
-    const snapshots = await serveSnapshots(snapshotSocketPath(dataDir), () => pgliteSnapshot(pglite, connection.db));
+    // Copies a command left behind (it deletes its own when it closes).
+    const copies = path.resolve(dataDir, "snapshots");
+    await rm(copies, { recursive: true, force: true });
+    // One backup at a time: PGlite's one session can have one in progress.
+    let previous: Promise<unknown> = Promise.resolve();
+    const snapshot = () => {
+      const into = path.join(copies, randomUUID());
+      const copied = previous.then(async () => {
+        await mkdir(copies, { recursive: true, mode: 0o700 });
+        await copyPglite(connection.db, location, into);
+        return into;
+      });
+      previous = copied.catch(() => undefined);
+      return copied;
+    };
+    const snapshots = await serveSnapshots(snapshotSocketPath(dataDir), snapshot);
     return {
       ...connection,
       async close() {

@@ -9,9 +9,10 @@ import path from "node:path";
  * Snapshots of an embedded database, handed over by the process that holds it. PGlite serves one
  * process: a second one opening its files corrupts them for good. The process that has it open
  * (the service, or a CLI command that writes) listens on a Unix socket next to the lock in
- * DATA_DIR; whoever connects gets a consistent copy of the data directory (a tar, as PGlite's
- * dumpDataDir makes it) and works on that copy in memory. Nothing the other side sends is read:
- * the socket has no way to change the database. Only the owner of DATA_DIR may connect (0600).
+ * DATA_DIR; whoever connects gets the path of a consistent copy of the data directory, made for
+ * it under DATA_DIR/snapshots (copyPglite), works on that copy and deletes it. Nothing the other
+ * side sends is read: the socket has no way to change the database. Only the owner of DATA_DIR
+ * may connect (0600).
  */
 
 /** Unix socket paths are limited to about 104 bytes: past that, one under the temporary directory named by DATA_DIR's hash. */
@@ -29,11 +30,11 @@ export interface SnapshotServer {
 }
 
 /**
- * Answers every connection on `socketPath` with `take()`'s bytes: a line `ok <length>` and the
- * bytes, or `error <message>`. Returns undefined where Unix sockets are not available (Windows) or
+ * Answers every connection on `socketPath` with the path `take()` made the copy at, `ok <path>`,
+ * or `error <message>`. Returns undefined where Unix sockets are not available (Windows) or
  * the socket cannot be made: read-only commands then refuse as before, naming the process.
  */
-export async function serveSnapshots(socketPath: string, take: () => Promise<Uint8Array>): Promise<SnapshotServer | undefined> {
+export async function serveSnapshots(socketPath: string, take: () => Promise<string>): Promise<SnapshotServer | undefined> {
   if (process.platform === "win32") return undefined;
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
@@ -43,10 +44,7 @@ export async function serveSnapshots(socketPath: string, take: () => Promise<Uin
     // Whatever the peer sends is ignored.
     socket.resume();
     take().then(
-      (bytes) => {
-        socket.write(`ok ${bytes.byteLength}\n`);
-        socket.end(bytes);
-      },
+      (copy) => socket.end(`ok ${copy}\n`),
       (error: unknown) => socket.end(`error ${error instanceof Error ? error.message : String(error)}\n`.replace(/\n(?!$)/g, " ")),
     );
   });
@@ -72,8 +70,8 @@ export async function serveSnapshots(socketPath: string, take: () => Promise<Uin
 
 export class SnapshotUnavailableError extends Error {}
 
-/** Asks the process serving `socketPath` for a snapshot; its bytes. */
-export async function requestSnapshot(socketPath: string): Promise<Buffer> {
+/** Asks the process serving `socketPath` for a snapshot; the path of the copy, now the caller's to delete. */
+export async function requestSnapshot(socketPath: string): Promise<string> {
   const socket = createConnection(socketPath);
   const chunks: Buffer[] = [];
   socket.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -84,12 +82,8 @@ export async function requestSnapshot(socketPath: string): Promise<Buffer> {
   } finally {
     socket.destroy();
   }
-  const received = Buffer.concat(chunks);
-  const newline = received.indexOf(10);
-  const header = received.subarray(0, newline === -1 ? received.length : newline).toString("utf8");
-  const ok = /^ok (\d+)$/.exec(header);
-  if (!ok) throw new SnapshotUnavailableError(`no snapshot from ${socketPath}: ${header.replace(/^error /, "") || "the connection closed"}`);
-  const bytes = received.subarray(newline + 1);
-  if (bytes.length !== Number(ok[1])) throw new SnapshotUnavailableError(`no snapshot from ${socketPath}: ${bytes.length} of ${ok[1]} bytes arrived`);
-  return bytes;
+  const answer = Buffer.concat(chunks).toString("utf8").trimEnd();
+  const ok = /^ok (.+)$/.exec(answer);
+  if (!ok) throw new SnapshotUnavailableError(`no snapshot from ${socketPath}: ${answer.replace(/^error /, "") || "the connection closed"}`);
+  return ok[1]!;
 }
