@@ -52,6 +52,7 @@ const idempotencyConflicts: Partial<Record<ProblemCode, IdempotencyAnswer>> = {
   idempotency_key_reused: "key_reused",
 };
 
+const statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 const transactionOutcomes = ["approved", "declined", "failed", "pending"] as const satisfies readonly TransactionStatus[];
 const limitNames = ["maxAmountPerTransaction", "dailyAmount", "dailyCount"] as const satisfies readonly LimitName[];
 
@@ -77,6 +78,9 @@ export function createMetrics(
   const registry = new Registry<RegistryContentType>();
   registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   collectDefaultMetrics({ register: registry });
+  // Gauges that prom-client names `_total`, which Prometheus keeps for counters (promtool check
+  // metrics): each is the sum of nodejs_active_handles, _requests or _resources by type.
+  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) registry.removeSingleMetric(name);
   const latency = <L extends string>(configuration: HistogramConfiguration<L>) => latencyObserver(registry, configuration, exemplarOf);
   const observeRequest = latency({
     name: "http_request_duration_seconds",
@@ -84,6 +88,13 @@ export function createMetrics(
     labelNames: ["method", "route", "status"] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   });
+  const responses = new Counter({
+    name: "http_responses_total",
+    help: "HTTP answers by status class (1xx to 5xx); every class starts at 0, so a rate sees the first 5xx",
+    labelNames: ["class"] as const,
+    registers: [registry],
+  });
+  for (const statusClass of statusClasses) responses.inc({ class: statusClass }, 0);
   const observeAppend = latency({
     name: "event_store_append_duration_seconds",
     help: "Event store append latency; outcome is ok, conflict or error",
@@ -178,7 +189,10 @@ export function createMetrics(
   return {
     expose: serializedRenders(registry),
     refreshGauges,
-    observeRequest,
+    observeRequest(labels, seconds) {
+      observeRequest(labels, seconds);
+      responses.inc({ class: `${String(labels.status).charAt(0)}xx` });
+    },
     observeAppend: (outcome, seconds) => observeAppend({ outcome }, seconds),
     observeWebhookAttempt(outcome, durationMs) {
       webhookAttempts.inc({ outcome });

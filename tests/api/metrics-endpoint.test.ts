@@ -154,3 +154,24 @@ for (const target of testDatabaseTargets()) {
     });
   });
 }
+
+describe("http_responses_total", () => {
+  it("counts answers by status class, every class from 0, so that a lone 5xx is an increase a rate sees", async () => {
+    const metrics = createMetrics({
+      measureLags: async () => [],
+      countPending: async () => ({ byAge: { "<1m": 0, "1m-10m": 0, "10m-1h": 0, ">=1h": 0 }, oldestSeconds: 0 }),
+      countMismatchedSettlements: async () => 0,
+      measureWebhookQueue: async () => ({ pending: 0, oldestSeconds: 0 }),
+    });
+    const byClass = async () =>
+      Object.fromEntries(
+        parsePrometheusText(await metrics.expose("prometheus"))
+          .samples.filter(({ name }) => name === "http_responses_total")
+          .map(({ labels, value }) => [labels.class, value]),
+      );
+    expect(await byClass()).toEqual({ "1xx": 0, "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 });
+    metrics.observeRequest({ method: "POST", route: "/v1/transactions/sale", status: "504" }, 10);
+    metrics.observeRequest({ method: "GET", route: "/v1/clients/:clientId", status: "200" }, 0.01);
+    expect(await byClass()).toEqual({ "1xx": 0, "2xx": 1, "3xx": 0, "4xx": 0, "5xx": 1 });
+  });
+});

@@ -146,6 +146,24 @@ describe("the Grafana dashboard", () => {
     }
   });
 
+  it("counts sales and authorizations only in its approval rates: captures, refunds and voids ask no card for approval", () => {
+    const approvalPanels = dashboard.panels.filter((each) => each.title.startsWith("Approval rate"));
+    expect(approvalPanels.map((each) => each.title)).toEqual(["Approval rate", "Approval rate by processor"]);
+    for (const { targets } of approvalPanels) {
+      for (const { expr } of targets ?? []) {
+        const selectors = [...expr.matchAll(/transactions_total\{([^}]*)\}/g)].map((match) => match[1]);
+        expect(selectors.length, expr).toBeGreaterThan(0);
+        for (const selector of selectors) expect(selector, expr).toContain('type=~"sale|authorization"');
+      }
+    }
+  });
+
+  it("shows 5xx answers from a counter that starts at 0, so that a lone one shows", () => {
+    const serverErrors = dashboard.panels.find((each) => each.title === "5xx answers");
+    for (const { expr } of serverErrors?.targets ?? []) expect(metricNamesIn(expr), expr).toEqual(expect.arrayContaining(["http_responses_total"]));
+    expect(serverErrors?.targets?.length).toBe(2);
+  });
+
   it("queries the Prometheus data source chosen in its variable, never a fixed UID", () => {
     expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: "datasource", type: "datasource", query: "prometheus" }));
     for (const each of panelsWithQueries) {
