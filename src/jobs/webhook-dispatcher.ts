@@ -313,14 +313,12 @@ export class WebhookDispatcher {
 
   /**
    * A failing endpoint leaves a warning at its first failure and then at most one every
-   * FAILURE_WARNING_INTERVAL_MS, counting the failures in between; a delivery ends the episode.
+   * FAILURE_WARNING_INTERVAL_MS, counting the failures in between. Deliveries in between do not
+   * start the count over: a flaky endpoint (one answer in five a 500) would warn at every failure.
    */
   #noteOutcome(candidate: DueDelivery, failure: SendResult | undefined): void {
     const { endpointId, clientId } = candidate;
-    if (failure === undefined) {
-      this.#failureWarnings.delete(endpointId);
-      return;
-    }
+    if (failure === undefined) return;
     const now = this.#options.context.now().getTime();
     const warned = this.#failureWarnings.get(endpointId);
     if (warned && now - warned.warnedAt < FAILURE_WARNING_INTERVAL_MS) {

@@ -178,6 +178,30 @@ for (const target of testDatabaseTargets()) {
       expect(deleted.status).toBe(204);
     });
 
+    it("leaves one warning in 10 minutes for a flaky endpoint (one answer in five a 500), not one per failure between deliveries", async () => {
+      const flaky = await endpointAt("/flaky");
+      let flakyRequests = 0;
+      receiver.setBehaviour((request) => {
+        if (request.path !== "/flaky") return request.path === "/failing" ? 500 : 200;
+        flakyRequests += 1;
+        return flakyRequests % 5 === 0 ? 500 : 200;
+      });
+      for (let sale = 0; sale < 16; sale += 1) {
+        const sold = await api.request("POST", "/v1/transactions/sale", {
+          key: acme.key,
+          body: { processor: "processor_a", amount: 100 + sale, currency: "USD", card, userId: "u1" },
+        });
+        expect(sold.status, sold.text).toBe(201);
+      }
+      // Three failures, each followed by deliveries: three failure episodes.
+      await receiver.waitFor((requests) => requests.length >= 16, { path: "/flaky", timeoutMs: 30_000, message: "sixteen attempts" });
+      const warnings = linesAbout(lines(), flaky);
+      expect(warnings, JSON.stringify(warnings)).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ level: 40, endpointId: flaky, responseStatus: 500, failuresSinceLastWarning: 1 });
+      const deleted = await api.request("DELETE", `/v1/webhook-endpoints/${flaky}`, { key: acme.key });
+      expect(deleted.status).toBe(204);
+    });
+
     it("is disabled once its every attempt has failed for 3 days, with one warning; enabled again, it gets what is owed", async () => {
       const failing = await endpointAt("/failing");
       const healthy = await endpointAt("/healthy");
