@@ -33,7 +33,7 @@ import { runOpenLoad } from "./load.ts";
 import { MIX, merchantMix, setUpMerchant } from "./mix.ts";
 import { processCpuMs, processCpuMsOrZero, residentMiB, type ServiceChild, startReceiverChild, startServiceChild, startSimulatorChild } from "./processes.ts";
 import { startReference } from "./reference.ts";
-import { answerCounts, kneeOf, KNEE, latencies, missed, p99OrInfinity, printSteps, type Step } from "./report.ts";
+import { addedP99ByKind, answerCounts, kneeOf, KNEE, latencies, missed, p99OrInfinity, printSteps, type Step } from "./report.ts";
 
 const LATENCY = { SIMULATOR_LATENCY_P50_MS: "120", SIMULATOR_LATENCY_P99_MS: "380", SIMULATOR_TIMEOUT_RATE: "0.005" };
 /** The service's default: a processor call not answered within it leaves the transaction pending (504). */
@@ -251,6 +251,7 @@ async function main(): Promise<void> {
             `projection lag p99 ${formatNumber(step.projectionLagP99Seconds, 2)} s, webhook lag p99 ${formatNumber(step.webhookLagP99Seconds, 2)} s ` +
             `(a status read took ${formatNumber(watched.statusReadMs)} ms on average, ${watched.refused} refused or timed out): ${misses.length === 0 ? "within bounds" : misses.join("; ")}`,
         );
+        console.log(`  added p99 by kind: ${addedP99ByKind(run.samples)}`);
       }
       printSteps(steps);
       const standIns = [...mix.standIns()].map(([kind, count]) => `${kind} ${count}`).join(", ");

@@ -51,6 +51,16 @@ export function latencies(samples: Sample[]) {
   return { addedP50Ms: percentile(added, 0.5), addedP99Ms: percentile(added, 0.99), endToEndP99Ms: percentile(endToEnd, 0.99) };
 }
 
+/** Platform-added p99 of each kind of operation, slowest first: where a step's tail comes from. */
+export function addedP99ByKind(samples: Sample[]): string {
+  const kinds = [...new Set(samples.map((sample) => sample.kind))];
+  return kinds
+    .map((kind) => ({ kind, p99: latencies(samples.filter((sample) => sample.kind === kind)).addedP99Ms }))
+    .toSorted((one, other) => other.p99 - one.p99)
+    .map(({ kind, p99 }) => `${kind} ${formatNumber(p99)} ms`)
+    .join(", ");
+}
+
 export function answerCounts(samples: Sample[], seconds: number) {
   const platform5xx = samples.filter(isPlatform5xx).length;
   return {
