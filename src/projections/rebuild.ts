@@ -72,11 +72,28 @@ export async function withShadowTables<T>(
   try {
     for (const table of projection.tables) {
       await sql`create table ${schema.id}.${sql.id(table)} (like public.${sql.id(table)} including all)`.execute(db);
+      if (purpose === "verify") await dropLookupIndexes(db, schema, table);
     }
     return await work(schema);
   } finally {
     await sql`drop schema if exists ${schema.id} cascade`.execute(db);
   }
+}
+
+/**
+ * A verify's copies are only written and compared whole: indexes that no write needs (all but the
+ * unique ones, which the upserts' conflicts and the constraints rely on) would only slow the replay.
+ */
+async function dropLookupIndexes(db: Kysely<Database>, schema: SchemaRef, table: string): Promise<void> {
+  const { rows } = await sql<{ name: string }>`
+    select index_class.relname as name
+    from pg_index
+    join pg_class index_class on index_class.oid = pg_index.indexrelid
+    join pg_class table_class on table_class.oid = pg_index.indrelid
+    join pg_namespace on pg_namespace.oid = table_class.relnamespace
+    where pg_namespace.nspname = ${schema.name} and table_class.relname = ${table} and not pg_index.indisunique
+  `.execute(db);
+  for (const { name } of rows) await sql`drop index ${schema.id}.${sql.id(name)}`.execute(db);
 }
 
 export interface ReplayOptions {
