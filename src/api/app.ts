@@ -6,6 +6,7 @@ import type { AdminKey } from "../auth/admin-key.ts";
 import { createBrokenLinkAlarm } from "../audit/broken-link-alarm.ts";
 import type { Logger } from "../logger.ts";
 import { registerAuthentication } from "./auth.ts";
+import { keyUseRecorder } from "../auth/last-use.ts";
 import { gracefulCloseOptions, registerGracefulClose } from "./graceful-close.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { type LoadSheddingOptions, registerLoadShedding } from "./load-shedding.ts";
@@ -123,7 +124,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         errorResponseBuilder: (_request, context) =>
           new ApiProblem("rate_limited", `Too many requests; retry in ${context.after}.`),
       });
-      registerAuthentication(v1, deps.db, deps.adminKey);
+      registerAuthentication(v1, deps.db, deps.adminKey, keyUseRecorder(deps));
       registerIdempotency(v1, {
         db: deps.db,
         requestHasher: deps.requestHasher,

@@ -3,6 +3,7 @@ import { type Kysely, sql } from "kysely";
 import type { AdminKey } from "../auth/admin-key.ts";
 import { batchWhileBusy } from "../batching/batch-while-busy.ts";
 import { hashApiKey, sameHash } from "../auth/keys.ts";
+import type { KeyUseRecorder } from "../auth/last-use.ts";
 import type { Database } from "../db/schema.ts";
 import { withArticle } from "../domain/english.ts";
 import { ApiProblem } from "./problems.ts";
@@ -26,9 +27,9 @@ const bearer = /^Bearer ([\x21-\x7e]{16,512})$/;
 /**
  * Authenticates every route of the scope, each of which must declare `config.access`, then checks
  * the role. Client keys are looked up on every request, so a revoked key stops working at once on
- * every instance.
+ * every instance. Each client key's use is noted with `recordUse`.
  */
-export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKey: AdminKey): void {
+export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>, adminKey: AdminKey, recordUse: KeyUseRecorder): void {
   app.decorateRequest("principal", undefined);
   // Fail closed: a route added to this scope without saying who may call it would otherwise
   // answer anyone.
@@ -41,6 +42,7 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<Database
     if (!access) return;
     const principal = await authenticate(request, keyHolders, adminKey);
     request.principal = principal;
+    if (principal.role === "client") recordUse(principal.keyId);
     if (access !== "any" && principal.role !== access) {
       throw new ApiProblem("forbidden", `This operation needs ${withArticle(access)} key.`);
     }

@@ -41,16 +41,18 @@ export async function issueApiKey(
   context: CommandContext,
   clientId: string,
   keyId: string,
-): Promise<CommandResult<{ keyId: string; key: string | null; createdAt: string } & Written>> {
+  name: string | undefined,
+): Promise<CommandResult<{ keyId: string; key: string | null; name: string | null; createdAt: string } & Written>> {
   const key = generateApiKey("client");
   const now = context.now().toISOString();
-  const result = await runClientCommand(context, clientId, { type: "IssueApiKey", keyId, keyHash: hashApiKey(key), prefix: keyPrefixOf(key), now });
-  if (result.ok) return { ok: true, value: { keyId, key, createdAt: now, ...result.value } };
+  const command: ClientCommand = { type: "IssueApiKey", keyId, keyHash: hashApiKey(key), prefix: keyPrefixOf(key), name, now };
+  const result = await runClientCommand(context, clientId, command);
+  if (result.ok) return { ok: true, value: { keyId, key, name: name ?? null, createdAt: now, ...result.value } };
   if (result.error !== "already_exists") return result;
   const { state, tip } = await readStream(context.store, clientDecider, clientStreamId(clientId), false);
   const issued = state.keys.get(keyId);
   if (!issued) throw new Error("an API key refused as issued is not in its client's stream");
-  return { ok: true, value: { keyId, key: null, createdAt: issued.issuedAt, revision: tip?.revision } };
+  return { ok: true, value: { keyId, key: null, name: issued.name, createdAt: issued.issuedAt, revision: tip?.revision } };
 }
 
 export function revokeApiKey(context: CommandContext, clientId: string, keyId: string): Promise<CommandResult<Written>> {

@@ -49,8 +49,16 @@ export interface ApiKeysTable {
   key_hash: string;
   /** The key's first characters; null for keys issued before they were kept. */
   prefix: string | null;
+  /** What its admin called it; null when unnamed. */
+  name: string | null;
   created_at: Date;
   revoked_at: Date | null;
+}
+
+/** When each client key last authenticated a request, to the minute; no row until its first use. */
+export interface ApiKeyLastUsedTable {
+  key_id: string;
+  last_used_at: Date;
 }
 
 export interface AdminKeyTable {
@@ -244,6 +252,7 @@ export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   clients: ClientsTable;
   api_keys: ApiKeysTable;
+  api_key_last_used: ApiKeyLastUsedTable;
   admin_key: AdminKeyTable;
   idempotency_records: IdempotencyRecordsTable;
   host_configurations: HostConfigurationsTable;

@@ -50,8 +50,8 @@ for (const target of testDatabaseTargets()) {
       const listed = await api.request("GET", `/v1/clients/${acme.clientId}/api-keys`);
       expect(listed.status).toBe(200);
       expect(listed.body.data).toEqual([
-        { id: second.body.id, prefix: second.body.key.slice(0, 12), createdAt: second.body.createdAt, revokedAt: null },
-        { id: acme.keyId, prefix: acme.key.slice(0, 12), createdAt: expect.any(String), revokedAt: null },
+        { id: second.body.id, prefix: second.body.key.slice(0, 12), name: null, createdAt: second.body.createdAt, revokedAt: null, lastUsedAt: null },
+        { id: acme.keyId, prefix: acme.key.slice(0, 12), name: null, createdAt: expect.any(String), revokedAt: null, lastUsedAt: null },
       ]);
       expect(listed.text).not.toContain(acme.key);
       expect(listed.text).not.toContain(second.body.key);

@@ -115,7 +115,7 @@ for (const target of testDatabaseTargets()) {
     });
     afterAll(() => api.stop());
 
-    it("issues one key: the retry answers its id and createdAt with key null, as a replay would", async () => {
+    it("issues one key: the retry answers its id, name and createdAt with key null, as a replay would", async () => {
       const acme = await api.createClient("Acme");
       const { db } = api.database;
       const issued = async () =>
@@ -123,7 +123,8 @@ for (const target of testDatabaseTargets()) {
           await sql<{ key_id: string; occurred_at: string }>`select data->>'keyId' as key_id, data->>'occurredAt' as occurred_at from events
             where type = 'ApiKeyIssued.v1' and stream_id = ${`client-${acme.clientId}`} order by position`.execute(db)
         ).rows.filter((row) => row.key_id !== acme.keyId);
-      const create = () => api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { headers: { "idempotency-key": "api-key-failed" }, body: {} });
+      const create = () =>
+        api.request("POST", `/v1/clients/${acme.clientId}/api-keys`, { headers: { "idempotency-key": "api-key-failed" }, body: { name: "retried" } });
       // The key's event is appended, then the read model refuses it: the request answers 500.
       await sql`create function refuse_api_key() returns trigger language plpgsql as $$
         begin raise exception 'api key refused by the test'; end $$`.execute(db);
@@ -142,7 +143,7 @@ for (const target of testDatabaseTargets()) {
 
       const retry = await create();
       expect(retry.status, retry.text).toBe(201);
-      expect(retry.body).toEqual({ id: made!.key_id, key: null, createdAt: made!.occurred_at });
+      expect(retry.body).toEqual({ id: made!.key_id, key: null, name: "retried", createdAt: made!.occurred_at });
       expect(await issued()).toEqual([made]);
       const replay = await create();
       expect(replay.status).toBe(201);

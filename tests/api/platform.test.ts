@@ -181,7 +181,7 @@ for (const target of testDatabaseTargets()) {
 
       it("refuses to register a /v1 route that does not say who may call it", async () => {
         const app = Fastify();
-        registerAuthentication(app, api.database.db, { kind: "stored" });
+        registerAuthentication(app, api.database.db, { kind: "stored" }, () => {});
         expect(() => app.get("/v1/open", async () => ({ open: true }))).toThrow("GET /v1/open declares no config.access");
         await app.close();
       });

@@ -30,13 +30,20 @@ const chooseIfNone = (hostConfigurationId: string, processor: "processor_a" | "p
 });
 
 describe("the client decider's API keys", () => {
-  const issue: ClientCommand = { type: "IssueApiKey", keyId: first, keyHash: "hash", prefix: "ldgr_sk_abcd", now };
+  const issue: ClientCommand = { type: "IssueApiKey", keyId: first, keyHash: "hash", prefix: "ldgr_sk_abcd", name: undefined, now };
   const issued: ClientEvent = { type: "ApiKeyIssued.v1", data: { keyId: first, keyHash: "hash", prefix: "ldgr_sk_abcd", occurredAt: now } };
   const revoked: ClientEvent = { type: "ApiKeyRevoked.v1", data: { keyId: first, occurredAt: now } };
 
   it("issues a key under its id, and tracks when it was issued and whether it is revoked", () => {
     given([registered]).when(issue).then([issued]);
-    expect(stateAfter([registered, issued, revoked]).keys).toEqual(new Map([[first, { issuedAt: now, revoked: true }]]));
+    expect(stateAfter([registered, issued, revoked]).keys).toEqual(new Map([[first, { issuedAt: now, name: null, revoked: true }]]));
+  });
+
+  it("keeps a named key's name in its event and state; an unnamed key's event has none, as before names", () => {
+    const named: ClientEvent = { type: "ApiKeyIssued.v1", data: { ...issued.data, name: "checkout" } };
+    given([registered]).when({ ...issue, name: "checkout" }).then([named]);
+    expect(stateAfter([registered, named]).keys.get(first)).toEqual({ issuedAt: now, name: "checkout", revoked: false });
+    expect(stateAfter([registered, issued]).keys.get(first)).toEqual({ issuedAt: now, name: null, revoked: false });
   });
 
   it("refuses an id already issued, revoked or not: a retry issues no second key", () => {

@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key for a client
-         * @description The key is shown only in this answer: store it now. A replay of this request answers `key: null`.
+         * @description The key is shown only in this answer: store it now. A replay of this request answers `key: null`. `name` is optional (1 to 100 printable characters, trimmed; null when none).
          *
          *     **Who may call:** the admin key.
          */
@@ -1490,6 +1490,8 @@ export interface components {
             id: string;
             /** @description Shown only in this response; only its hash is stored. A replay of the creation answers null. */
             key: string | null;
+            /** @description What its admin called the key, to tell keys apart; null when unnamed. */
+            name: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1498,9 +1500,13 @@ export interface components {
             id: string;
             /** @description The key's first characters (`ldgr_sk_` and four more), to tell keys apart; never the key. */
             prefix: string;
+            /** @description What its admin called the key, to tell keys apart; null when unnamed. */
+            name: string | null;
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
+            /** @description When the key last authenticated a request, to within a minute; null until its first use. */
+            lastUsedAt: string | null;
         };
         Caller: {
             /** @constant */
@@ -2636,7 +2642,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @description What to call the key, to tell it apart in lists (1 to 100 printable characters, trimmed). */
+                    name?: string;
+                };
             };
         };
         responses: {

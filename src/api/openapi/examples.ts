@@ -37,10 +37,18 @@ export const clientWithLimits = {
 export const apiKey = {
   id: ids.apiKey,
   key: "ldgr_sk_8ttbLyOVKfFjR3PJjvDOsCD1Ql675XNz-pcycOTn2TQ",
+  name: "checkout server",
   createdAt: at("09:00:05.000"),
 };
 
-export const listedApiKey = { id: ids.apiKey, prefix: "ldgr_sk_8ttb", createdAt: apiKey.createdAt, revokedAt: null };
+export const listedApiKey = {
+  id: ids.apiKey,
+  prefix: "ldgr_sk_8ttb",
+  name: apiKey.name,
+  createdAt: apiKey.createdAt,
+  revokedAt: null,
+  lastUsedAt: at("09:14:00.000"),
+};
 
 // --- host configurations ---------------------------------------------------------------------
 

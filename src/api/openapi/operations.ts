@@ -142,9 +142,11 @@ const clientDocs: Record<string, OperationDoc> = {
       "Limits hold exactly under concurrency: of many simultaneous requests, those that fit are approved and the rest get 402 `limit_exceeded`.",
   },
   "POST /v1/clients/{clientId}/api-keys": {
-    request: {},
+    request: { name: example.apiKey.name },
     response: example.apiKey,
-    description: "The key is shown only in this answer: store it now. A replay of this request answers `key: null`.",
+    description:
+      "The key is shown only in this answer: store it now. A replay of this request answers `key: null`. " +
+      "`name` is optional (1 to 100 printable characters, trimmed; null when none).",
   },
   "GET /v1/clients/{clientId}/api-keys": { response: example.page([example.listedApiKey]) },
   "DELETE /v1/clients/{clientId}/api-keys/{keyId}": { description: "The key stops working at once, on every instance." },

@@ -32,6 +32,8 @@ const clientSchema = z
   })
   .meta({ id: "Client" });
 
+const apiKeyNameSchema = z.string().nullable().describe("What its admin called the key, to tell keys apart; null when unnamed.");
+
 const apiKeySchema = z
   .object({
     id: z.uuid(),
@@ -39,6 +41,7 @@ const apiKeySchema = z
       .string()
       .nullable()
       .describe("Shown only in this response; only its hash is stored. A replay of the creation answers null."),
+    name: apiKeyNameSchema,
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "ApiKey" });
@@ -47,8 +50,13 @@ const listedApiKeySchema = z
   .object({
     id: z.uuid(),
     prefix: z.string().describe("The key's first characters (`ldgr_sk_` and four more), to tell keys apart; never the key."),
+    name: apiKeyNameSchema,
     createdAt: z.iso.datetime(),
     revokedAt: z.iso.datetime().nullable(),
+    lastUsedAt: z.iso
+      .datetime()
+      .nullable()
+      .describe("When the key last authenticated a request, to within a minute; null until its first use."),
   })
   .meta({ id: "ListedApiKey" });
 
@@ -158,16 +166,19 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
       const keys = db
         .selectFrom("api_keys")
-        .select(["key_id", "prefix", "created_at", "revoked_at"])
+        .leftJoin("api_key_last_used", "api_key_last_used.key_id", "api_keys.key_id")
+        .select(["api_keys.key_id", "prefix", "name", "created_at", "revoked_at", "last_used_at"])
         .where("client_id", "=", clientId);
-      const rows = await newestFirst(keys, ["created_at", "key_id"], after, limit).execute();
+      const rows = await newestFirst(keys, ["created_at", "api_keys.key_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.key_id));
       return {
         data: page.data.map((row) => ({
           id: row.key_id,
           prefix: row.prefix ?? UNKNOWN_KEY_PREFIX,
+          name: row.name,
           createdAt: row.created_at.toISOString(),
           revokedAt: row.revoked_at?.toISOString() ?? null,
+          lastUsedAt: row.last_used_at?.toISOString() ?? null,
         })),
         nextCursor: page.nextCursor,
       };
@@ -216,15 +227,28 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
         operationId: "createApiKey",
         summary: "Create an API key for a client",
         params: clientIdParams,
-        body: z.strictObject({}).optional(),
+        body: z
+          .strictObject({
+            name: z
+              .string()
+              .trim()
+              .min(1)
+              .max(100)
+              .regex(/^\P{Cc}*$/u, "must not contain control characters")
+              .optional()
+              .describe("What to call the key, to tell it apart in lists (1 to 100 printable characters, trimmed)."),
+          })
+          .optional(),
         response: { 201: apiKeySchema },
       },
     },
     async (request, reply) => {
-      const result = await issueApiKey(context(eventMetadataOf(request)), request.params.clientId, claimedResourceId(request));
+      const { clientId } = request.params;
+      const result = await issueApiKey(context(eventMetadataOf(request)), clientId, claimedResourceId(request), request.body?.name);
       if (!result.ok) throw notFound("client");
-      await applyClientWrite({ db, store }, request.params.clientId, result.value.revision);
-      return reply.code(201).send({ id: result.value.keyId, key: result.value.key, createdAt: result.value.createdAt });
+      await applyClientWrite({ db, store }, clientId, result.value.revision);
+      const { keyId, key, name, createdAt } = result.value;
+      return reply.code(201).send({ id: keyId, key, name, createdAt });
     },
   );
 

@@ -24,6 +24,7 @@ import * as webhookTraceContext from "./0023-webhook-trace-context.ts";
 import * as idempotencyResource from "./0024-idempotency-resource.ts";
 import * as cardData from "./0025-card-data.ts";
 import * as settlementLists from "./0026-settlement-lists.ts";
+import * as apiKeyNames from "./0027-api-key-names.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "0024-idempotency-resource": idempotencyResource,
   "0025-card-data": cardData,
   "0026-settlement-lists": settlementLists,
+  "0027-api-key-names": apiKeyNames,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

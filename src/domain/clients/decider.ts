@@ -4,8 +4,11 @@ import type { CurrencyLimit } from "../limits/limits.ts";
 
 export type ClientEvent =
   | { type: "ClientRegistered.v1"; data: { clientId: string; name: string; occurredAt: string } }
-  /** `prefix`: the key's first characters, to tell keys apart in lists; absent on keys issued before it was kept. */
-  | { type: "ApiKeyIssued.v1"; data: { keyId: string; keyHash: string; prefix?: string; occurredAt: string } }
+  /**
+   * `prefix`: the key's first characters, to tell keys apart in lists; absent on keys issued before
+   * it was kept. `name`: what its admin called it; absent when unnamed, and on keys issued before names.
+   */
+  | { type: "ApiKeyIssued.v1"; data: { keyId: string; keyHash: string; prefix?: string; name?: string; occurredAt: string } }
   | { type: "ApiKeyRevoked.v1"; data: { keyId: string; occurredAt: string } }
   /** Replaces all of the client's limits. */
   | { type: "ClientLimitsSet.v1"; data: { limits: CurrencyLimit[]; occurredAt: string } }
@@ -19,7 +22,7 @@ export type DefaultHostConfigurationChosen = {
 
 export type ClientCommand =
   | { type: "RegisterClient"; clientId: string; name: string; now: string }
-  | { type: "IssueApiKey"; keyId: string; keyHash: string; prefix: string; now: string }
+  | { type: "IssueApiKey"; keyId: string; keyHash: string; prefix: string; name: string | undefined; now: string }
   | { type: "RevokeApiKey"; keyId: string; now: string }
   | { type: "SetLimits"; limits: CurrencyLimit[]; now: string }
   /** Makes the configuration the default for its processor, replacing any other. */
@@ -34,8 +37,8 @@ export type ClientFailure = "already_exists" | "not_found";
 
 export interface ClientState {
   registered: boolean;
-  /** Issued keys: when each was issued, and whether it is revoked. */
-  keys: Map<string, { issuedAt: string; revoked: boolean }>;
+  /** Issued keys: when each was issued, its name if it has one, and whether it is revoked. */
+  keys: Map<string, { issuedAt: string; name: string | null; revoked: boolean }>;
   /** The default host configuration's id per processor, where one was chosen. */
   defaultHostConfigurations: Map<Processor, string>;
 }
@@ -58,7 +61,10 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
       case "ClientRegistered.v1":
         return { ...state, registered: true };
       case "ApiKeyIssued.v1":
-        return { ...state, keys: new Map(state.keys).set(event.data.keyId, { issuedAt: event.data.occurredAt, revoked: false }) };
+        return {
+          ...state,
+          keys: new Map(state.keys).set(event.data.keyId, { issuedAt: event.data.occurredAt, name: event.data.name ?? null, revoked: false }),
+        };
       case "ApiKeyRevoked.v1": {
         const key = state.keys.get(event.data.keyId);
         return key ? { ...state, keys: new Map(state.keys).set(event.data.keyId, { ...key, revoked: true }) } : state;
@@ -91,7 +97,13 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent, Cli
         if (state.keys.has(command.keyId)) return reject("already_exists", "The API key already exists.");
         return accept({
           type: "ApiKeyIssued.v1",
-          data: { keyId: command.keyId, keyHash: command.keyHash, prefix: command.prefix, occurredAt: command.now },
+          data: {
+            keyId: command.keyId,
+            keyHash: command.keyHash,
+            prefix: command.prefix,
+            ...(command.name !== undefined && { name: command.name }),
+            occurredAt: command.now,
+          },
         });
       case "SetLimits":
         return accept({ type: "ClientLimitsSet.v1", data: { limits: command.limits, occurredAt: command.now } });

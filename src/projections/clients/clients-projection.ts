@@ -43,6 +43,7 @@ export const clientsProjection = defineProjection<ClientEvent>({
               client_id: clientId,
               key_hash: event.data.keyHash,
               prefix: event.data.prefix ?? null,
+              name: event.data.name ?? null,
               created_at: occurredAt,
             })
             .execute();
