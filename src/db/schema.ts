@@ -221,6 +221,15 @@ export interface PaymentMethodKeysTable {
   wrapped_key: string;
   created_at: Date;
   rewrapped_at: Date | null;
+  /** Set when its deletion began: no payment reads the key from then on. */
+  deleting_since: Date | null;
+}
+
+/** A payment that read a card's key and whose processor call has not returned yet. */
+export interface PaymentMethodUsesTable {
+  transaction_id: string;
+  payment_method_id: string;
+  started_at: Date;
 }
 
 export interface PaymentMethodsTable {
@@ -264,6 +273,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   payment_method_keys: PaymentMethodKeysTable;
+  payment_method_uses: PaymentMethodUsesTable;
   payment_methods: PaymentMethodsTable;
   card_fingerprint_keys: CardFingerprintKeysTable;
 }

@@ -1,3 +1,7 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventStore } from "../../src/eventstore/port.ts";
 import { openEventStore } from "../../src/eventstore/open.ts";
@@ -49,6 +53,63 @@ class IntentGate {
 }
 
 /**
+ * Stands between the instances and the simulator: notes when each processor call's answer came
+ * back, and can hold the next call before it reaches the simulator, as a payment that read the
+ * card's key and has not sent it yet.
+ */
+const HOP_BY_HOP = new Set(["host", "connection", "keep-alive", "content-length", "transfer-encoding"]);
+
+class ProcessorGate {
+  readonly answeredAt: number[] = [];
+  #held: { arrived: () => void; released: Promise<void> } | undefined;
+  readonly #server: Server;
+
+  constructor(simulatorUrl: string) {
+    this.#server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", async () => {
+        const held = this.#held;
+        if (held) {
+          this.#held = undefined;
+          held.arrived();
+          await held.released;
+        }
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === "string" && !HOP_BY_HOP.has(entry[0])),
+        );
+        const answer = await fetch(`${simulatorUrl}${request.url}`, {
+          method: request.method,
+          headers,
+          ...(chunks.length > 0 && { body: Buffer.concat(chunks) }),
+        });
+        const body = Buffer.from(await answer.arrayBuffer());
+        this.answeredAt.push(performance.now());
+        response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(body);
+      });
+    });
+  }
+
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  /** Holds the next call; resolves once one waits. */
+  hold(): { arrived: Promise<void>; release: () => void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    this.#held = { arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+    return { arrived: arrival, release };
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+/**
  * API.md (payment methods): a deletion that lands while a payment with the method is under way
  * makes that payment `failed` with reason `payment_method_deleted`, recorded before anything is
  * sent to the processor, and answered 404. Two instances on one database, as behind a load
@@ -61,14 +122,17 @@ for (const target of testDatabaseTargets()) {
     let second: Service;
     let key: string;
     const gate = new IntentGate();
+    let processors: ProcessorGate;
 
     beforeAll(async () => {
       simulator = await startSimulator();
-      first = await startTestService(target, everyProcessorAt(simulator.url));
+      processors = new ProcessorGate(simulator.url);
+      const processorUrl = await processors.listen();
+      first = await startTestService(target, everyProcessorAt(processorUrl));
       // On PGlite the second instance shares the first's database in this process, as a second
       // process shares a PostgreSQL server.
       const database = target === "pglite" ? { ...first.database, close: async () => {} } : undefined;
-      const config = testConfig(first.database.url, everyProcessorAt(simulator.url));
+      const config = testConfig(first.database.url, { ...everyProcessorAt(processorUrl), PROCESSOR_TIMEOUT_MS: "2000" });
       second = await startService(config, createLogger("silent"), database, {
         openStore: (db) => gate.around(openEventStore(config.eventStoreUrl, db)),
       });
@@ -80,6 +144,7 @@ for (const target of testDatabaseTargets()) {
     afterAll(async () => {
       await second?.stop();
       await first?.stop();
+      await processors?.close();
       await simulator?.close();
     });
 
@@ -134,8 +199,12 @@ for (const target of testDatabaseTargets()) {
         const [payOn, deleteOn] = round % 2 === 0 ? [second.url, first.url] : [first.url, second.url];
         const racing = Array.from({ length: RACING_PAYMENTS }, (_, index) => pay(index % 2 === 0 ? payOn : deleteOn, paymentMethodId));
         await new Promise((resolve) => setTimeout(resolve, round));
+        processors.answeredAt.length = 0;
         const deleted = await deleteCard(deleteOn, paymentMethodId);
+        const deletedAt = performance.now();
         expect(deleted.status).toBe(204);
+        // Every charge the processor received had been answered before the deletion's 204.
+        for (const answeredAt of processors.answeredAt) expect(answeredAt).toBeLessThan(deletedAt);
         const after = await Promise.all([pay(first.url, paymentMethodId), pay(second.url, paymentMethodId)]);
 
         const charged = new Map(simulator.transactions().map((charge) => [charge.transactionId, charge]));
@@ -158,5 +227,52 @@ for (const target of testDatabaseTargets()) {
         }
       }
     }, 120_000);
+
+    it("a deletion waits for a payment that read the card's key until its processor call has returned; payments from then on fail payment_method_deleted, 404, nothing sent", async () => {
+      const paymentMethodId = await storeCard();
+      const held = processors.hold();
+      const paying = pay(second.url, paymentMethodId);
+      await held.arrived;
+      let deletedAt: number | undefined;
+      const deleting = deleteCard(first.url, paymentMethodId).then((answer) => {
+        deletedAt = performance.now();
+        return answer;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(deletedAt).toBeUndefined();
+      // The method is deleting: a payment reads no key, on either instance.
+      for (const url of [first.url, second.url]) expectOvertaken(await pay(url, paymentMethodId), paymentMethodId);
+
+      processors.answeredAt.length = 0;
+      held.release();
+      const paid = await paying;
+      expect(paid.status, paid.text).toBe(201);
+      expect(simulator.received(paid.body.id)).toBeDefined();
+      expect((await deleting).status).toBe(204);
+      expect(processors.answeredAt).toHaveLength(1);
+      expect(processors.answeredAt[0]).toBeLessThan(deletedAt!);
+    });
+
+    it("a use left by a process that died holds the deletion back (503, retry-after, payments fail unsent) until it is older than any processor call", async () => {
+      const paymentMethodId = await storeCard();
+      const { db } = first.database;
+      // As a payment that read the key and then died: its use is never removed.
+      await db
+        .insertInto("payment_method_uses")
+        .values({ transaction_id: "01a24335-0e81-738b-8387-c5d8eb5ed56d", payment_method_id: paymentMethodId, started_at: sql<Date>`now()` })
+        .execute();
+
+      const refused = await deleteCard(first.url, paymentMethodId);
+      expect(refused.status, refused.text).toBe(503);
+      expect(refused.headers.get("retry-after")).not.toBeNull();
+      expect((await first.request("GET", `/v1/payment-methods/${paymentMethodId}`, { key })).status).toBe(200);
+      expectOvertaken(await pay(second.url, paymentMethodId), paymentMethodId);
+
+      // Twice the processor timeout (2 s here) and the margin later, the use counts as abandoned.
+      await db.updateTable("payment_method_uses").set({ started_at: sql<Date>`now() - interval '9.5 seconds'` }).where("payment_method_id", "=", paymentMethodId).execute();
+      expect((await deleteCard(second.url, paymentMethodId)).status).toBe(204);
+      expect(await db.selectFrom("payment_method_uses").select("transaction_id").where("payment_method_id", "=", paymentMethodId).execute()).toEqual([]);
+      expect((await first.request("GET", `/v1/payment-methods/${paymentMethodId}`, { key })).status).toBe(404);
+    }, 30_000);
   });
 }

@@ -27,6 +27,7 @@ export interface PaymentMethodRouteDependencies extends RouteDependencies {
   brokenLinks: BrokenLinkAlarm;
   secrets: SecretBox;
   fingerprint: (cardNumber: Secret<string>) => string;
+  processorTimeoutMs: number;
 }
 
 const paymentMethodSchema = z
@@ -178,7 +179,8 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
       },
     },
     async (request, reply) => {
-      const deleted = await deletePaymentMethod(context(request), clientIdOf(request), request.params.id);
+      const deleted = await deletePaymentMethod(context(request), clientIdOf(request), request.params.id, deps.processorTimeoutMs);
+      if (!deleted.ok && deleted.error === "payments_under_way") throw new ApiProblem("service_unavailable", deleted.detail);
       if (!deleted.ok) throw notFound("payment method");
       await waitForPaymentMethodWrite(deps, { paymentMethodId: request.params.id, revision: deleted.value.revision, deleted: true });
       return reply.code(204).send(null);

@@ -11,7 +11,7 @@ import {
 import { newId } from "../../ids.ts";
 import type { CommandContext, CommandResult } from "../context.ts";
 import { execute, readStream } from "../execute.ts";
-import { sealCard, shredCard } from "./vault.ts";
+import { markDeleting, sealCard, shredCard, usesEnded } from "./vault.ts";
 import type { Secret } from "../../domain/secret.ts";
 
 export interface VaultContext extends CommandContext {
@@ -75,17 +75,24 @@ async function createdBefore(context: CommandContext, { paymentMethodId, clientI
 }
 
 /**
- * Erases the data key, then records the deletion: a crash in between leaves a method whose card
- * no payment can use (it answers not found) and that a retry deletes.
+ * Marks the data key deleting, so that no payment reads it any more; waits until the payments
+ * that read it before have had their processor calls answered; erases the key; then records the
+ * deletion. A crash or a wait that runs out leaves the key deleting (a payment with it fails
+ * without sending) and the method not yet deleted: a retry carries on.
  */
 export async function deletePaymentMethod(
   context: CommandContext,
   clientId: string,
   paymentMethodId: string,
-): Promise<CommandResult<{ revision: bigint }, PaymentMethodFailure>> {
+  processorTimeoutMs: number,
+): Promise<CommandResult<{ revision: bigint }, PaymentMethodFailure | "payments_under_way">> {
   const streamId = paymentMethodStreamId(paymentMethodId);
   const known = await visibleStream(context, streamId, clientId);
   if (!known) return { ok: false, error: "not_found", detail: "No such payment method." };
+  await markDeleting(context.db, paymentMethodId);
+  if (!(await usesEnded(context.db, paymentMethodId, processorTimeoutMs))) {
+    return { ok: false, error: "payments_under_way", detail: "Payments with this payment method are still being sent; retry the deletion." };
+  }
   await shredCard(context.db, paymentMethodId);
   const command = { type: "DeletePaymentMethod" as const, paymentMethodId, clientId, now: context.now().toISOString() };
   const result = await context.registries.groupCommits.execute(paymentMethodDecider, streamId, command, context.metadata, {

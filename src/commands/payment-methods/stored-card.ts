@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { Database } from "../../db/schema.ts";
 import { cardSummaryOf, type SafeCard } from "../../domain/cards.ts";
@@ -24,11 +24,13 @@ export interface StoredCard {
   /** What the payment keeps of the card: no fingerprint (the payment method keeps it, under its own key). */
   summary: SafeCard;
   /**
-   * Decrypts the card, to be called once the payment's intent (which names the payment method,
-   * the record of the use) is recorded: its key is read again, so a deletion answered before
-   * is seen, and the card is `not_found`.
+   * Decrypts the card and gives it to `send`, to be called once the payment's intent (which names
+   * the payment method, the record of the use) is recorded. Its key is read again, and the use
+   * registered by the same statement, until `send` returns: a deletion waits for it before it
+   * erases the key. A deletion begun before (the key deleting or erased) makes it `not_found`,
+   * and `send` is not called.
    */
-  open(): Promise<CommandResult<CardDetails, "not_found">>;
+  sendWith<T>(transactionId: string, send: (card: CardDetails) => Promise<T>): Promise<CommandResult<T, "not_found">>;
 }
 
 /** What a payment reads of a payment method that is not deleted: whose it is, its card's summary, its ciphertext and wrapped data key. */
@@ -36,6 +38,12 @@ interface VaultedPaymentMethod {
   clientId: string;
   userId: string;
   summary: SafeCard;
+  encryptedCard: string;
+  wrappedKey: string;
+}
+
+/** What a payment reads of a payment method's card to send it. */
+interface CardKey {
   encryptedCard: string;
   wrappedKey: string;
 }
@@ -48,6 +56,8 @@ interface VaultedPaymentMethod {
  */
 export class PaymentMethodLookup {
   readonly #lookup: (paymentMethodId: string) => Promise<VaultedPaymentMethod | undefined>;
+  readonly #use: (use: { paymentMethodId: string; transactionId: string }) => Promise<CardKey | undefined>;
+  readonly #release: (transactionId: string) => Promise<void>;
 
   constructor(db: Kysely<Database>) {
     this.#lookup = batchWhileBusy(async (paymentMethodIds: string[]) => {
@@ -80,37 +90,81 @@ export class PaymentMethodLookup {
       );
       return paymentMethodIds.map((paymentMethodId) => found.get(paymentMethodId));
     });
+    // FOR SHARE: a deletion's mark (an update of the key row) waits for this statement, uses
+    // registered, to commit, or this statement waits for the mark and then skips the row. So a
+    // deletion that marked the key sees every use of it registered before.
+    this.#use = batchWhileBusy(async (uses: { paymentMethodId: string; transactionId: string }[]) => {
+      const asked = sql.join(uses.map(({ paymentMethodId, transactionId }) => sql`(${paymentMethodId}::uuid, ${transactionId}::uuid)`));
+      const { rows } = await sql<{ payment_method_id: string; encrypted_card: string; wrapped_key: string }>`
+        with asked (payment_method_id, transaction_id) as (values ${asked}),
+        found as (
+          select payment_method_keys.payment_method_id, payment_methods.encrypted_card, payment_method_keys.wrapped_key
+          from payment_method_keys
+          join payment_methods on payment_methods.payment_method_id = payment_method_keys.payment_method_id
+          where payment_method_keys.payment_method_id in (select payment_method_id from asked)
+            and payment_method_keys.deleting_since is null
+            and payment_methods.deleted_at is null
+            and payment_methods.encrypted_card is not null
+          for share of payment_method_keys
+        ),
+        registered as (
+          insert into payment_method_uses (transaction_id, payment_method_id, started_at)
+          select asked.transaction_id, asked.payment_method_id, now() from asked join found on found.payment_method_id = asked.payment_method_id
+        )
+        select payment_method_id, encrypted_card, wrapped_key from found`.execute(db);
+      const found = new Map(rows.map((row) => [row.payment_method_id, { encryptedCard: row.encrypted_card, wrappedKey: row.wrapped_key }]));
+      return uses.map(({ paymentMethodId }) => found.get(paymentMethodId));
+    });
+    this.#release = batchWhileBusy(async (transactionIds: string[]) => {
+      await db.deleteFrom("payment_method_uses").where("transaction_id", "in", transactionIds).execute();
+      return transactionIds.map(() => undefined);
+    });
   }
 
   of(paymentMethodId: string): Promise<VaultedPaymentMethod | undefined> {
     return this.#lookup(paymentMethodId);
+  }
+
+  /** The card's key for `transactionId` to send it, its use registered; undefined once its deletion began. */
+  use(paymentMethodId: string, transactionId: string): Promise<CardKey | undefined> {
+    return this.#use({ paymentMethodId, transactionId });
+  }
+
+  /** Ends the use `transactionId` registered: its processor call has returned. */
+  release(transactionId: string): Promise<void> {
+    return this.#release(transactionId);
   }
 }
 
 /**
  * The card of a payment method, for one payment; a deleted method (its key erased), or another
  * client's, is `not_found`. The payment's intent is the record of the card's use: the card is
- * decrypted only after it, from a key read after it (`open`).
+ * decrypted only after it, from a key read after it (`sendWith`).
  */
 export async function storedCardFor(context: VaultContext, request: StoredCardRequest): Promise<CommandResult<StoredCard, "not_found">> {
   const { paymentMethodId, clientId, cvc } = request;
   const notFound = { ok: false, error: "not_found", detail: `No such payment method: ${paymentMethodId}.` } as const;
-  const method = await context.registries.paymentMethods.of(paymentMethodId);
+  const lookup = context.registries.paymentMethods;
+  const method = await lookup.of(paymentMethodId);
   if (!method || method.clientId !== clientId) return notFound;
   const { summary } = method;
 
-  async function open(): Promise<CommandResult<CardDetails, "not_found">> {
-    const current = await context.registries.paymentMethods.of(paymentMethodId);
-    if (!current) return notFound;
-    const { number, holderName } = openCard(context.secrets, paymentMethodId, current.wrappedKey, current.encryptedCard);
-    const card = {
-      number,
-      expMonth: summary.expMonth,
-      expYear: summary.expYear,
-      ...(holderName !== undefined && { holderName }),
-      ...(cvc !== undefined && { cvc }),
-    };
-    return { ok: true, value: card };
+  async function sendWith<T>(transactionId: string, send: (card: CardDetails) => Promise<T>): Promise<CommandResult<T, "not_found">> {
+    const key = await lookup.use(paymentMethodId, transactionId);
+    if (!key) return notFound;
+    try {
+      const { number, holderName } = openCard(context.secrets, paymentMethodId, key.wrappedKey, key.encryptedCard);
+      const card = {
+        number,
+        expMonth: summary.expMonth,
+        expYear: summary.expYear,
+        ...(holderName !== undefined && { holderName }),
+        ...(cvc !== undefined && { cvc }),
+      };
+      return { ok: true, value: await send(card) };
+    } finally {
+      await lookup.release(transactionId);
+    }
   }
-  return { ok: true, value: { paymentMethodId, userId: method.userId, summary, open } };
+  return { ok: true, value: { paymentMethodId, userId: method.userId, summary, sendWith } };
 }

@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import { setTimeout as delay } from "node:timers/promises";
+import { type Kysely, sql } from "kysely";
 import { decryptWithDataKey, encryptWithDataKey, newDataKey, type SecretBox } from "../../crypto/secrets.ts";
 import type { Database } from "../../db/schema.ts";
 import { asEncryptedCard, type EncryptedCard } from "../../domain/payment-methods/decider.ts";
@@ -98,6 +99,44 @@ function openWithDataKey(secrets: SecretBox, paymentMethodId: string, wrappedKey
 /** Erases the payment method's data key: from here on its card can be decrypted by no one. */
 export async function shredCard(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
   await db.deleteFrom("payment_method_keys").where("payment_method_id", "=", paymentMethodId).execute();
+  await db.deleteFrom("payment_method_uses").where("payment_method_id", "=", paymentMethodId).execute();
+}
+
+/** From now on no payment reads the method's key (`PaymentMethodLookup.use`). */
+export async function markDeleting(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
+  await db
+    .updateTable("payment_method_keys")
+    .set({ deleting_since: sql<Date>`now()` })
+    .where("payment_method_id", "=", paymentMethodId)
+    .where("deleting_since", "is", null)
+    .execute();
+}
+
+/** Beyond the longest a processor call can last, what a use may take besides (its database statements, a busy event loop). */
+const USE_MARGIN_MS = 5_000;
+const USE_POLL_MS = 20;
+
+/**
+ * Waits until no payment that read the method's key is still sending it, at most one processor
+ * timeout and the margin; false when one still is. A payment's call starts within
+ * `processorTimeoutMs` of its intent, recorded before it read the key, and lasts at most as long
+ * (`sendAndRecord`): a use older than twice that and the margin was left by a process that died.
+ */
+export async function usesEnded(db: Kysely<Database>, paymentMethodId: string, processorTimeoutMs: number): Promise<boolean> {
+  const abandonedAfterMs = 2 * processorTimeoutMs + USE_MARGIN_MS;
+  const deadline = Date.now() + processorTimeoutMs + USE_MARGIN_MS;
+  for (;;) {
+    const live = await db
+      .selectFrom("payment_method_uses")
+      .select("transaction_id")
+      .where("payment_method_id", "=", paymentMethodId)
+      .where("started_at", ">", sql<Date>`now() - make_interval(secs => ${abandonedAfterMs / 1000})`)
+      .limit(1)
+      .executeTakeFirst();
+    if (!live) return true;
+    if (Date.now() >= deadline) return false;
+    await delay(USE_POLL_MS);
+  }
 }
 
 /**

@@ -67,17 +67,17 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
     intentMetadata: limitReservation ? { limitReservation: { ...limitReservation } } : {},
   });
   if (!initiated.ok) return answerRefusedIntent(transactionId, initiate, initiated);
-  const card = "card" in paying ? ({ ok: true, value: paying.card } as const) : await paying.storedCard.open();
-  if (!card.ok) return failUnsent(context, transactionId, initiate, "payment_method_deleted", initiated);
-  const request = {
+  const requestWith = (card: CardDetails) => ({
     operation: input.type,
     transactionId,
     amount: input.amount,
     currency: input.currency,
-    card: card.value,
+    card,
     hostConfiguration,
-  };
-  return sendAndRecord(context, transactionId, initiate, request, initiated);
+  });
+  if ("card" in paying) return sendAndRecord(context, transactionId, initiate, requestWith(paying.card), initiated);
+  const sent = await paying.storedCard.sendWith(transactionId, (card) => sendAndRecord(context, transactionId, initiate, requestWith(card), initiated));
+  return sent.ok ? sent.value : failUnsent(context, transactionId, initiate, "payment_method_deleted", initiated);
 }
 
 function inlineSummary(context: PaymentContext, card: CardDetails) {

@@ -25,6 +25,7 @@ import * as idempotencyResource from "./0024-idempotency-resource.ts";
 import * as cardData from "./0025-card-data.ts";
 import * as settlementLists from "./0026-settlement-lists.ts";
 import * as apiKeyNames from "./0027-api-key-names.ts";
+import * as paymentMethodUses from "./0028-payment-method-uses.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   "0025-card-data": cardData,
   "0026-settlement-lists": settlementLists,
   "0027-api-key-names": apiKeyNames,
+  "0028-payment-method-uses": paymentMethodUses,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
