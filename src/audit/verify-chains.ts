@@ -78,58 +78,80 @@ interface StreamState {
  */
 export async function verifyChains(options: VerifyChainsOptions): Promise<ChainReport> {
   const { store, eventsDb, batchSize = 2_000, onProgress } = options;
-  const streams = new Map<string, StreamState>();
-  const stateOf = (streamId: string) => {
-    let state = streams.get(streamId);
-    if (!state) streams.set(streamId, (state = { next: 0n, hash: null, unchained: 0, gaps: [], findings: undefined }));
-    return state;
-  };
-  const checkpointed = newestHeads(options.checkpointedHeads ?? []);
-  let events = 0;
-  let chained = false;
+  const scan = new ChainScan(options.checkpointedHeads ?? []);
   let checkpoint: Checkpoint | null = null;
   for (;;) {
     const batch = await store.readAll({ after: checkpoint, batchSize });
     if (batch.checkpoint === checkpoint) break;
-    for (const event of batch.events) {
-      const state = stateOf(event.streamId);
-      chained = check(state, event, chained);
-      const head = checkpointed.get(event.streamId);
+    scan.check(batch.events);
+    checkpoint = batch.checkpoint;
+    onProgress?.({ events: scan.events, position: batch.events.at(-1)?.position ?? null });
+  }
+  return scan.report(eventsDb);
+}
+
+/** The hash chains' check, fed the whole log in global order, batch by batch (verifyChains, or a pass that also replays the log). */
+export class ChainScan {
+  readonly #streams = new Map<string, StreamState>();
+  readonly #checkpointed: Map<string, ChainHead & { sequence: number }>;
+  #events = 0;
+  #chained = false;
+
+  constructor(checkpointedHeads: ReadonlyArray<ChainHead & { sequence: number }>) {
+    this.#checkpointed = newestHeads(checkpointedHeads);
+  }
+
+  get events(): number {
+    return this.#events;
+  }
+
+  check(events: readonly RecordedEvent[]): void {
+    for (const event of events) {
+      const state = this.#stateOf(event.streamId);
+      this.#chained = check(state, event, this.#chained);
+      const head = this.#checkpointed.get(event.streamId);
       if (head?.revision === Number(event.revision)) {
-        checkpointed.delete(event.streamId);
+        this.#checkpointed.delete(event.streamId);
         if (state.hash !== head.hash) note(state, event.streamId, { kind: "head_rewritten", revision: event.revision, sequence: head.sequence });
       }
     }
-    events += batch.events.length;
-    checkpoint = batch.checkpoint;
-    onProgress?.({ events, position: batch.events.at(-1)?.position ?? null });
+    this.#events += events.length;
   }
 
-  for (const head of checkpointed.values()) {
-    note(stateOf(head.streamId), head.streamId, { kind: "head_missing", revision: BigInt(head.revision), sequence: head.sequence });
-  }
-  const tampered = new Map<string, StreamFindings>();
-  const unchained = { events: 0, streams: 0, sample: [] as string[] };
-  for (const [streamId, state] of streams) {
-    for (const gap of state.gaps) note(state, streamId, { kind: "missing", from: gap.from, to: gap.to });
-    if (state.findings) tampered.set(streamId, state.findings);
-    if (state.unchained > 0) {
-      unchained.events += state.unchained;
-      unchained.streams += 1;
-      if (unchained.sample.length < UNCHAINED_SAMPLE) unchained.sample.push(streamId);
+  /** What the events checked so far come to; `eventsDb` as in verifyChains. */
+  async report(eventsDb: Kysely<Database> | undefined): Promise<ChainReport> {
+    for (const head of this.#checkpointed.values()) {
+      note(this.#stateOf(head.streamId), head.streamId, { kind: "head_missing", revision: BigInt(head.revision), sequence: head.sequence });
     }
+    const tampered = new Map<string, StreamFindings>();
+    const unchained = { events: 0, streams: 0, sample: [] as string[] };
+    for (const [streamId, state] of this.#streams) {
+      for (const gap of state.gaps) note(state, streamId, { kind: "missing", from: gap.from, to: gap.to });
+      if (state.findings) tampered.set(streamId, state.findings);
+      if (state.unchained > 0) {
+        unchained.events += state.unchained;
+        unchained.streams += 1;
+        if (unchained.sample.length < UNCHAINED_SAMPLE) unchained.sample.push(streamId);
+      }
+    }
+    for (const { streamId, head, lastStored } of eventsDb ? await findHeadMismatches(eventsDb) : []) {
+      const findings = tampered.get(streamId) ?? { streamId, findings: [], omitted: 0 };
+      findings.findings.push({ kind: "head_mismatch", head, lastStored });
+      tampered.set(streamId, findings);
+    }
+    return {
+      events: this.#events,
+      streams: this.#streams.size,
+      tampered: [...tampered.values()].sort((a, b) => (a.streamId < b.streamId ? -1 : 1)),
+      unchained,
+    };
   }
-  for (const { streamId, head, lastStored } of eventsDb ? await findHeadMismatches(eventsDb) : []) {
-    const findings = tampered.get(streamId) ?? { streamId, findings: [], omitted: 0 };
-    findings.findings.push({ kind: "head_mismatch", head, lastStored });
-    tampered.set(streamId, findings);
+
+  #stateOf(streamId: string): StreamState {
+    let state = this.#streams.get(streamId);
+    if (!state) this.#streams.set(streamId, (state = { next: 0n, hash: null, unchained: 0, gaps: [], findings: undefined }));
+    return state;
   }
-  return {
-    events,
-    streams: streams.size,
-    tampered: [...tampered.values()].sort((a, b) => (a.streamId < b.streamId ? -1 : 1)),
-    unchained,
-  };
 }
 
 /** Each stream's newest checkpointed head, as the last checkpoint to cover it signed it. */

@@ -3,11 +3,11 @@ import type { KeyObject } from "node:crypto";
 import { parseCheckpointKeys, type TrustedCheckpoint } from "../audit/checkpoint-proof.ts";
 import { readCheckpointKeys } from "../audit/checkpoint-keys.ts";
 import { verifyRecordedCheckpoints } from "../audit/checkpoints.ts";
-import { type ChainFinding, type ChainReport, verifyChains } from "../audit/verify-chains.ts";
+import { type ChainFinding, type ChainReport, ChainScan } from "../audit/verify-chains.ts";
 import type { EventStore } from "../eventstore/port.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 import type { Projection } from "../projections/projection.ts";
-import { type ReadModelVerdict, verifyReadModel } from "../projections/verify-read-model.ts";
+import { compareWithReplay, type ReadModelVerdict, replayLog, withShadows } from "../projections/verify-read-model.ts";
 import type { Ledger } from "./connection.ts";
 import { count, writeOut } from "./output.ts";
 import { withProgress } from "./progress.ts";
@@ -25,9 +25,9 @@ export interface VerifyOptions {
 }
 
 /**
- * Checks the signed checkpoints' chain, every stream's hash chain (and the heads the checkpoints
- * cover), then compares each read model with a fresh replay of the log. Prints what differs and
- * returns 1 when anything does, 0 otherwise.
+ * Checks the signed checkpoints' chain, then reads the log once to check every stream's hash chain
+ * (and the heads the checkpoints cover) and to replay every read model, then compares each read
+ * model with its replay. Prints what differs and returns 1 when anything does, 0 otherwise.
  */
 export async function verify(ledger: Ledger, projections: readonly Projection[], options: VerifyOptions): Promise<number> {
   const { db, store, eventsDb } = ledger;
@@ -42,32 +42,42 @@ export async function verify(ledger: Ledger, projections: readonly Projection[],
   );
   let problems = checkpoints.ok ? 0 : 1;
 
-  const chains = await withProgress("hash chains", store, (progress) =>
-    verifyChains({
-      store,
-      eventsDb,
-      checkpointedHeads: checkpoints.ok ? checkpoints.heads : [],
-      onProgress: ({ events, position }) => progress.update(events, position),
-    }),
-  );
-  await writeOut(chainLines(chains.result, chains.summary, options.limit, eventsDb !== undefined).join("\n") + "\n");
-  problems += chains.result.tampered.length;
-
-  for (const projection of projections) {
-    const { result, summary } = await withProgress(`replay ${projection.name}`, store, (progress) =>
-      verifyReadModel({
+  // One pass over the log checks the hash chains and replays every read model into scratch tables.
+  const chains = new ChainScan(checkpoints.ok ? checkpoints.heads : []);
+  problems += await withShadows(db, projections, async (shadows) => {
+    const pass = await withProgress("hash chains and replays", store, (progress) =>
+      replayLog({
+        db,
+        store,
+        shadows,
+        onEvents: (events) => chains.check(events),
+        onProgress: (events, last) => progress.update(events, last?.position ?? null),
+      }),
+    );
+    const report = await chains.report(eventsDb);
+    const summary = `${pass.summary}, read once for the chains and every read model's replay`;
+    await writeOut(chainLines(report, summary, options.limit, eventsDb !== undefined).join("\n") + "\n");
+    let found = report.tampered.length;
+    for (const [index, { projection, schema }] of shadows.entries()) {
+      const started = performance.now();
+      let replayed = pass.result[index]!;
+      const result = await compareWithReplay({
         db,
         store,
         projection,
+        schema,
+        replayed,
         sampleSize: options.limit,
-        settleTimeoutMs: options.settleSeconds * 1000,
-        onProgress: ({ events, last }) => progress.update(events, last?.position ?? null),
+        deadline: Date.now() + options.settleSeconds * 1000,
+        onProgress: (caughtUp) => (replayed = caughtUp),
         ...(ledger.catchUp && { beforeCompare: () => ledger.catchUp!(projection) }),
-      }),
-    );
-    await writeOut(verdictLines(result, summary).join("\n") + "\n");
-    if (result.status === "unsettled" || result.differences.length > 0) problems += 1;
-  }
+      });
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      await writeOut(verdictLines(result, `${count(replayed.events, "event")} replayed, compared in ${seconds} s`).join("\n") + "\n");
+      if (result.status === "unsettled" || result.differences.length > 0) found += 1;
+    }
+    return found;
+  });
   await writeOut(problems === 0 ? "verify: ok\n" : `verify: ${count(problems, "problem")} found\n`);
   return problems === 0 ? 0 : 1;
 }

@@ -124,18 +124,29 @@ export async function replayInto(options: ReplayOptions): Promise<Replayed> {
     // The log's next page is read while this one is applied: the read depends on no applied row.
     next = readAfter(batch.checkpoint);
     if (batch.events.length > 0) {
-      // What the projection reads to decide which streams it needs, it reads in the replay's tables.
-      const streams = await readStreamsFor(projection, db.withSchema(schema.name), store, batch.events);
-      await db.transaction().execute(async (trx) => {
-        await sql`set local search_path to ${schema.id}, public`.execute(trx);
-        await projection.apply(trx, batch.events, streams);
-      });
+      await applyInto(db, store, projection, schema, batch.events);
       events += batch.events.length;
       last = batch.events.at(-1);
     }
     checkpoint = batch.checkpoint;
     onProgress?.({ checkpoint, events, last });
   }
+}
+
+/** Applies events of the log, in order, to the projection's tables in `schema`. */
+export async function applyInto(
+  db: Kysely<Database>,
+  store: EventStore,
+  projection: Projection,
+  schema: SchemaRef,
+  events: readonly RecordedEvent[],
+): Promise<void> {
+  // What the projection reads to decide which streams it needs, it reads in the replay's tables.
+  const streams = await readStreamsFor(projection, db.withSchema(schema.name), store, events);
+  await db.transaction().execute(async (trx) => {
+    await sql`set local search_path to ${schema.id}, public`.execute(trx);
+    await projection.apply(trx, events, streams);
+  });
 }
 
 /**

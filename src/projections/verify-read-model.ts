@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
-import type { EventStore, JsonObject } from "../eventstore/port.ts";
+import type { Checkpoint, EventStore, JsonObject, RecordedEvent } from "../eventstore/port.ts";
 import { readCheckpoint } from "./checkpoints.ts";
 import type { Projection } from "./projection.ts";
-import { notReplayed, type Replayed, replayInto, type SchemaRef, withShadowTables } from "./rebuild.ts";
+import { applyInto, notReplayed, type Replayed, replayInto, type SchemaRef, withShadowTables } from "./rebuild.ts";
 
 /** Rows of one table found on one side only, named by their primary key. */
 export interface RowsOnlyIn {
@@ -63,42 +63,118 @@ const SETTLE_POLL_MS = 200;
 
 /**
  * Replays the log into scratch copies of the projection's tables (never swapped in) and compares
- * them with the live tables row by row, every column, with `except` both ways. The comparison
- * runs in one snapshot in which the live read model's last applied event is the replay's, so a
- * service that keeps projecting meanwhile raises no false alarm: until they are the same the
- * replay catches up again. Checkpoints cannot be compared: a filtered reader's checkpoint may lie
- * anywhere from its last event to the end of the log (on EventStoreDB a live subscription's moves
- * past other records only at the server's checkpoints, while a read scans to the end).
+ * them with the live tables (compareWithReplay).
  */
 export async function verifyReadModel(options: VerifyReadModelOptions): Promise<ReadModelVerdict> {
-  const { db, store, projection, batchSize = 2_000, settleTimeoutMs = 10_000, sampleSize = 10, onProgress, beforeCompare } = options;
+  const { db, store, projection, batchSize = 2_000, settleTimeoutMs = 10_000, onProgress } = options;
   return withShadowTables(db, projection, "verify", async (schema) => {
-    const replay = (from: Replayed) => replayInto({ db, store, projection, schema, from, batchSize, onProgress });
     const deadline = Date.now() + settleTimeoutMs;
-    let replayed = await replay(notReplayed);
-    for (;;) {
-      await beforeCompare?.();
-      const compared = await db
-        .transaction()
-        .setIsolationLevel("repeatable read")
-        .execute(async (trx) => {
-          const live = (await readCheckpoint(trx, projection.name)).lastPosition;
-          if (live !== (replayed.last?.position ?? null)) return { live, differences: undefined };
-          return { live, differences: await compareTables(trx, projection, schema, sampleSize) };
-        });
-      // Client commands apply their own events at once, so rows may hold an event that neither the
-      // runner nor the replay could read yet: such differences only say the comparison came early.
-      const early = compared.differences?.length && (await store.hasEventsAfter(replayed.checkpoint, projection.eventTypes));
-      if (compared.differences && !early) {
-        return { projection: projection.name, status: "compared", events: replayed.events, differences: compared.differences };
-      }
-      if (Date.now() >= deadline) {
-        return { projection: projection.name, status: "unsettled", live: compared.live, replayed: replayed.last?.position ?? null };
-      }
-      await sleep(SETTLE_POLL_MS);
-      replayed = await replay(replayed);
-    }
+    const replayed = await replayInto({ db, store, projection, schema, from: notReplayed, batchSize, onProgress });
+    return compareWithReplay({ ...options, schema, replayed, deadline });
   });
+}
+
+/** A projection's scratch copies of its tables. */
+export interface Shadow {
+  projection: Projection;
+  schema: SchemaRef;
+}
+
+/** Runs `work` with scratch copies of every projection's tables (withShadowTables for each). */
+export async function withShadows<T>(db: Kysely<Database>, projections: readonly Projection[], work: (shadows: Shadow[]) => Promise<T>): Promise<T> {
+  const [projection, ...rest] = projections;
+  if (!projection) return work([]);
+  return withShadowTables(db, projection, "verify", (schema) => withShadows(db, rest, (shadows) => work([{ projection, schema }, ...shadows])));
+}
+
+export interface ReplayLogOptions {
+  db: Kysely<Database>;
+  store: EventStore;
+  shadows: readonly Shadow[];
+  batchSize?: number;
+  /** Every batch of the log, in global order: what else checks the log (the hash chains) reads it here too. */
+  onEvents?: (events: readonly RecordedEvent[]) => void;
+  /** After every batch: the events read so far, and the last one. */
+  onProgress?: (events: number, last: RecordedEvent | undefined) => void;
+}
+
+/**
+ * Replays the log into every shadow, reading it once for all of them: each batch goes to each
+ * projection's scratch tables, its own events only. Returns how far each shadow got, in order.
+ */
+export async function replayLog(options: ReplayLogOptions): Promise<Replayed[]> {
+  const { db, store, shadows, batchSize = 2_000, onEvents, onProgress } = options;
+  const replayed = shadows.map(() => notReplayed);
+  const readAfter = (after: Checkpoint | null) => {
+    const read = store.readAll({ after, batchSize });
+    // Awaited on the next turn; a failure of this batch's apply must not leave it unhandled.
+    read.catch(() => {});
+    return read;
+  };
+  let checkpoint: Checkpoint | null = null;
+  let events = 0;
+  let next = readAfter(checkpoint);
+  for (;;) {
+    const batch = await next;
+    if (batch.checkpoint === checkpoint) return replayed;
+    // The log's next page is read while this one is applied: the read depends on no applied row.
+    next = readAfter(batch.checkpoint);
+    onEvents?.(batch.events);
+    for (const [index, { projection, schema }] of shadows.entries()) {
+      const types = projection.eventTypes;
+      const own = types ? batch.events.filter((event) => types.includes(event.type)) : batch.events;
+      if (own.length > 0) await applyInto(db, store, projection, schema, own);
+      const before = replayed[index]!;
+      replayed[index] = { checkpoint: batch.checkpoint, events: before.events + own.length, last: own.at(-1) ?? before.last };
+    }
+    checkpoint = batch.checkpoint;
+    events += batch.events.length;
+    onProgress?.(events, batch.events.at(-1));
+  }
+}
+
+export interface CompareWithReplayOptions extends Omit<VerifyReadModelOptions, "settleTimeoutMs"> {
+  schema: SchemaRef;
+  /** How far the log has been replayed into `schema`. */
+  replayed: Replayed;
+  /** Until when (Date.now()) to wait for the live read model to reach the replay's checkpoint. */
+  deadline: number;
+}
+
+/**
+ * Compares the projection's scratch tables, replayed up to `replayed`, with the live tables row
+ * by row, every column, with `except` both ways. The comparison runs in one snapshot in which the
+ * live read model's last applied event is the replay's, so a service that keeps projecting
+ * meanwhile raises no false alarm: until they are the same the replay catches up again.
+ * Checkpoints cannot be compared: a filtered reader's checkpoint may lie anywhere from its last
+ * event to the end of the log (on EventStoreDB a live subscription's moves past other records
+ * only at the server's checkpoints, while a read scans to the end).
+ */
+export async function compareWithReplay(options: CompareWithReplayOptions): Promise<ReadModelVerdict> {
+  const { db, store, projection, schema, deadline, batchSize = 2_000, sampleSize = 10, onProgress, beforeCompare } = options;
+  let { replayed } = options;
+  for (;;) {
+    await beforeCompare?.();
+    const compared = await db
+      .transaction()
+      .setIsolationLevel("repeatable read")
+      .execute(async (trx) => {
+        const live = (await readCheckpoint(trx, projection.name)).lastPosition;
+        if (live !== (replayed.last?.position ?? null)) return { live, differences: undefined };
+        return { live, differences: await compareTables(trx, projection, schema, sampleSize) };
+      });
+    // Client commands apply their own events at once, so rows may hold an event that neither the
+    // runner nor the replay could read yet: such differences only say the comparison came early.
+    const early = compared.differences?.length && (await store.hasEventsAfter(replayed.checkpoint, projection.eventTypes));
+    if (compared.differences && !early) {
+      return { projection: projection.name, status: "compared", events: replayed.events, differences: compared.differences };
+    }
+    if (Date.now() >= deadline) {
+      return { projection: projection.name, status: "unsettled", live: compared.live, replayed: replayed.last?.position ?? null };
+    }
+    await sleep(SETTLE_POLL_MS);
+    replayed = await replayInto({ db, store, projection, schema, from: replayed, batchSize, onProgress });
+  }
 }
 
 /** The tables that differ; empty when the read model equals the replay. */
