@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema.ts";
 import { cardSummaryOf, type SafeCard } from "../../domain/cards.ts";
 import type { PaymentMethodView } from "../../domain/payment-methods/decider.ts";
 import type { Secret } from "../../domain/secret.ts";
+import type { Logger } from "../../logger.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import type { CommandResult } from "../context.ts";
 import type { VaultContext } from "./payment-methods.ts";
@@ -141,7 +142,10 @@ export class PaymentMethodLookup {
  * client's, is `not_found`. The payment's intent is the record of the card's use: the card is
  * decrypted only after it, from a key read after it (`sendWith`).
  */
-export async function storedCardFor(context: VaultContext, request: StoredCardRequest): Promise<CommandResult<StoredCard, "not_found">> {
+export async function storedCardFor(
+  context: VaultContext & { logger: Pick<Logger, "error"> },
+  request: StoredCardRequest,
+): Promise<CommandResult<StoredCard, "not_found">> {
   const { paymentMethodId, clientId, cvc } = request;
   const notFound = { ok: false, error: "not_found", detail: `No such payment method: ${paymentMethodId}.` } as const;
   const lookup = context.registries.paymentMethods;
@@ -163,7 +167,10 @@ export async function storedCardFor(context: VaultContext, request: StoredCardRe
       };
       return { ok: true, value: await send(card) };
     } finally {
-      await lookup.release(transactionId);
+      // The payment is sent and recorded: a use left behind only holds a deletion back until it is old enough to be taken for a dead process's.
+      await lookup.release(transactionId).catch((error: unknown) =>
+        context.logger.error({ err: error, paymentMethodId, transactionId }, "removing a payment method's use failed"),
+      );
     }
   }
   return { ok: true, value: { paymentMethodId, userId: method.userId, summary, sendWith } };
