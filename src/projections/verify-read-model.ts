@@ -143,9 +143,10 @@ export interface CompareWithReplayOptions extends Omit<VerifyReadModelOptions, "
 
 /**
  * Compares the projection's scratch tables, replayed up to `replayed`, with the live tables row
- * by row, every column, with `except` both ways. The comparison runs in one snapshot in which the
- * live read model's last applied event is the replay's, so a service that keeps projecting
- * meanwhile raises no false alarm: until they are the same the replay catches up again.
+ * by row, every column (sameRows; where they differ, `except` both ways names the rows). The
+ * comparison runs in one snapshot in which the live read model's last applied event is the
+ * replay's, so a service that keeps projecting meanwhile raises no false alarm: until they are
+ * the same the replay catches up again.
  * Checkpoints cannot be compared: a filtered reader's checkpoint may lie anywhere from its last
  * event to the end of the log (on EventStoreDB a live subscription's moves past other records
  * only at the server's checkpoints, while a read scans to the end).
