@@ -28,8 +28,8 @@ describe("tracing configuration", () => {
 
   it("refuses an unknown sampler, a ratio outside [0, 1] and an endpoint that is not http(s), naming the variable", () => {
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" };
-    expect(() => testConfig(undefined, { ...endpoint, OTEL_TRACES_SAMPLER: "sometimes" })).toThrow(/OTEL_TRACES_SAMPLER:/);
-    expect(() => testConfig(undefined, { ...endpoint, OTEL_TRACES_SAMPLER_ARG: "10" })).toThrow(/OTEL_TRACES_SAMPLER_ARG:/);
-    expect(() => testConfig(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "grpc://collector:4317" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT:/);
+    expect(() => testConfig(undefined, { ...endpoint, OTEL_TRACES_SAMPLER: "sometimes" })).toThrow(/OTEL_TRACES_SAMPLER="sometimes" must be one of "always_on"/);
+    expect(() => testConfig(undefined, { ...endpoint, OTEL_TRACES_SAMPLER_ARG: "10" })).toThrow(/OTEL_TRACES_SAMPLER_ARG="10" must be/);
+    expect(() => testConfig(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "grpc://collector:4317" })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT="grpc:\/\/collector:4317" must be/);
   });
 });
