@@ -646,14 +646,19 @@ function nothingPending(transactions: FlatTransaction[]): Violation[] {
     }));
 }
 
-/** What a root authorization or sale holds of its client's limit: mirrors `givesLimitBack`. */
-function countsTowardLimit(payment: LedgerPayment, root: FlatTransaction): boolean {
-  const ended = root.status === "declined" || root.status === "failed";
-  if (ended && (root.approvedLate === null || root.reversed)) return false;
-  const voidedByOwnVoid = payment.transactions.some(
-    (transaction) => transaction.type === "void" && transaction.status === "approved" && transaction.parentTransactionId === root.id,
-  );
-  return !voidedByOwnVoid || root.capturedAmount > 0;
+/**
+ * What a payment holds of its client's limit, as docs/api.md (Clients, keys and limits) says: a
+ * pending or approved root's amount until an authorization's rest is released; then its captures
+ * approved and not voided, or pending; nothing once the root is declined, failed or voided.
+ */
+function heldOfLimit(payment: LedgerPayment, root: FlatTransaction): number {
+  if (root.status === "declined" || root.status === "failed") return 0;
+  if (root.status === "pending" || !root.voided) return root.amount;
+  if (root.type === "sale") return 0;
+  return payment.transactions
+    .filter((capture) => capture.type === "capture" && capture.parentTransactionId === root.id)
+    .filter((capture) => capture.status === "pending" || (capture.status === "approved" && !capture.voided))
+    .reduce((total, capture) => total + capture.amount, 0);
 }
 
 /**
@@ -678,29 +683,32 @@ function idempotencyRecordsComplete(evidence: Evidence, byId: ReadonlyMap<string
 }
 
 /**
- * Each transaction holds exactly one open reservation if it counts and none if it does not, and
- * the usage the API reports is the sum of the open reservations.
+ * Each payment whose root holds part of its limit holds exactly one open reservation, of that
+ * amount, and one that holds none holds no reservation; the usage the API reports is the sum of
+ * the open reservations.
  */
 function limitUsageMatches(evidence: Evidence): Violation[] {
-  const counting = new Set<string>();
+  const holding = new Map<string, number>();
   for (const payment of evidence.payments) {
     const root = payment.transactions.find((transaction) => transaction.id === payment.rootTransactionId);
-    if (root && root.currency === "USD" && root.createdAt.startsWith(evidence.today) && countsTowardLimit(payment, root)) counting.add(root.id);
+    if (!root || root.currency !== "USD" || !root.createdAt.startsWith(evidence.today)) continue;
+    const held = heldOfLimit(payment, root);
+    if (held > 0) holding.set(root.id, held);
   }
   const violations: Violation[] = [];
   for (const [clientId, usage] of evidence.limitUsage) {
     const open = evidence.openReservations.get(clientId) ?? [];
-    const held = new Map<string, OpenReservation[]>();
-    for (const reservation of open) held.set(reservation.transactionId, [...(held.get(reservation.transactionId) ?? []), reservation]);
+    const reserved = new Map<string, OpenReservation[]>();
+    for (const reservation of open) reserved.set(reservation.transactionId, [...(reserved.get(reservation.transactionId) ?? []), reservation]);
     const roots = evidence.payments.filter((payment) => payment.transactions[0]?.clientId === clientId).map((payment) => payment.rootTransactionId);
-    for (const transactionId of new Set([...held.keys(), ...roots.filter((id): id is string => id !== null && counting.has(id))])) {
-      const reservations = held.get(transactionId) ?? [];
-      const counts = counting.has(transactionId);
-      if (reservations.length === (counts ? 1 : 0)) continue;
+    for (const transactionId of new Set([...reserved.keys(), ...roots.filter((id): id is string => id !== null && holding.has(id))])) {
+      const reservations = reserved.get(transactionId) ?? [];
+      const held = holding.get(transactionId) ?? 0;
+      if (held === 0 ? reservations.length === 0 : reservations.length === 1 && reservations[0]!.amount === held) continue;
       violations.push({
         invariant: "limit usage equals what counts",
         transactionId,
-        detail: `client ${clientId}: ${transactionId} ${counts ? "counts" : "does not count"} and holds ${reservations.length} open reservation(s) (${reservations.map((reservation) => reservation.amount).join(", ")})`,
+        detail: `client ${clientId}: ${transactionId} holds ${held} of the limit and ${reservations.length} open reservation(s) (${reservations.map((reservation) => reservation.amount).join(", ")})`,
       });
     }
     const openAmount = open.reduce((sum, reservation) => sum + reservation.amount, 0);
