@@ -43,7 +43,7 @@ import { createHostResolver } from "./webhooks/host-resolver.ts";
 import { tracedEventStore } from "./telemetry/event-store.ts";
 import { sampledSpanIds } from "./telemetry/spans.ts";
 import { tracedConnectors, tracedHttpClient } from "./telemetry/processors.ts";
-import { addProcessorTime } from "./api/server-timing.ts";
+import { createServerTiming } from "./api/server-timing.ts";
 import { describeTracing, startTracing } from "./telemetry/tracing.ts";
 
 /**
@@ -126,9 +126,10 @@ export async function startService(
   }
   const simulatedProcessors = simulator ? processors : [];
   const processorHttp = createHttpClient({ timeoutMs: config.processorTimeoutMs });
+  const serverTiming = createServerTiming();
   const observeCall: typeof metrics.observeProcessorCall = (processor, outcome, seconds) => {
     metrics.observeProcessorCall(processor, outcome, seconds);
-    addProcessorTime(seconds);
+    serverTiming.addProcessorTime(seconds);
   };
   const connectors = tracing.enabled
     ? tracedConnectors(createConnectors({ baseUrls, http: tracedHttpClient(processorHttp, tracer), observeCall, log: logger }), tracer)
@@ -222,6 +223,7 @@ export async function startService(
     readYourWrites,
     ...readSide,
     metrics,
+    serverTiming,
     // The app's dependencies take the token as text (src/api/app.ts); it is compared, never printed.
     metricsToken: config.metricsToken,
     secrets,

@@ -16,7 +16,7 @@ import { answerFrameworkError, ApiProblem, registerProblemHandling } from "./pro
 import { requestIdOf } from "./request-id.ts";
 import { registerRequestLog } from "./request-log.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
-import { registerServerTiming } from "./server-timing.ts";
+import type { ServerTiming } from "./server-timing.ts";
 import { registerStorableText } from "./storable-text.ts";
 import { registerBodyParsing } from "./body-parsing.ts";
 import { registerConsole } from "./console.ts";
@@ -45,6 +45,7 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   /** When on, each request is a trace (or a span of its caller's). */
   tracing?: Tracing;
   metrics: Metrics;
+  serverTiming: ServerTiming;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: Secret<string> | undefined;
   adminKey: AdminKey;
@@ -111,7 +112,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v1) => {
-      registerServerTiming(v1);
+      deps.serverTiming.register(v1);
       await registerLoadShedding(v1, deps.loadShedding);
       await v1.register(rateLimit, {
         max: deps.rateLimitPerMinute,

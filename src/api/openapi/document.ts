@@ -9,6 +9,7 @@ import { PostgresEventStore } from "../../eventstore/postgres/event-store.ts";
 import { createLogger } from "../../logger.ts";
 import { createConnectors } from "../../processors/connectors.ts";
 import { createHttpClient } from "../../processors/http.ts";
+import { createServerTiming } from "../server-timing.ts";
 import { buildApp } from "../app.ts";
 import { createMetrics } from "../metrics.ts";
 import { createRegistries } from "../../commands/context.ts";
@@ -40,6 +41,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     logger: createLogger("silent"),
     metricsToken: undefined,
     metrics: createMetrics({ measureLags: unused, countPending: unused, countMismatchedSettlements: unused, measureWebhookQueue: unused }),
+    serverTiming: createServerTiming(),
     db,
     store,
     registries: createRegistries(store, db),
