@@ -55,7 +55,7 @@ const TRUST_HELP =
   "start the checkpoint chain at a checkpoint you hold (or right after it) instead of at sequence 0: its sequence and digest, as an earlier verification printed them";
 
 /** The read models, by name (src/projections/all.ts; a test keeps the two lists equal). */
-export const PROJECTION_NAMES = ["clients", "host_configurations", "transactions", "settlements", "webhooks", "payment_methods"] as const;
+export const PROJECTION_NAMES = ["clients", "host_configurations", "transactions", "settlements", "webhooks", "payment_methods", "journal"] as const;
 
 const allProjections = async (): Promise<readonly Projection[]> => (await import("../projections/all.ts")).projections;
 const projectionNamed = async (name: string) => (await allProjections()).find((projection) => projection.name === name)!;

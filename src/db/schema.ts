@@ -146,6 +146,30 @@ export interface SettlementsTable {
   view: unknown;
 }
 
+/** A journal entry: balanced lines in one currency, and the event that posted them (src/domain/journal). */
+export interface JournalEntriesTable {
+  entry_id: string;
+  client_id: string;
+  processor: string;
+  currency: string;
+  kind: string;
+  payment_id: string | null;
+  transaction_id: string | null;
+  settlement_id: string | null;
+  occurred_at: Date;
+  event_id: string;
+  event_type: string;
+  event_position: string;
+  lines: unknown;
+}
+
+/** What the journal keeps of a payment (its books) to post the payment's next events. */
+export interface JournalPaymentsTable {
+  payment_id: string;
+  revision: string;
+  books: unknown;
+}
+
 /** A transaction a batch took (one of its candidates): its paged list keeps those settled in it. */
 export interface SettlementTransactionsTable {
   settlement_id: string;
@@ -276,4 +300,6 @@ export interface Database {
   payment_method_uses: PaymentMethodUsesTable;
   payment_methods: PaymentMethodsTable;
   card_fingerprint_keys: CardFingerprintKeysTable;
+  journal_entries: JournalEntriesTable;
+  journal_payments: JournalPaymentsTable;
 }

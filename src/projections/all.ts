@@ -1,5 +1,6 @@
 import { clientsProjection } from "./clients/clients-projection.ts";
 import { hostConfigurationsProjection } from "./host-configurations/host-configurations-projection.ts";
+import { journalProjection } from "./journal/journal-projection.ts";
 import { paymentMethodsProjection } from "./payment-methods/payment-methods-projection.ts";
 import { settlementsProjection } from "./settlements/settlements-projection.ts";
 import { transactionsProjection } from "./transactions/transactions-projection.ts";
@@ -13,4 +14,5 @@ export const projections = [
   settlementsProjection,
   webhooksProjection,
   paymentMethodsProjection,
+  journalProjection,
 ];
