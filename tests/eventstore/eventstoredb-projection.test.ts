@@ -1,4 +1,4 @@
-import type { AllStreamResolvedEvent } from "@eventstore/db-client";
+import type { AllStreamResolvedEvent } from "@kurrent/kurrentdb-client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
 import type { EventStore, ReadAllResult } from "../../src/eventstore/port.ts";

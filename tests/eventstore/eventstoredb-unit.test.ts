@@ -9,7 +9,7 @@ import {
   UnavailableError,
   WrongExpectedVersionError,
   type AllStreamResolvedEvent,
-} from "@eventstore/db-client";
+} from "@kurrent/kurrentdb-client";
 import { ConcurrencyError, InvalidAppendError } from "../../src/eventstore/errors.ts";
 import type { ReadAllResult, RecordedEvent } from "../../src/eventstore/port.ts";
 import {
@@ -164,7 +164,7 @@ describe("concurrency error mapping", () => {
   });
 
   it("recognises a WrongExpectedVersionError from another copy of the client by its type", () => {
-    const foreign = Object.assign(new Error("wrong version"), { type: "wrong-expected-version", actualVersion: 2 });
+    const foreign = Object.assign(new Error("wrong version"), { type: "wrong-expected-version", actualState: 2 });
     expect(toConcurrencyError(foreign, "s", 1n)).toMatchObject({ actual: 2n });
   });
 
@@ -226,7 +226,7 @@ describe("adapter over a fake client", () => {
     const store = eventStoreOnClient(fake.asClient());
     const result = await store.append("payment-1", [{ type: "A", data: { x: 1 } }], "stream_exists");
     expect(result).toEqual({ nextExpectedRevision: 4n, position: 900n });
-    expect(fake.appends[0]?.[2]).toEqual({ expectedRevision: STREAM_EXISTS });
+    expect(fake.appends[0]?.[2]).toEqual({ streamState: STREAM_EXISTS });
     expect(fake.appends[0]?.[1]).toMatchObject([{ type: "A", data: { x: 1 }, metadata: {}, contentType: "application/json" }]);
   });
 

@@ -6,22 +6,22 @@ import {
   STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
-  type AppendExpectedRevision,
+  type AppendStreamState,
   type EventData,
   type ReadStreamOptions as ClientReadStreamOptions,
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
   type AppendResult as ClientAppendResult,
-  type EventStoreDBClient,
+  type KurrentDBClient,
   type Filter,
   type ReadAllOptions as ClientReadAllOptions,
   type SubscribeToAllOptions,
-} from "@eventstore/db-client";
+} from "@kurrent/kurrentdb-client";
 // The client's own subscription stream, so events and checkpoints reach the adapter in the order,
 // and with the buffering, of the real client.
-import { Subscription } from "@eventstore/db-client/dist/streams/utils/Subscription.js";
+import { Subscription } from "@kurrent/kurrentdb-client/dist/streams/utils/Subscription.js";
 // The client's own translation of a failed gRPC call, so a fault is the error the client throws.
-import { convertToCommandError } from "@eventstore/db-client/dist/utils/CommandError.js";
+import { convertToCommandError } from "@kurrent/kurrentdb-client/dist/utils/CommandError.js";
 
 /** The client types revisions and positions as bigint; these tests also feed the numbers that arrive at runtime. */
 export const asBigInt = (value: number): bigint => value as unknown as bigint;
@@ -72,7 +72,7 @@ const commitOf = (record: AllStreamResolvedEvent): bigint => BigInt(record.event
 type ReadResponse =
   | { hasEvent: () => true; getEvent: () => AllStreamResolvedEvent }
   | { hasCheckpoint: () => true; getCheckpoint: () => { getCommitPosition: () => string; getPreparePosition: () => string } }
-  | { hasCaughtUp: () => true };
+  | { hasCaughtUp: () => true; getCaughtUp: () => { hasTimestamp: () => false } };
 
 function matcher(filter: Filter | undefined): (record: AllStreamResolvedEvent) => boolean {
   if (!filter) return () => true;
@@ -117,7 +117,7 @@ export class ServedSubscription {
     const from = this.options.fromPosition;
     const start = from === undefined || from === "start" ? 0n : from === "end" ? Infinity : BigInt(from.commit);
     for (const record of log) if (commitOf(record) >= start) this.serve(record);
-    this.#send({ hasCaughtUp: () => true });
+    this.#send({ hasCaughtUp: () => true, getCaughtUp: () => ({ hasTimestamp: () => false }) });
     this.live = true;
   }
 
@@ -321,8 +321,8 @@ export class FakeClient {
 
   async dispose(): Promise<void> {}
 
-  asClient(): EventStoreDBClient {
-    return this as unknown as EventStoreDBClient;
+  asClient(): KurrentDBClient {
+    return this as unknown as KurrentDBClient;
   }
 }
 
@@ -331,7 +331,7 @@ export class FakeClient {
  * revision of the last of them. The live server answers such an append with that revision and
  * writes nothing (event ids are recognised within one stream only).
  */
-function alreadyWritten(stream: readonly AllStreamResolvedEvent[], events: readonly EventData[], expected: AppendExpectedRevision): bigint | null {
+function alreadyWritten(stream: readonly AllStreamResolvedEvent[], events: readonly EventData[], expected: AppendStreamState): bigint | null {
   const first = stream.findIndex((record) => record.event?.id === events[0]?.id);
   if (first < 0 || !events.every((event, index) => stream[first + index]?.event?.id === event.id)) return null;
   const fits = expected === ANY || expected === STREAM_EXISTS || (expected === NO_STREAM ? first === 0 : BigInt(expected) + 1n === BigInt(first));
@@ -352,22 +352,22 @@ export class FakeServer extends FakeClient {
   override async appendToStream(
     streamId: string,
     events: EventData | EventData[],
-    { expectedRevision = ANY }: { expectedRevision?: AppendExpectedRevision } = {},
+    { streamState = ANY }: { streamState?: AppendStreamState } = {},
   ): Promise<ClientAppendResult> {
     const appended = Array.isArray(events) ? events : [events];
     this.meetFault();
     refuseOversized(appended, this.maxAppendSize);
     const stream = this.streams.get(streamId) ?? [];
-    const written = alreadyWritten(stream, appended, expectedRevision);
+    const written = alreadyWritten(stream, appended, streamState);
     // The live server's answer to a resent append carries the revision, not the position.
     if (written !== null) return { success: true, nextExpectedRevision: written };
     const current = stream.length === 0 ? NO_STREAM : BigInt(stream.length - 1);
     const expected =
-      expectedRevision === ANY ||
-      (expectedRevision === NO_STREAM && stream.length === 0) ||
-      (expectedRevision === STREAM_EXISTS && stream.length > 0) ||
-      expectedRevision === current;
-    if (!expected) throw new WrongExpectedVersionError(undefined, { streamName: streamId, current, expected: expectedRevision });
+      streamState === ANY ||
+      (streamState === NO_STREAM && stream.length === 0) ||
+      (streamState === STREAM_EXISTS && stream.length > 0) ||
+      streamState === current;
+    if (!expected) throw new WrongExpectedVersionError(undefined, { streamName: streamId, current, expected: streamState });
     for (const event of appended) {
       this.#commit += 100n;
       const record: AllStreamResolvedEvent = {

@@ -1,4 +1,4 @@
-import { EventStoreDBClient } from "@eventstore/db-client";
+import { KurrentDBClient } from "@kurrent/kurrentdb-client";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "kysely";
@@ -80,7 +80,7 @@ describe("EventStoreDB's TLS options", () => {
     expect(() => createEventStoreDbEventStore(loadConfig({ EVENTSTORE_URL: url }).eventStoreUrl!)).toThrow(
       "Failed to load certificate file. File was not found.",
     );
-    const made = vi.spyOn(EventStoreDBClient, "connectionString");
+    const made = vi.spyOn(KurrentDBClient, "connectionString");
     try {
       const ca = await createTestCa();
       try {

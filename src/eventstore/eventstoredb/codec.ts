@@ -1,5 +1,5 @@
 /**
- * Pure translations between the port's types and @eventstore/db-client's, kept apart from the
+ * Pure translations between the port's types and @kurrent/kurrentdb-client's, kept apart from the
  * adapter so they can be unit-tested without a server.
  */
 import {
@@ -11,8 +11,8 @@ import {
   StreamDeletedError,
   StreamNotFoundError,
   WrongExpectedVersionError,
-  type AppendExpectedRevision,
-} from "@eventstore/db-client";
+  type AppendStreamState,
+} from "@kurrent/kurrentdb-client";
 import { AppendTooLargeError, ConcurrencyError } from "../errors.ts";
 import type { Checkpoint, ExpectedRevision, JsonObject, RecordedEvent } from "../port.ts";
 
@@ -93,7 +93,7 @@ export function toRecordedAt(created: Date | Integral): Date {
   return new Date(Number(toBigInt(created, "creation time") / 10_000n));
 }
 
-export function toClientExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
+export function toClientExpectedRevision(expected: ExpectedRevision): AppendStreamState {
   switch (expected) {
     case "no_stream":
       return NO_STREAM;
@@ -116,7 +116,7 @@ export function toActualRevision(actual: unknown): bigint | "no_stream" {
   return revision < 0n ? "no_stream" : revision;
 }
 
-function isWrongExpectedVersion(error: unknown): error is Pick<WrongExpectedVersionError, "actualVersion"> {
+function isWrongExpectedVersion(error: unknown): error is Pick<WrongExpectedVersionError, "actualState"> {
   if (error instanceof WrongExpectedVersionError) return true;
   // A second copy of the client (another install) would fail instanceof; its `type` still says what it is.
   return (
@@ -124,14 +124,14 @@ function isWrongExpectedVersion(error: unknown): error is Pick<WrongExpectedVers
     error !== null &&
     "type" in error &&
     error.type === ErrorType.WRONG_EXPECTED_VERSION &&
-    "actualVersion" in error
+    "actualState" in error
   );
 }
 
 /** The port's ConcurrencyError for a client WrongExpectedVersionError, or null for any other error. */
 export function toConcurrencyError(error: unknown, streamId: string, expected: ExpectedRevision): ConcurrencyError | null {
   if (!isWrongExpectedVersion(error)) return null;
-  return new ConcurrencyError(streamId, expected, toActualRevision(error.actualVersion));
+  return new ConcurrencyError(streamId, expected, toActualRevision(error.actualState));
 }
 
 /** The port's AppendTooLargeError for a client MaxAppendSizeExceededError, or null for any other error. */

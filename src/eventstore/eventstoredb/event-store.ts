@@ -2,13 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   BACKWARDS,
   END,
-  EventStoreDBClient,
+  KurrentDBClient,
   FORWARDS,
   START,
   jsonEvent,
   type AllStreamResolvedEvent,
   type ReadPosition,
-} from "@eventstore/db-client";
+} from "@kurrent/kurrentdb-client";
 import { EventStoreUnavailableError } from "../errors.ts";
 import { validateAppend } from "../validate-append.ts";
 import type {
@@ -65,7 +65,7 @@ export interface EventStoreDbOptions {
 
 /** The EventStore port on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`. */
 export function createEventStoreDbEventStore(connectionString: string): EventStore {
-  return eventStoreOnClient(EventStoreDBClient.connectionString(connectionString));
+  return eventStoreOnClient(KurrentDBClient.connectionString(connectionString));
 }
 
 /**
@@ -74,7 +74,7 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
  * credentials). For the start: a wrong URL or a stopped server ends it at once, where the
  * service would otherwise run and answer every request 503.
  */
-export async function awaitFirstAnswer(client: EventStoreDBClient, connectionString: string, withinMs = FIRST_ANSWER_WITHIN_MS): Promise<void> {
+export async function awaitFirstAnswer(client: KurrentDBClient, connectionString: string, withinMs = FIRST_ANSWER_WITHIN_MS): Promise<void> {
   const started = performance.now();
   for (let attempt = 0; ; attempt += 1) {
     const left = withinMs - (performance.now() - started);
@@ -99,7 +99,7 @@ export async function awaitFirstAnswer(client: EventStoreDBClient, connectionStr
 
 /** `awaitFirstAnswer` on a client of its own, closed again. */
 export async function checkEventStoreDbAnswers(connectionString: string): Promise<void> {
-  const client = EventStoreDBClient.connectionString(connectionString);
+  const client = KurrentDBClient.connectionString(connectionString);
   try {
     await awaitFirstAnswer(client, connectionString);
   } finally {
@@ -131,7 +131,7 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** The adapter over an existing client; exported so unit tests can hand it a fake one. */
-export function eventStoreOnClient(client: EventStoreDBClient, { retryForMs = RETRY_FOR_MS, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {}): EventStore {
+export function eventStoreOnClient(client: KurrentDBClient, { retryForMs = RETRY_FOR_MS, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {}): EventStore {
   /**
    * Whether a call gave up waiting for the store and none has succeeded since: then calls are
    * tried once, so that a long outage is answered at once rather than after a wait per call.
@@ -177,7 +177,7 @@ export function eventStoreOnClient(client: EventStoreDBClient, { retryForMs = RE
       const sent = valid.events.map((event) => jsonEvent({ ...event, metadata: event.metadata && jsonBytes(event.metadata) }));
       try {
         const result = await patiently(
-          () => client.appendToStream(valid.streamId, sent, { expectedRevision: toClientExpectedRevision(valid.expected) }),
+          () => client.appendToStream(valid.streamId, sent, { streamState: toClientExpectedRevision(valid.expected) }),
           isSafeToResend(valid.expected),
         );
         const nextExpectedRevision = toBigInt(result.nextExpectedRevision, "revision");

@@ -5,9 +5,9 @@ import {
   excludeSystemEvents,
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
-  type EventStoreDBClient,
+  type KurrentDBClient,
   type Position,
-} from "@eventstore/db-client";
+} from "@kurrent/kurrentdb-client";
 import { gatherMoment } from "../gather.ts";
 import type { ReadAllResult, RecordedEvent, SubscribeOptions } from "../port.ts";
 import {
@@ -137,7 +137,7 @@ class SubscriptionBuffer {
  * skipping anything at or before it, so nothing is yielded twice or skipped.
  */
 export async function* subscribeToAll(
-  client: EventStoreDBClient,
+  client: KurrentDBClient,
   { after, types, batchSize = 500, signal, awaited }: SubscribeOptions,
   coalesceMs: number,
 ): AsyncGenerator<ReadAllResult> {
