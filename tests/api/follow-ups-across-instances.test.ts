@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
 import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
-import { type Service, startService } from "../../src/service.ts";
+import type { Service } from "../../src/service.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
-import { apiRequest, everyProcessorAt, startTestService, testConfig, type TestService } from "../support/service.ts";
+import { apiRequest, everyProcessorAt, startTwoInstances, type TestService, type TwoInstances } from "../support/service.ts";
 
 const ROUNDS = 20;
 
@@ -16,25 +15,22 @@ const ROUNDS = 20;
 for (const target of testDatabaseTargets()) {
   describe(`follow-ups across two instances on ${target}`, () => {
     let simulator: Simulator;
+    let instances: TwoInstances;
     let first: TestService;
     let second: Service;
     let key: string;
 
     beforeAll(async () => {
       simulator = await startSimulator();
-      first = await startTestService(target, everyProcessorAt(simulator.url));
-      // On PGlite the second instance shares the first's database in this process, as a second
-      // process shares a PostgreSQL server; each has its own projection runners and memory of its writes.
-      const database = target === "pglite" ? { ...first.database, close: async () => {} } : undefined;
-      second = await startService(testConfig(first.database.url, everyProcessorAt(simulator.url)), createLogger("silent"), database);
+      instances = await startTwoInstances(target, everyProcessorAt(simulator.url));
+      ({ first, second } = instances);
       const client = await first.createClient();
       key = client.key;
       const created = await first.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
       expect(created.status).toBe(201);
     });
     afterAll(async () => {
-      await second?.stop();
-      await first?.stop();
+      await instances?.stop();
       await simulator?.close();
     });
 

@@ -4,13 +4,12 @@ import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventStore } from "../../src/eventstore/port.ts";
-import { openEventStore } from "../../src/eventstore/open.ts";
-import { createLogger } from "../../src/logger.ts";
+import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
-import { type Service, startService } from "../../src/service.ts";
+import type { Service } from "../../src/service.ts";
 import { testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { apiRequest, type ApiResponse, everyProcessorAt, type Json, startTestService, testConfig, type TestService } from "../support/service.ts";
+import { apiRequest, type ApiResponse, everyProcessorAt, type Json, startTwoInstances, type TestService, type TwoInstances } from "../support/service.ts";
 
 const ROUNDS = 8;
 const RACING_PAYMENTS = 6;
@@ -118,6 +117,7 @@ class ProcessorGate {
 for (const target of testDatabaseTargets()) {
   describe(`a payment method deleted while payments with it are under way, on two instances on ${target}`, () => {
     let simulator: Simulator;
+    let instances: TwoInstances;
     let first: TestService;
     let second: Service;
     let key: string;
@@ -128,22 +128,17 @@ for (const target of testDatabaseTargets()) {
       simulator = await startSimulator();
       processors = new ProcessorGate(simulator.url);
       const processorUrl = await processors.listen();
-      first = await startTestService(target, everyProcessorAt(processorUrl));
-      // On PGlite the second instance shares the first's database in this process, as a second
-      // process shares a PostgreSQL server.
-      const database = target === "pglite" ? { ...first.database, close: async () => {} } : undefined;
-      const config = testConfig(first.database.url, { ...everyProcessorAt(processorUrl), PROCESSOR_TIMEOUT_MS: "2000" });
-      second = await startService(config, createLogger("silent"), database, {
-        openStore: (db) => gate.around(openEventStore(config.eventStoreUrl, db)),
+      instances = await startTwoInstances(target, everyProcessorAt(processorUrl), {
+        openStore: (db) => gate.around(new PostgresEventStore(db)),
       });
+      ({ first, second } = instances);
       const client = await first.createClient();
       key = client.key;
       const created = await first.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
       expect(created.status).toBe(201);
     });
     afterAll(async () => {
-      await second?.stop();
-      await first?.stop();
+      await instances?.stop();
       await processors?.close();
       await simulator?.close();
     });

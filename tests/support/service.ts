@@ -99,6 +99,13 @@ export async function apiRequest(
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
+/** The configuration of a service a test starts on `databaseUrl` (testConfig), with `environment` over it. */
+function instanceConfig(databaseUrl: string | undefined, environment: Record<string, string>): Config {
+  // Long enough that a busy machine's slow answer is not taken for a processor that never answers;
+  // the timeout cards are held far longer.
+  return testConfig(databaseUrl, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
+}
+
 /** The real service on a fresh database, listening on a free loopback port. */
 export async function startTestService(
   target: TestDatabaseTarget,
@@ -113,9 +120,7 @@ export async function startTestService(
 ): Promise<TestService> {
   const database = await openTestDatabase(target);
   const { lines, sink } = capturedLogs();
-  // Long enough that a busy machine's slow answer is not taken for a processor that never answers;
-  // the timeout cards are held far longer.
-  const config = testConfig(database.url, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
+  const config = instanceConfig(database.url, environment);
   // The service must not close the database: the test owns it, and may restart the service on it.
   const start = () => startService(config, createLogger("info", sink), { ...database, close: async () => {} }, {
     gaugeRefreshMs: 250,
@@ -146,4 +151,43 @@ export async function startTestService(
     },
   };
   return api;
+}
+
+export interface TwoInstances {
+  /** The first instance, on a fresh database; it owns that database. */
+  first: TestService;
+  /** The second, on the first's database, with its own projection runners and memory of its writes; its log is silent. */
+  second: Service;
+  /** Stops the second, then the first (and its database). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Two instances of the service on one database, as two processes behind a load balancer, both
+ * configured by `environment`. On PostgreSQL the second opens its own pool to the server; on PGlite
+ * it shares the first's database in this process, as a second process shares a PostgreSQL server.
+ * `secondOptions`: startService's options of the second (its event store, for a test that holds
+ * its appends).
+ */
+export async function startTwoInstances(
+  target: TestDatabaseTarget,
+  environment: Record<string, string> = {},
+  secondOptions: Parameters<typeof startService>[3] = {},
+): Promise<TwoInstances> {
+  const first = await startTestService(target, environment);
+  try {
+    const shared = target === "pglite" ? { ...first.database, close: async () => {} } : undefined;
+    const second = await startService(instanceConfig(first.database.url, environment), createLogger("silent"), shared, secondOptions);
+    return {
+      first,
+      second,
+      async stop() {
+        await second.stop();
+        await first.stop();
+      },
+    };
+  } catch (error) {
+    await first.stop();
+    throw error;
+  }
 }
