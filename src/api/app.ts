@@ -24,6 +24,7 @@ import { auditRoutes } from "./routes/audit.ts";
 import { clientRoutes } from "./routes/clients.ts";
 import { type HealthDependencies, registerHealth } from "./routes/health.ts";
 import { historyRoutes } from "./routes/history.ts";
+import { journalRoutes } from "./routes/journal.ts";
 import { operationsRoutes } from "./routes/operations.ts";
 import { paymentMethodRoutes } from "./routes/payment-methods.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v1.register(historyRoutes, deps);
       await v1.register(auditRoutes, { ...deps, brokenLinks });
       await v1.register(settlementRoutes, deps);
+      await v1.register(journalRoutes, deps);
       await v1.register(webhookRoutes, deps);
       await v1.register(operationsRoutes, deps);
     },

@@ -107,6 +107,21 @@ program
   });
 
 program
+  .command("trial-balance")
+  .description("print the journal's debits and credits per currency, and compare the journal with a fresh replay of the log; exit 1 when either fails")
+  .option("--as-of <timestamp>", "only entries that happened at or before this moment (ISO 8601; default now)", parsedBy((z) => z.iso.datetime({ offset: true }).transform((value) => new Date(value))))
+  .option(
+    "--settle-timeout <seconds>",
+    "how long the journal may take to reach the replay's position",
+    parsedBy((z) => z.coerce.number().int().min(0).max(3_600)),
+    10,
+  )
+  .action(async (options: { asOf?: Date; settleTimeout: number }) => {
+    const { trialBalance } = await import("./trial-balance.ts");
+    await run((ledger) => trialBalance(ledger, { ...(options.asOf && { asOf: options.asOf }), settleSeconds: options.settleTimeout }), "read");
+  });
+
+program
   .command("replay")
   .description("print a payment's stream as a timeline of its states")
   .argument("<transactionId>", "any transaction of the payment", parsedBy((z) => z.uuid()))

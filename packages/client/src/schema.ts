@@ -1244,6 +1244,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/journal/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Journal entries, newest first, filtered
+         * @description Each entry balanced in one currency and naming the event that posted it. Client keys see their own; admin keys everyone's, or one client's with `clientId`.
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: operations["listJournalEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/journal/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account's balance, per client, processor and currency, as of a moment
+         * @description **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: operations["getJournalBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/journal/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Debits and credits per currency, as of a moment: they are equal
+         * @description Each account's balance in the debit or the credit column, per currency, added up over the clients the key sees (admin: every client, or one with `clientId`).
+         *
+         *     **Who may call:** the admin key, or a client key for its own client's resources.
+         */
+        get: operations["getJournalTrialBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1576,6 +1640,77 @@ export interface components {
             };
             createdAt: string;
             updatedAt: string;
+        };
+        JournalEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The money movement that posted it.
+             * @enum {string}
+             */
+            kind: "authorization_approved" | "sale_approved" | "capture_approved" | "refund_approved" | "authorization_voided" | "authorization_released" | "authorization_expired" | "sale_voided" | "capture_voided" | "late_approval" | "reversal" | "transaction_settled" | "settlement_difference";
+            /** Format: uuid */
+            clientId: string;
+            /** @enum {string} */
+            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            currency: string;
+            /** @description The payment (its authorization's or sale's id) whose event posted it; null for a batch's difference. */
+            paymentId: string | null;
+            /** @description The transaction whose event posted it; null for a batch's difference. */
+            transactionId: string | null;
+            /** @description The batch that settled the transaction, or whose close posted the difference. */
+            settlementId: string | null;
+            /** @description When its event happened: what `asOf` compares. */
+            occurredAt: string;
+            /** Format: uuid */
+            eventId: string;
+            eventType: string;
+            /** @description The event's position in the log (`GET /v1/events`). */
+            eventPosition: string;
+            /** @description Debits equal credits, in the entry's currency. */
+            lines: {
+                /** @enum {string} */
+                account: "processor_receivable" | "sales" | "refunds" | "settled_funds" | "settlement_differences" | "holds" | "holds_offset";
+                /** @enum {string} */
+                processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                currency: string;
+                debit: number;
+                credit: number;
+            }[];
+        };
+        JournalBalance: {
+            /** Format: uuid */
+            clientId: string;
+            /** @enum {string} */
+            account: "processor_receivable" | "sales" | "refunds" | "settled_funds" | "settlement_differences" | "holds" | "holds_offset";
+            /** @enum {string} */
+            processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            currency: string;
+            /** @description Every debit posted to it. */
+            debit: number;
+            /** @description Every credit posted to it. */
+            credit: number;
+            /** @enum {string} */
+            normalSide: "debit" | "credit";
+            /** @description Debits less credits for a debit account, credits less debits for a credit account. */
+            balance: number;
+        };
+        TrialBalance: {
+            currency: string;
+            /** @description The accounts' balances in the debit column. */
+            debit: number;
+            /** @description The accounts' balances in the credit column. */
+            credit: number;
+            /** @description Debits equal credits: always, unless the journal is broken. */
+            balanced: boolean;
+            accounts: {
+                /** @enum {string} */
+                account: "processor_receivable" | "sales" | "refunds" | "settled_funds" | "settlement_differences" | "holds" | "holds_offset";
+                /** @enum {string} */
+                processor: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                debit: number;
+                credit: number;
+            }[];
         };
         OperationsStatus: {
             /** Format: date-time */
@@ -10345,6 +10480,325 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listJournalEntries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description Admin keys: one client's books. Client keys see their own. */
+                clientId?: string;
+                processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+                currency?: string;
+                /** @description Entries with a line on this account. */
+                account?: "processor_receivable" | "sales" | "refunds" | "settled_funds" | "settlement_differences" | "holds" | "holds_offset";
+                paymentId?: string;
+                transactionId?: string;
+                settlementId?: string;
+                /** @description Happened at or after; a date alone means from the start of that UTC day. */
+                from?: string;
+                /** @description Happened at or before; a date alone means to the end of that UTC day. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JournalEntry"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getJournalBalances: {
+        parameters: {
+            query?: {
+                /** @description Admin keys: one client's books. Client keys see their own. */
+                clientId?: string;
+                /** @description Only entries that happened at or before this moment; a date alone means to the end of that UTC day. Now by default. */
+                asOf?: string;
+                currency?: string;
+                processor?: "processor_a" | "processor_b" | "processor_c" | "processor_d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asOf: string;
+                        data: components["schemas"]["JournalBalance"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getJournalTrialBalance: {
+        parameters: {
+            query?: {
+                /** @description Admin keys: one client's books. Client keys see their own. */
+                clientId?: string;
+                /** @description Only entries that happened at or before this moment; a date alone means to the end of that UTC day. Now by default. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asOf: string;
+                        data: components["schemas"]["TrialBalance"][];
+                    };
+                };
+            };
+            /** @description `validation_error`: validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `invalid_credentials`: invalid credentials */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "server-timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials";
                     };
                 };
             };

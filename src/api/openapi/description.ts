@@ -112,6 +112,10 @@ export const tags: OpenAPIV3_1.TagObject[] = [
     name: "settlements",
     description: "Daily settlement batches per host configuration, reconciled against the processor's own totals.",
   },
+  {
+    name: "journal",
+    description: "Double-entry books derived from the event log: every money movement's balanced entry, balances and the trial balance as of any moment.",
+  },
   { name: "webhooks", description: "Signed event notifications (Standard Webhooks), their delivery attempts and redelivery." },
   { name: "operations", description: "What an operator watches: projection lag, stuck work, background jobs (admin)." },
 ];

@@ -322,6 +322,67 @@ export const settlement = {
   transactionCount: 3,
 };
 
+// --- journal ---------------------------------------------------------------------------------
+
+const line = (account: string, debit: number, credit: number) => ({ account, processor: "processor_a", currency: "USD", debit, credit });
+
+export const journalEntry = {
+  id: "6f1c2b9e-3d4a-5b6c-8d7e-9f0a1b2c3d4e",
+  kind: "refund_approved",
+  clientId: ids.client,
+  processor: "processor_a",
+  currency: "USD",
+  paymentId: ids.sale,
+  transactionId: ids.refund,
+  settlementId: null,
+  occurredAt: at("11:00:00.611"),
+  eventId: "0197a3c4-4c60-7d64-9e75-8f9a0b1c2d3e",
+  eventType: "TransactionApproved.v1",
+  eventPosition: "1843",
+  lines: [line("processor_receivable", 0, 300), line("refunds", 300, 0)],
+};
+
+const balance = (account: string, normalSide: "debit" | "credit", debit: number, credit: number) => ({
+  clientId: ids.client,
+  account,
+  processor: "processor_a",
+  currency: "USD",
+  debit,
+  credit,
+  normalSide,
+  balance: normalSide === "debit" ? debit - credit : credit - debit,
+});
+
+export const journalBalances = {
+  asOf: at("12:00:00.000"),
+  data: [
+    balance("processor_receivable", "debit", 4099, 300),
+    balance("sales", "credit", 0, 4099),
+    balance("refunds", "debit", 300, 0),
+    balance("holds", "debit", 5000, 3000),
+    balance("holds_offset", "credit", 3000, 5000),
+  ],
+};
+
+export const trialBalance = {
+  asOf: at("12:00:00.000"),
+  data: [
+    {
+      currency: "USD",
+      debit: 6099,
+      credit: 6099,
+      balanced: true,
+      accounts: [
+        { account: "processor_receivable", processor: "processor_a", debit: 3799, credit: 0 },
+        { account: "sales", processor: "processor_a", debit: 0, credit: 4099 },
+        { account: "refunds", processor: "processor_a", debit: 300, credit: 0 },
+        { account: "holds", processor: "processor_a", debit: 2000, credit: 0 },
+        { account: "holds_offset", processor: "processor_a", debit: 0, credit: 2000 },
+      ],
+    },
+  ],
+};
+
 // --- webhooks --------------------------------------------------------------------------------
 
 export const webhookEndpointBody = {

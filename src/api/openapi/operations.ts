@@ -234,6 +234,12 @@ const settlementDocs: Record<string, OperationDoc> = {
   "GET /v1/settlements/{id}/transactions": { response: example.page([example.refund, example.capture, example.sale]) },
 };
 
+const journalDocs: Record<string, OperationDoc> = {
+  "GET /v1/journal/entries": { response: example.page([example.journalEntry]) },
+  "GET /v1/journal/balances": { response: example.journalBalances },
+  "GET /v1/journal/trial-balance": { response: example.trialBalance },
+};
+
 const webhookDocs: Record<string, OperationDoc> = {
   "POST /v1/webhook-endpoints": {
     errors: ["forbidden", "not_found"],
@@ -290,6 +296,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   ...transactionDocs,
   ...paymentMethodDocs,
   ...settlementDocs,
+  ...journalDocs,
   ...webhookDocs,
   ...operationsDocs,
 };

@@ -1,3 +1,4 @@
+import type { Processor } from "../host-configurations/schemas.ts";
 /**
  * The journal's accounts (API.md, Journal), each kept per client, processor and currency. A
  * balance is told on its account's normal side: what a debit adds to for a debit account, what a
@@ -29,7 +30,7 @@ export const normalSide = {
 /** One side of an entry: an amount on one account, in minor units, on the debit or the credit side (the other is 0). */
 export interface JournalLine {
   account: JournalAccount;
-  processor: string;
+  processor: Processor;
   currency: string;
   debit: number;
   credit: number;
@@ -39,7 +40,7 @@ export interface JournalLine {
  * A change of `amount` in an account's balance (told on its normal side) as a line: a debit
  * account grows by a debit, a credit account by a credit. `undefined` when nothing changes.
  */
-export function lineOf(account: JournalAccount, processor: string, currency: string, amount: number): JournalLine | undefined {
+export function lineOf(account: JournalAccount, processor: Processor, currency: string, amount: number): JournalLine | undefined {
   if (amount === 0) return undefined;
   const growsByDebit = normalSide[account] === "debit";
   const debit = growsByDebit === amount > 0 ? Math.abs(amount) : 0;

@@ -1,10 +1,11 @@
+import type { Processor } from "../host-configurations/schemas.ts";
 import { balanceOf, type JournalAccount, journalAccounts, type JournalLine } from "./accounts.ts";
 
 /** One account's totals for a client, processor and currency, and its balance on its normal side. */
 export interface AccountBalance {
   clientId: string;
   account: JournalAccount;
-  processor: string;
+  processor: Processor;
   currency: string;
   debit: number;
   credit: number;
@@ -41,7 +42,7 @@ export interface TrialBalance {
   debit: number;
   credit: number;
   balanced: boolean;
-  accounts: { account: JournalAccount; processor: string; debit: number; credit: number }[];
+  accounts: { account: JournalAccount; processor: Processor; debit: number; credit: number }[];
 }
 
 /** The trial balance per currency of these balances (of one client, or of several added up). */

@@ -1,3 +1,4 @@
+import type { Processor } from "../host-configurations/schemas.ts";
 import type { PaymentEvent, TransactionType } from "../payments/events.ts";
 
 /**
@@ -24,7 +25,7 @@ export interface BookedTransaction {
 
 export interface PaymentBooks {
   clientId: string;
-  processor: string;
+  processor: Processor;
   currency: string;
   transactions: Record<string, BookedTransaction>;
 }

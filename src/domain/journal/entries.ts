@@ -1,3 +1,4 @@
+import type { Processor } from "../host-configurations/schemas.ts";
 import { v5 } from "uuid";
 import { type JournalAccount, type JournalLine, lineOf } from "./accounts.ts";
 
@@ -31,7 +32,7 @@ export interface JournalEntry {
   id: string;
   kind: EntryKind;
   clientId: string;
-  processor: string;
+  processor: Processor;
   currency: string;
   /** The payment (its root transaction's id) whose event posted it; null for a settlement's own entry. */
   paymentId: string | null;
@@ -51,7 +52,7 @@ const ENTRY_NAMESPACE = "5b0e3f8a-2d61-4c7e-9f1a-7c2b8e4d6a10";
 export const entryIdOf = (eventId: string, index: number) => v5(`${eventId}/${index}`, ENTRY_NAMESPACE);
 
 /** The lines for these changes of balance (each told on its account's normal side), zero changes left out. */
-export function linesOf(processor: string, currency: string, changes: readonly [JournalAccount, number][]): JournalLine[] {
+export function linesOf(processor: Processor, currency: string, changes: readonly [JournalAccount, number][]): JournalLine[] {
   return changes.map(([account, amount]) => lineOf(account, processor, currency, amount)).filter((line) => line !== undefined);
 }
 

@@ -1,3 +1,4 @@
+import type { Processor } from "../host-configurations/schemas.ts";
 import type { SettlementTotals } from "../settlements/totals.ts";
 import type { JournalLine } from "./accounts.ts";
 import { entryIdOf, type EventRef, type JournalEntry, linesOf } from "./entries.ts";
@@ -6,7 +7,7 @@ import { entryIdOf, type EventRef, type JournalEntry, linesOf } from "./entries.
 export interface ClosedBatchForJournal {
   settlementId: string;
   clientId: string;
-  processor: string;
+  processor: Processor;
   processorTotals: readonly SettlementTotals[];
   occurredAt: string;
 }

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
+import { type Processor, processors } from "../../domain/host-configurations/schemas.ts";
 import {
   type JournalEntry,
   type PaymentBooks,
@@ -107,10 +108,12 @@ async function postClose(
   });
 }
 
-function openingOf(streams: Streams, settlementId: string): { clientId: string; processor: string } | undefined {
+const isProcessor = (value: unknown): value is Processor => processors.some((processor) => processor === value);
+
+function openingOf(streams: Streams, settlementId: string): { clientId: string; processor: Processor } | undefined {
   const [opening] = streams.get(settlementStreamId(settlementId)) ?? [];
   const data = opening?.data;
-  if (!data || typeof data.clientId !== "string" || typeof data.processor !== "string") return undefined;
+  if (!data || typeof data.clientId !== "string" || !isProcessor(data.processor)) return undefined;
   return { clientId: data.clientId, processor: data.processor };
 }
 
