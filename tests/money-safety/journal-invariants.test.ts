@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { balancesOf, creditsOf, debitsOf, type JournalAccount, trialBalanceOf } from "../../src/domain/journal/index.ts";
-import { capturableAmount, refundableAmount } from "../../src/domain/payments/amounts.ts";
-import { heldAmount } from "../../src/domain/payments/amounts.ts";
+import { balancesOf, creditsOf, debitsOf, type JournalAccount, type JournalEntry, trialBalanceOf } from "../../src/domain/journal/index.ts";
+import { capturableAmount, heldAmount, refundableAmount } from "../../src/domain/payments/amounts.ts";
 import {
   evolve,
   initialState,
@@ -154,7 +153,7 @@ class History {
   }
 
   /** Every invariant, after an event that posted `posted`. */
-  #check(posted: readonly { currency: string; lines: { currency: string; debit: number; credit: number }[] }[], at: string) {
+  #check(posted: readonly JournalEntry[], at: string) {
     for (const entry of posted) {
       expect(debitsOf(entry.lines)).toBe(creditsOf(entry.lines));
       expect(entry.lines.every((line) => line.currency === entry.currency && (line.debit === 0) !== (line.credit === 0))).toBe(true);
