@@ -241,6 +241,37 @@ export function describeEventStoreContract(name: string, setup: FixtureSetup): v
       });
     });
 
+    describe("linked appends", () => {
+      contract("land in every stream, the results in the order given", async () => {
+        const [first, second] = [newStream(), newStream()];
+        await store.append(second, [event("Opened")], "no_stream");
+        const results = await store.appendLinked([
+          { streamId: first, events: [event("A"), event("B")], expected: "no_stream" },
+          { streamId: second, events: [event("C")], expected: 0n },
+        ]);
+        expect(results.map((result) => result.nextExpectedRevision)).toEqual([1n, 1n]);
+        expect((await store.readStream(first)).map((e) => e.type)).toEqual(["A", "B"]);
+        expect((await store.readStream(second)).map((e) => e.type)).toEqual(["Opened", "C"]);
+      });
+
+      contract("with a stream at a stale revision fail with its ConcurrencyError; the appends in flight beside them land", async () => {
+        const [linked, stale] = [newStream(), newStream()];
+        await store.append(stale, [event("Opened"), event("Changed")], "no_stream");
+        const others = Array.from({ length: 10 }, newStream);
+        const [linkedResult, ...otherResults] = await Promise.allSettled([
+          store.appendLinked([
+            { streamId: linked, events: [event("A")], expected: "no_stream" },
+            { streamId: stale, events: [event("B")], expected: 0n },
+          ]),
+          ...others.map((stream) => store.append(stream, [event("Other")], "no_stream")),
+        ]);
+        expect(linkedResult).toMatchObject({ status: "rejected", reason: { name: "ConcurrencyError", streamId: stale, expected: 0n, actual: 1n } });
+        expect(await store.readStream(stale)).toHaveLength(2);
+        for (const result of otherResults) expect(result.status).toBe("fulfilled");
+        for (const stream of others) expect(await store.readStream(stream)).toHaveLength(1);
+      });
+    });
+
     describe("event ids and sizes", () => {
       const withIds = (types: string[]): NewEvent[] => types.map((type) => ({ ...event(type), id: randomUUID() }));
 
@@ -278,6 +309,26 @@ export function describeEventStoreContract(name: string, setup: FixtureSetup): v
         // A tenth of the limit, what DESIGN.md asks of the largest event, lands everywhere.
         await store.append(stream, [event("Large", filler(100 * 1024))], "no_stream");
         expect(await store.readStream(stream)).toHaveLength(1);
+      });
+
+      contract("an append over the maximum size among others in flight fails alone; the others land", async () => {
+        const limit = fixture?.maxAppendSize;
+        if (limit === undefined) {
+          console.warn(`SKIPPED the append size limit among others for ${name}: it has none`);
+          return;
+        }
+        const streams = Array.from({ length: 8 }, newStream);
+        // Each of the others is a third of the limit: together they are over it, each alone is not.
+        const results = await Promise.allSettled(
+          streams.map((stream, index) =>
+            store.append(stream, [event("Sized", { filler: "x".repeat(index === 5 ? limit + 1 : Math.floor(limit / 3)) })], "no_stream"),
+          ),
+        );
+        for (const [index, result] of results.entries()) {
+          if (index === 5) expect(result).toMatchObject({ status: "rejected", reason: { name: "AppendTooLargeError", streamId: streams[5] } });
+          else expect(result).toMatchObject({ status: "fulfilled", value: { nextExpectedRevision: 0n } });
+          expect(await store.readStream(streams[index]!)).toHaveLength(index === 5 ? 0 : 1);
+        }
       });
     });
 

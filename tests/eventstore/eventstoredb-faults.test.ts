@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EventStoreUnavailableError } from "../../src/eventstore/errors.ts";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
 import type { EventStore, RecordedEvent } from "../../src/eventstore/port.ts";
-import { FakeServer, serverFaults } from "./fake-eventstoredb-client.ts";
+import { FakeServer, serverFaults, type ServerRelease } from "./fake-eventstoredb-client.ts";
 
 const event = (type: string) => ({ type, data: { type } });
 
@@ -12,9 +12,10 @@ function storeOn(server: FakeServer, retryForMs = 2_000): EventStore {
   return eventStoreOnClient(server.asClient(), { retryForMs });
 }
 
-describe("EventStoreDB failures the adapter rides out", () => {
+// Appends go through the server's grouped call on KurrentDB 25.1 and later, one call a stream before.
+describe.each<ServerRelease>(["EventStoreDB 24.10", "KurrentDB 26.1"])("failures the adapter rides out on %s", (release) => {
   it.each(Object.entries(serverFaults))("an append that meets %s is sent again and lands once", async (_name, fault) => {
-    const server = new FakeServer();
+    const server = new FakeServer(release);
     const store = storeOn(server);
     server.faults.push(fault, fault);
     expect(await store.append("payment-1", [event("A")], "no_stream")).toMatchObject({ nextExpectedRevision: 0n });
@@ -22,7 +23,7 @@ describe("EventStoreDB failures the adapter rides out", () => {
   });
 
   it.each(Object.entries(serverFaults))("reads that meet %s are made again", async (_name, fault) => {
-    const server = new FakeServer();
+    const server = new FakeServer(release);
     const store = storeOn(server);
     await store.append("payment-1", [event("A")], "no_stream");
     server.faults.push(fault);
@@ -34,7 +35,7 @@ describe("EventStoreDB failures the adapter rides out", () => {
   });
 
   it("an append written whose answer was lost is sent again with the same ids: the server keeps it once", async () => {
-    const server = new FakeServer();
+    const server = new FakeServer(release);
     const store = storeOn(server);
     server.lostAnswers.push(serverFaults.unavailable);
     expect(await store.append("payment-1", [event("A"), event("B")], "no_stream")).toMatchObject({ nextExpectedRevision: 1n });
@@ -47,7 +48,7 @@ describe("EventStoreDB failures the adapter rides out", () => {
   });
 
   it("an append at `any` whose answer was lost is not sent again: EventStoreUnavailableError, though it may have landed", async () => {
-    const server = new FakeServer();
+    const server = new FakeServer(release);
     const store = storeOn(server);
     server.lostAnswers.push(serverFaults.unavailable);
     await expect(store.append("payment-1", [event("A")], "any")).rejects.toBeInstanceOf(EventStoreUnavailableError);
@@ -55,7 +56,7 @@ describe("EventStoreDB failures the adapter rides out", () => {
   });
 
   it("a node down longer than the retry window is EventStoreUnavailableError, from appends and reads alike", async () => {
-    const server = new FakeServer();
+    const server = new FakeServer(release);
     const store = storeOn(server, 300);
     await store.append("payment-1", [event("A")], "no_stream");
     server.stop(serverFaults.unavailable);
@@ -67,7 +68,7 @@ describe("EventStoreDB failures the adapter rides out", () => {
   });
 
   it("an append that comes while the leader changes waits for the new one", async () => {
-    const server = new FakeServer();
+    const server = new FakeServer(release);
     const store = storeOn(server);
     server.stop(serverFaults.notLeader);
     setTimeout(() => server.restart(), 400);
@@ -75,7 +76,7 @@ describe("EventStoreDB failures the adapter rides out", () => {
   });
 
   it("a live subscription resumes from its checkpoint after the server restarts: nothing skipped, nothing twice", async () => {
-    const server = new FakeServer();
+    const server = new FakeServer(release);
     const store = storeOn(server);
     await store.append("payment-1", [event("A"), event("B")], "no_stream");
     const controller = new AbortController();

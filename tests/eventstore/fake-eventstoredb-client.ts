@@ -1,12 +1,18 @@
 import { PassThrough } from "node:stream";
 import {
   ANY,
+  AppendConsistencyViolationError,
   MaxAppendSizeExceededError,
   NO_STREAM,
   STREAM_EXISTS,
   StreamNotFoundError,
+  TransactionMaxSizeExceededError,
   WrongExpectedVersionError,
+  type AppendRecordInput,
+  type AppendRecordsResult,
+  type AppendStreamRequest,
   type AppendStreamState,
+  type ConsistencyCheck,
   type EventData,
   type ReadStreamOptions as ClientReadStreamOptions,
   type AllStreamResolvedEvent,
@@ -156,7 +162,7 @@ export class ServedSubscription {
 
 /** A failed gRPC call as the client reports it: the status code, and the server's `exception` header when it sends one. */
 function grpcFailure(code: number, details: string, headers: Record<string, string> = {}): Error {
-  const failure = Object.assign(new Error(`${code} ${details}`), { code, details, metadata: { getMap: () => headers } });
+  const failure = Object.assign(new Error(`${code} ${details}`), { code, details, metadata: { getMap: () => headers, get: (key: string) => (key in headers ? [headers[key]] : []) } });
   return convertToCommandError(failure as never) as Error;
 }
 
@@ -208,7 +214,12 @@ function refuseOversized(events: readonly EventData[], maxAppendSize: number): v
   if (appendSize(events) > maxAppendSize) throw MaxAppendSizeExceededError.fromMaxAppendSize(maxAppendSize);
 }
 
-/** Just enough of EventStoreDBClient, over an in-memory $all log. */
+/** A gRPC failure as the client hands it on when it has no error of its own for it (UNIMPLEMENTED, INVALID_ARGUMENT). */
+function rawGrpcFailure(code: number, details: string): Error {
+  return Object.assign(new Error(`${code} ${details}`), { code, details, metadata: { getMap: () => ({}) } });
+}
+
+/** Just enough of KurrentDBClient, over an in-memory $all log. */
 export class FakeClient {
   readonly served: ServedSubscription[] = [];
   readonly appends: unknown[][] = [];
@@ -302,6 +313,15 @@ export class FakeClient {
     return this.appendResult();
   }
 
+  /** EventStoreDB 24.10 has no call for appends to several streams: gRPC answers UNIMPLEMENTED. */
+  async appendRecords(..._args: unknown[]): Promise<AppendRecordsResult> {
+    throw rawGrpcFailure(12, "Method is unimplemented.");
+  }
+
+  async multiStreamAppend(..._args: unknown[]): Promise<AppendRecordsResult> {
+    throw rawGrpcFailure(12, "Method is unimplemented.");
+  }
+
   subscribeToAll(options: SubscribeToAllOptions): AllStreamSubscription {
     const served = new ServedSubscription(options);
     this.served.push(served);
@@ -338,6 +358,33 @@ function alreadyWritten(stream: readonly AllStreamResolvedEvent[], events: reado
   return fits ? BigInt(first + events.length - 1) : null;
 }
 
+/** Which server the fake plays: the calls for appends to several streams in one request that it takes. */
+export type ServerRelease = "EventStoreDB 24.10" | "KurrentDB 25.1" | "KurrentDB 26.1";
+
+const GROUPED_CALLS: Record<ServerRelease, ReadonlySet<"appendRecords" | "multiStreamAppend">> = {
+  "EventStoreDB 24.10": new Set(),
+  "KurrentDB 25.1": new Set(["multiStreamAppend"]),
+  "KurrentDB 26.1": new Set(["multiStreamAppend", "appendRecords"]),
+};
+
+/** A stream's state as a grouped append's check or violation writes it: -1 no stream, -2 any, -4 stream exists. */
+function stateText(state: AppendStreamState | bigint | "no_stream"): string {
+  if (state === NO_STREAM) return "-1";
+  if (state === ANY) return "-2";
+  if (state === STREAM_EXISTS) return "-4";
+  return String(state);
+}
+
+/** As the client does before a grouped append: its metadata is a plain object of string values. */
+function refuseNonStringProperties(events: readonly EventData[]): void {
+  for (const { metadata } of events) {
+    if (metadata === undefined) continue;
+    if (metadata instanceof Uint8Array || typeof metadata !== "object" || Array.isArray(metadata) || Object.values(metadata).some((value) => typeof value !== "string")) {
+      throw new Error("appendRecords requires metadata to be a plain object with string keys and string values.");
+    }
+  }
+}
+
 /**
  * A server in memory: appends are kept in their streams and in $all (checked against the expected
  * revision and the maximum append size, as the live server does) and read back, so the adapter can
@@ -348,6 +395,116 @@ export class FakeServer extends FakeClient {
   #commit = 0n;
   /** Failures the next appends meet once written: the client never hears that they landed. */
   readonly lostAnswers: ServerFault[] = [];
+  /** How many requests each grouped call was sent (the probe for the call included). */
+  readonly groupedRequests = { appendRecords: 0, multiStreamAppend: 0 };
+
+  constructor(readonly release: ServerRelease = "EventStoreDB 24.10") {
+    super();
+  }
+
+  /**
+   * KurrentDB 26.1's `appendRecords`: every check is evaluated first, and any violation refuses the
+   * whole request, naming every violated stream; the records land in the order given, all or none,
+   * under one commit position. As the live server, a stream's events sent again at the same
+   * expectation are recognised and not written twice.
+   */
+  override async appendRecords(records: AppendRecordInput[], checks: ConsistencyCheck[] = []): Promise<AppendRecordsResult> {
+    refuseNonStringProperties(records.map(({ record }) => record));
+    this.#takeGroupedCall("appendRecords");
+    if (records.length === 0) throw rawGrpcFailure(3, "Append records request must contain at least one record.");
+    if (new Set(checks.map((check) => check.streamName)).size < checks.length) {
+      throw rawGrpcFailure(3, "Each stream can only appear once in consistency checks.");
+    }
+    const byStream = new Map<string, EventData[]>();
+    for (const { streamName, record } of records) byStream.set(streamName, [...(byStream.get(streamName) ?? []), record]);
+    const expected = new Map(checks.map((check) => [check.streamName, check.expectedState]));
+    const violations = checks.flatMap((check, checkIndex) => {
+      const stream = this.streams.get(check.streamName) ?? [];
+      const events = byStream.get(check.streamName);
+      if (events && alreadyWritten(stream, events, check.expectedState) !== null) return [];
+      if (this.#isAt(stream, check.expectedState)) return [];
+      const actual = stream.length === 0 ? NO_STREAM : BigInt(stream.length - 1);
+      return [{ checkIndex, streamState: { stream: check.streamName, expectedState: stateText(check.expectedState), actualState: stateText(actual) } }];
+    });
+    if (violations.length > 0) {
+      throw new AppendConsistencyViolationError(rawGrpcFailure(9, "Append consistency violation") as never, { violationsList: violations } as never);
+    }
+    return this.#writeGroup([...byStream].map(([streamName, events]) => ({ streamName, events, expectedState: expected.get(streamName) ?? ANY })));
+  }
+
+  /**
+   * KurrentDB 25.1's `multiStreamAppend`: all or nothing too, but a violation names only the first
+   * stream not at its expected revision, and a stream may come once only.
+   */
+  override async multiStreamAppend(requests: AppendStreamRequest[]): Promise<AppendRecordsResult> {
+    refuseNonStringProperties(requests.flatMap(({ events }) => events));
+    this.#takeGroupedCall("multiStreamAppend");
+    if (requests.length === 0) throw rawGrpcFailure(3, "An append session must append to at least one stream.");
+    if (new Set(requests.map((request) => request.streamName)).size < requests.length) {
+      throw rawGrpcFailure(3, "A stream can only appear once in an append session.");
+    }
+    for (const { streamName, events, expectedState } of requests) {
+      const stream = this.streams.get(streamName) ?? [];
+      if (alreadyWritten(stream, events, expectedState) !== null || this.#isAt(stream, expectedState)) continue;
+      const current = stream.length === 0 ? NO_STREAM : BigInt(stream.length - 1);
+      throw new WrongExpectedVersionError(undefined, { streamName, current, expected: expectedState });
+    }
+    return this.#writeGroup(requests);
+  }
+
+  /** Counts the request, or refuses it as a server without the call does; then the faults a call meets. */
+  #takeGroupedCall(call: "appendRecords" | "multiStreamAppend"): void {
+    this.groupedRequests[call] += 1;
+    if (!GROUPED_CALLS[this.release].has(call)) throw rawGrpcFailure(12, `Method is unimplemented.`);
+    this.meetFault();
+  }
+
+  #isAt(stream: readonly AllStreamResolvedEvent[], state: AppendStreamState): boolean {
+    const current = stream.length === 0 ? NO_STREAM : BigInt(stream.length - 1);
+    return state === ANY || (state === NO_STREAM && stream.length === 0) || (state === STREAM_EXISTS && stream.length > 0) || state === current;
+  }
+
+  /** Writes checked requests as one transaction: refused whole over the maximum size, else one commit position. */
+  #writeGroup(requests: readonly AppendStreamRequest[]): AppendRecordsResult {
+    const size = requests.reduce((total, { events }) => total + appendSize(events), 0);
+    if (size > this.maxAppendSize) {
+      throw new TransactionMaxSizeExceededError(rawGrpcFailure(10, "Transaction size exceeded") as never, { size, maxSize: this.maxAppendSize } as never);
+    }
+    const responses = requests.map(({ streamName, events, expectedState }) => {
+      const stream = this.streams.get(streamName) ?? [];
+      const written = alreadyWritten(stream, events, expectedState);
+      if (written === null) this.#append(streamName, events, (event) => ({ ...(event.metadata as object), "$schema.name": event.type, "$schema.format": "Json" }));
+      return { streamName, revision: written ?? BigInt(this.streams.get(streamName)!.length - 1) };
+    });
+    const lostAnswer = this.lostAnswers.shift();
+    if (lostAnswer) throw lostAnswer();
+    return { position: this.#commit, responses };
+  }
+
+  /** The events at the end of their stream and of $all, each at a new commit position. */
+  #append(streamId: string, events: readonly EventData[], readBack: (event: EventData) => unknown): void {
+    const stream = this.streams.get(streamId) ?? [];
+    for (const event of events) {
+      this.#commit += 100n;
+      const record: AllStreamResolvedEvent = {
+        event: {
+          streamId,
+          id: event.id,
+          isJson: event.contentType === "application/json",
+          revision: BigInt(stream.length),
+          type: event.type,
+          created: new Date(),
+          data: event.data,
+          metadata: readBack(event),
+          position: { commit: this.#commit, prepare: this.#commit },
+        } as AllStreamResolvedEvent["event"],
+        commitPosition: this.#commit,
+      };
+      stream.push(record);
+      this.write(record);
+    }
+    this.streams.set(streamId, stream);
+  }
 
   override async appendToStream(
     streamId: string,
@@ -356,6 +513,7 @@ export class FakeServer extends FakeClient {
   ): Promise<ClientAppendResult> {
     const appended = Array.isArray(events) ? events : [events];
     this.meetFault();
+    this.appends.push([streamId, appended, { streamState }]);
     refuseOversized(appended, this.maxAppendSize);
     const stream = this.streams.get(streamId) ?? [];
     const written = alreadyWritten(stream, appended, streamState);
@@ -368,29 +526,10 @@ export class FakeServer extends FakeClient {
       (streamState === STREAM_EXISTS && stream.length > 0) ||
       streamState === current;
     if (!expected) throw new WrongExpectedVersionError(undefined, { streamName: streamId, current, expected: streamState });
-    for (const event of appended) {
-      this.#commit += 100n;
-      const record: AllStreamResolvedEvent = {
-        event: {
-          streamId,
-          id: event.id,
-          isJson: event.contentType === "application/json",
-          revision: BigInt(stream.length),
-          type: event.type,
-          created: new Date(),
-          data: event.data,
-          metadata: asReadBack(event.metadata),
-          position: { commit: this.#commit, prepare: this.#commit },
-        } as AllStreamResolvedEvent["event"],
-        commitPosition: this.#commit,
-      };
-      stream.push(record);
-      this.write(record);
-    }
-    this.streams.set(streamId, stream);
+    this.#append(streamId, appended, (event) => asReadBack(event.metadata));
     const lostAnswer = this.lostAnswers.shift();
     if (lostAnswer) throw lostAnswer();
-    return { success: true, nextExpectedRevision: BigInt(stream.length - 1), position: { commit: this.#commit, prepare: this.#commit } };
+    return { success: true, nextExpectedRevision: BigInt(this.streams.get(streamId)!.length - 1), position: { commit: this.#commit, prepare: this.#commit } };
   }
 
   override readStream(streamId: string, { fromRevision = "start", direction = "forwards", maxCount = Number.MAX_SAFE_INTEGER }: ClientReadStreamOptions = {}) {

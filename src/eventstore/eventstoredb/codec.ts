@@ -134,12 +134,20 @@ export function toConcurrencyError(error: unknown, streamId: string, expected: E
   return new ConcurrencyError(streamId, expected, toActualRevision(error.actualState));
 }
 
-/** The port's AppendTooLargeError for a client MaxAppendSizeExceededError, or null for any other error. */
+/** The client's errors for an append over the server's size limits: a v1 append's, a grouped append's whole, and one record's. */
+const APPEND_TOO_LARGE: ReadonlySet<string> = new Set([
+  ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED,
+  ErrorType.TRANSACTION_MAX_SIZE_EXCEEDED,
+  ErrorType.APPEND_RECORD_SIZE_EXCEEDED,
+]);
+
+/** The port's AppendTooLargeError for the client's errors of an append too large, or null for any other error. */
 export function toAppendTooLargeError(error: unknown, streamId: string): AppendTooLargeError | null {
   if (error instanceof MaxAppendSizeExceededError) return new AppendTooLargeError(streamId, error.maxAppendSize);
   // A second copy of the client (another install) would fail instanceof; its `type` still says what it is.
-  if (typeof error !== "object" || error === null || !("type" in error) || error.type !== ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED) return null;
-  return new AppendTooLargeError(streamId, "maxAppendSize" in error && typeof error.maxAppendSize === "number" ? error.maxAppendSize : undefined);
+  if (typeof error !== "object" || error === null || !("type" in error) || typeof error.type !== "string" || !APPEND_TOO_LARGE.has(error.type)) return null;
+  const limit = "maxAppendSize" in error ? error.maxAppendSize : "maxSize" in error ? error.maxSize : undefined;
+  return new AppendTooLargeError(streamId, typeof limit === "number" ? limit : undefined);
 }
 
 /** A stream read of a stream that never existed or was deleted: the port reads it as empty. */
@@ -200,6 +208,25 @@ function asJsonObject(value: unknown): JsonObject | null {
   return value as JsonObject;
 }
 
+/**
+ * The one event property a grouped append (see grouped-append.ts) records the metadata in, as
+ * JSON: such a request takes properties of string values only, where the service's metadata
+ * nests objects (a hash chain's link, say).
+ */
+export const METADATA_PROPERTY = "ledger.metadata";
+
+/**
+ * The metadata as appended. An event of a grouped append reads back as its properties plus the
+ * server's `$schema.name` and `$schema.format`: its metadata is the JSON in METADATA_PROPERTY.
+ */
+function toMetadata(recorded: unknown): JsonObject {
+  const metadata = asJsonObject(recorded) ?? {};
+  const appended = metadata[METADATA_PROPERTY];
+  if (typeof appended !== "string") return metadata;
+  const parsed: unknown = JSON.parse(appended);
+  return asJsonObject(parsed) ?? {};
+}
+
 /** Null for link-less gaps, binary events and JSON that is not an object: the port only carries JSON objects. */
 export function toRecordedEvent(resolved: ClientResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
@@ -212,7 +239,7 @@ export function toRecordedEvent(resolved: ClientResolvedEvent): RecordedEvent | 
     streamId: event.streamId,
     type: event.type,
     data,
-    metadata: asJsonObject(event.metadata) ?? {},
+    metadata: toMetadata(event.metadata),
     revision: toBigInt(event.revision, "revision"),
     position: position.commit,
     recordedAt: toRecordedAt(event.created),

@@ -9,8 +9,9 @@ import {
   type AllStreamResolvedEvent,
   type ReadPosition,
 } from "@kurrent/kurrentdb-client";
+import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import { EventStoreUnavailableError } from "../errors.ts";
-import { validateAppend } from "../validate-append.ts";
+import { validateAppend, type ValidAppend } from "../validate-append.ts";
 import type {
   AppendResult,
   Checkpoint,
@@ -43,6 +44,7 @@ import {
   type LogPosition,
 } from "./codec.ts";
 import { DEFAULT_COALESCE_MS } from "../gather.ts";
+import { appendItems, detectGroupedAppend, sendGroup, type GroupedAppendCall, type ItemOutcome } from "./grouped-append.ts";
 import { subscribeToAll } from "./subscription.ts";
 
 /** Records per read when scanning $all, however few events the caller wants. */
@@ -59,11 +61,16 @@ const FIRST_ANSWER_WITHIN_MS = 5_000;
 
 export interface EventStoreDbOptions {
   retryForMs?: number;
+  /** The most appends one grouped request takes (see grouped-append.ts); the rest go in the next. */
+  maxGroup?: number;
   /** How long a live subscriber lets the events of a moment gather (see gatherMoment), as the PostgreSQL store's option. */
   coalesceMs?: number;
 }
 
-/** The EventStore port on EventStoreDB, e.g. `esdb://localhost:2113?tls=false`. */
+/**
+ * The EventStore port on KurrentDB or EventStoreDB, e.g. `kurrentdb://localhost:2113?tls=false`
+ * (`esdb://` too), or a cluster's nodes: `kurrentdb://node1:2113,node2:2113,node3:2113?tls=false`.
+ */
 export function createEventStoreDbEventStore(connectionString: string): EventStore {
   return eventStoreOnClient(KurrentDBClient.connectionString(connectionString));
 }
@@ -115,6 +122,9 @@ export async function checkEventStoreDbAnswers(connectionString: string): Promis
  */
 const isSafeToResend = (expected: ExpectedRevision): boolean => typeof expected === "bigint" || expected === "no_stream";
 
+/** Appends that may share a grouped request: those safe to send again, as the request may need to be. */
+const isGroupable = (valid: ValidAppend): boolean => isSafeToResend(valid.expected);
+
 const utf8 = new TextEncoder();
 
 /**
@@ -131,7 +141,10 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** The adapter over an existing client; exported so unit tests can hand it a fake one. */
-export function eventStoreOnClient(client: KurrentDBClient, { retryForMs = RETRY_FOR_MS, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {}): EventStore {
+export function eventStoreOnClient(
+  client: KurrentDBClient,
+  { retryForMs = RETRY_FOR_MS, maxGroup = 256, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {},
+): EventStore {
   /**
    * Whether a call gave up waiting for the store and none has succeeded since: then calls are
    * tried once, so that a long outage is answered at once rather than after a wait per call.
@@ -170,30 +183,79 @@ export function eventStoreOnClient(client: KurrentDBClient, { retryForMs = RETRY
     throw new Error(`EventStoreDB reported no position for revision ${revision} of stream ${streamId}`);
   }
 
+  /**
+   * The server's call for appends to several streams in one request, asked once (at the first
+   * append); null on servers before KurrentDB 25.1, where each stream's append is its own call.
+   */
+  let groupedCall: Promise<GroupedAppendCall | null> | null = null;
+  function groupedAppendCall(): Promise<GroupedAppendCall | null> {
+    groupedCall ??= patiently(() => detectGroupedAppend(client)).catch((error: unknown) => {
+      groupedCall = null;
+      throw error;
+    });
+    return groupedCall;
+  }
+
+  /** One append, or the appends of one `appendLinked`: the appends in flight go out as one request. */
+  const groupCommit = batchWhileBusy(
+    async (items: ValidAppend[][]): Promise<ItemOutcome[]> => {
+      const call = await groupedAppendCall();
+      if (call === null) throw new Error("grouped appends are sent only to a server that takes them");
+      // Every grouped append is safe to send again (see isGroupable): the server keeps it once.
+      return appendItems(items, (appends) => patiently(() => sendGroup(client, call, appends)), failureOf);
+    },
+    { maxBatch: maxGroup },
+  );
+
+  /** The port's error for an append's failure: a conflict, too large, or as it came. */
+  function failureOf(error: unknown, appends: readonly ValidAppend[]): Error {
+    const [first] = appends;
+    const portError = first && (toConcurrencyError(error, first.streamId, first.expected) ?? toAppendTooLargeError(error, first.streamId));
+    return portError || (error instanceof Error ? error : new Error(String(error)));
+  }
+
+  /** A stream's append on its own call, sent again after an unknown outcome only when that is safe. */
+  async function appendAlone(valid: ValidAppend): Promise<AppendResult> {
+    // The same ids on every attempt: that is what lets the server recognise an append it already wrote.
+    const sent = valid.events.map((event) => jsonEvent({ ...event, metadata: event.metadata && jsonBytes(event.metadata) }));
+    try {
+      const result = await patiently(
+        () => client.appendToStream(valid.streamId, sent, { streamState: toClientExpectedRevision(valid.expected) }),
+        isSafeToResend(valid.expected),
+      );
+      const nextExpectedRevision = toBigInt(result.nextExpectedRevision, "revision");
+      const position = result.position
+        ? toLogPosition(result.position).commit
+        : await positionOfRevision(valid.streamId, nextExpectedRevision);
+      return { nextExpectedRevision, position };
+    } catch (error) {
+      throw failureOf(error, [valid]);
+    }
+  }
+
+  /**
+   * Appends, each all or none, in one grouped request with the others in flight where the server
+   * takes them and each is safe to send again; else one after another, each on its own call.
+   */
+  async function appendAll(appends: ValidAppend[]): Promise<AppendResult[]> {
+    if (appends.every(isGroupable) && (await groupedAppendCall()) !== null) {
+      const outcome = await groupCommit(appends);
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    }
+    const results: AppendResult[] = [];
+    for (const valid of appends) results.push(await appendAlone(valid));
+    return results;
+  }
+
   const store: EventStore = {
     async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-      const valid = validateAppend(streamId, events, expected);
-      // The same ids on every attempt: that is what lets the server recognise an append it already wrote.
-      const sent = valid.events.map((event) => jsonEvent({ ...event, metadata: event.metadata && jsonBytes(event.metadata) }));
-      try {
-        const result = await patiently(
-          () => client.appendToStream(valid.streamId, sent, { streamState: toClientExpectedRevision(valid.expected) }),
-          isSafeToResend(valid.expected),
-        );
-        const nextExpectedRevision = toBigInt(result.nextExpectedRevision, "revision");
-        const position = result.position
-          ? toLogPosition(result.position).commit
-          : await positionOfRevision(valid.streamId, nextExpectedRevision);
-        return { nextExpectedRevision, position };
-      } catch (error) {
-        throw toConcurrencyError(error, valid.streamId, valid.expected) ?? toAppendTooLargeError(error, valid.streamId) ?? error;
-      }
+      const [result] = await appendAll([validateAppend(streamId, events, expected)]);
+      return result!;
     },
 
     async appendLinked(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
-      const results: AppendResult[] = [];
-      for (const { streamId, events, expected } of appends) results.push(await store.append(streamId, events, expected));
-      return results;
+      return appendAll(appends.map(({ streamId, events, expected }) => validateAppend(streamId, events, expected)));
     },
 
     async readStream(streamId: string, { from, maxCount, direction = "forwards" }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
