@@ -67,6 +67,15 @@ describe.each<ServerRelease>(["EventStoreDB 24.10", "KurrentDB 26.1"])("failures
     expect((await store.readStream("payment-1")).map((e) => e.type)).toEqual(["A"]);
   });
 
+  it("a node that stays not ready is EventStoreUnavailableError naming the failure, even one without a message", async () => {
+    const server = new FakeServer(release);
+    const store = storeOn(server, 300);
+    server.stop(serverFaults.commitTimeoutInBatchAppend);
+    await expect(store.append("payment-1", [event("A")], "no_stream")).rejects.toThrow(
+      "EventStoreDB cannot serve the call now: DeadlineExceededError, type deadline-exceeded: (no message)",
+    );
+  });
+
   it("an append that comes while the leader changes waits for the new one", async () => {
     const server = new FakeServer(release);
     const store = storeOn(server);

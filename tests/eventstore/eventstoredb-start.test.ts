@@ -17,7 +17,7 @@ describe("a start waiting for EventStoreDB's first answer (fake server)", () => 
     const waited = awaitFirstAnswer(server.asClient(), where, 300);
     await expect(waited).rejects.toBeInstanceOf(EventStoreUnavailableError);
     await expect(waited).rejects.toThrow(
-      /^EventStoreDB at esdb:\/\/127\.0\.0\.1:2113\?tls=false did not answer within 300 ms \(14 UNAVAILABLE: No connection established.*\); check EVENTSTORE_URL and that the server runs$/,
+      /^EventStoreDB at esdb:\/\/127\.0\.0\.1:2113\?tls=false did not answer within 300 ms \(Error, code 14: 14 UNAVAILABLE: No connection established.*\); check EVENTSTORE_URL and that the server runs$/,
     );
   });
 

@@ -2,11 +2,14 @@ import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import {
   ANY,
+  AccessDeniedError,
+  DeadlineExceededError,
   NO_STREAM,
   STREAM_EXISTS,
   StreamDeletedError,
   StreamNotFoundError,
   UnavailableError,
+  UnknownError,
   WrongExpectedVersionError,
   type AllStreamResolvedEvent,
 } from "@kurrent/kurrentdb-client";
@@ -16,10 +19,12 @@ import {
   backoffDelay,
   comparePositions,
   decodeCheckpoint,
+  describeFailure,
   encodeCheckpoint,
   eventTypesRegex,
   isMissingStreamError,
   isPermanentSubscriptionError,
+  isTransientError,
   positionOf,
   toActualRevision,
   toBigInt,
@@ -186,6 +191,21 @@ describe("error classification", () => {
     expect(isPermanentSubscriptionError(new UnavailableError())).toBe(false);
     expect(isPermanentSubscriptionError(new Error("socket hang up"))).toBe(false);
     expect(isPermanentSubscriptionError(Object.assign(new Error("denied"), { type: "access-denied" }))).toBe(true);
+  });
+
+  it("answers a failure that says nothing about a leader change as not transient (a 500, logged)", () => {
+    expect(isTransientError(new UnknownError(undefined, "Could not recognize Something Else"))).toBe(false);
+    expect(isTransientError(new UnknownError())).toBe(false);
+    expect(isTransientError(new AccessDeniedError())).toBe(false);
+    expect(isTransientError(new Error("boom"))).toBe(false);
+  });
+
+  it("describes a failure in a line that is never empty: its class, type, gRPC code and message", () => {
+    expect(describeFailure(new DeadlineExceededError())).toBe("DeadlineExceededError, type deadline-exceeded: (no message)");
+    expect(describeFailure(new UnknownError(undefined, "Could not recognize Server Is Not Ready"))).toBe(
+      "UnknownError, type unknown: Could not recognize Server Is Not Ready",
+    );
+    expect(describeFailure(Object.assign(new Error("14 UNAVAILABLE: read ECONNRESET"), { code: 14 }))).toBe("Error, code 14: 14 UNAVAILABLE: read ECONNRESET");
   });
 
   it("backs off from 100 ms, doubling, up to 5 s", () => {

@@ -7,6 +7,8 @@ import {
   STREAM_EXISTS,
   StreamNotFoundError,
   TransactionMaxSizeExceededError,
+  DeadlineExceededError,
+  UnknownError,
   WrongExpectedVersionError,
   type AppendRecordInput,
   type AppendRecordsResult,
@@ -166,7 +168,14 @@ function grpcFailure(code: number, details: string, headers: Record<string, stri
   return convertToCommandError(failure as never) as Error;
 }
 
-/** What a live server's failures look like to the client (gRPC status codes: 4, 5, 14). */
+/**
+ * What a node answers a batch append (the client's `appendToStream`) while it cannot write: the
+ * client does not recognise the status in the answer and reports UnknownError "Could not
+ * recognize …" (seen live during a leader change of EventStoreDB 24.10).
+ */
+const unrecognisedAnswer = (message: string) => () => new UnknownError(undefined, `Could not recognize ${message}`);
+
+/** Every failure a live server's leader change was seen or is known to raise through the client. */
 export const serverFaults = {
   /** The node is down or the connection was lost (as a failover showed: `14 UNAVAILABLE: read ECONNRESET`). */
   unavailable: () => grpcFailure(14, "read ECONNRESET"),
@@ -175,6 +184,21 @@ export const serverFaults = {
     grpcFailure(5, "Leader info available", { exception: "not-leader", "leader-endpoint-host": "127.0.0.1", "leader-endpoint-port": "2113" }),
   /** No answer within the client's deadline (10 s by default). */
   deadlineExceeded: () => grpcFailure(4, "Deadline exceeded"),
+  /** A node still electing, or starting: a unary call's answer (gRPC 14), as a grouped append gets it. */
+  serverNotReady: () => grpcFailure(14, "Server Is Not Ready"),
+  /** The same answer inside a batch append's response, which the client does not recognise. */
+  serverNotReadyInBatchAppend: unrecognisedAnswer("Server Is Not Ready"),
+  serverBusyInBatchAppend: unrecognisedAnswer("Server Is Busy"),
+  /** A follower that knows no leader yet, in a batch append's response. */
+  noLeaderInBatchAppend: unrecognisedAnswer("No leader info available in response"),
+  /** A write the node could not commit in time (the batch append's Timeout status, which carries no message). */
+  commitTimeoutInBatchAppend: () => new DeadlineExceededError(),
+  /** The server gave the call up (gRPC 10 without details): the client's TimeoutError. */
+  aborted: () => grpcFailure(10, "Operation timed out"),
+  /** The server cancelled the call, e.g. a node shutting down. */
+  cancelled: () => grpcFailure(1, "Cancelled on server"),
+  /** No node of the cluster answered the client's gossip: all down, or no leader yet. */
+  discoveryFailed: () => new Error("Failed to discover after 10 attempts."),
   /**
    * The node is down when the client reconnects: its first call, which asks the server what it
    * supports, fails with the raw gRPC error, unconverted (seen live after a kill -9).

@@ -168,25 +168,52 @@ const DISCOVERY_FAILED = /^Failed to discover after \d+ attempts/;
  */
 const TRANSIENT_GRPC_STATUSES: ReadonlySet<number> = new Set([1, 4, 10, 14]);
 
+const TRANSIENT_TYPES: ReadonlySet<string> = new Set([
+  ErrorType.NOT_LEADER,
+  ErrorType.DEADLINE_EXCEEDED,
+  ErrorType.UNAVAILABLE,
+  ErrorType.CANCELLED,
+  ErrorType.TIMEOUT,
+]);
+
+/**
+ * What a node answers, in words, while it cannot take a write: it is not ready (starting, or
+ * electing a leader), too busy, or a follower that knows no leader yet. The client's batch append
+ * (its `appendToStream`) does not recognise these answers and reports an UnknownError
+ * "Could not recognize Server Is Not Ready" (seen live in a leader change of EventStoreDB 24.10).
+ */
+const NODE_NOT_SERVING = /\b(Server Is Not Ready|Server Is Busy|No leader info available)\b/;
+
 /**
  * The server could not serve the call now, though it may the next one: not the leader (the client
- * reconnects to the one it names), no answer within the deadline, unreachable or a connection
- * lost (the client reconnects), a call the server cancelled or timed out, or no node found.
+ * reconnects to the one it names), not ready or too busy (a leader change), no answer within the
+ * deadline, unreachable or a connection lost (the client reconnects), a call the server cancelled
+ * or timed out, or no node found.
  */
 export function isTransientError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (DISCOVERY_FAILED.test(error.message)) return true;
+  const transientCode = "code" in error && typeof error.code === "number" && TRANSIENT_GRPC_STATUSES.has(error.code);
   if (!("type" in error)) {
     // A raw gRPC error has a numeric code and details; Node's own errors have string codes.
-    return "code" in error && typeof error.code === "number" && "details" in error && TRANSIENT_GRPC_STATUSES.has(error.code);
+    return transientCode && "details" in error;
   }
-  return (
-    error.type === ErrorType.NOT_LEADER ||
-    error.type === ErrorType.DEADLINE_EXCEEDED ||
-    error.type === ErrorType.UNAVAILABLE ||
-    error.type === ErrorType.CANCELLED ||
-    error.type === ErrorType.TIMEOUT
-  );
+  if (typeof error.type === "string" && TRANSIENT_TYPES.has(error.type)) return true;
+  // What the client does not recognise keeps the call's gRPC code (ABORTED without details, say).
+  return error.type === ErrorType.UNKNOWN && (transientCode || NODE_NOT_SERVING.test(error.message));
+}
+
+/**
+ * The error in one line for a log or a 503's reason, never empty: its class, the client's error
+ * type and gRPC code when it has them, and its message (some, e.g. a timeout the server reports in
+ * a batch append's answer, have none).
+ */
+export function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const type = "type" in error && typeof error.type === "string" ? error.type : null;
+  const code = "code" in error && (typeof error.code === "number" || typeof error.code === "string") ? error.code : null;
+  const kind = [error.constructor.name || error.name, type && `type ${type}`, code !== null && `code ${code}`].filter(Boolean).join(", ");
+  return `${kind}: ${error.message.trim() || "(no message)"}`;
 }
 
 /** Errors that resubscribing cannot cure. */

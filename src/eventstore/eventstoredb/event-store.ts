@@ -30,6 +30,7 @@ import {
   backoffDelay,
   comparePositions,
   decodeCheckpoint,
+  describeFailure,
   encodeCheckpoint,
   isMissingStreamError,
   isTransientError,
@@ -52,9 +53,17 @@ const PAGE_SIZE = 100;
 
 /**
  * How long a call that met a transient failure (see isTransientError) is tried again before the
- * caller is told the store is unavailable: long enough for a cluster to elect a new leader.
+ * caller is told the store is unavailable: a cluster elects a new leader within a few seconds,
+ * and the call goes through as soon as it has one (see RETRY_EVERY_MS); this bounds the wait when
+ * none comes.
  */
-const RETRY_FOR_MS = 5_000;
+const RETRY_FOR_MS = 10_000;
+
+/**
+ * The longest pause between two tries of a call: once a new leader is elected, the calls that
+ * wait for it go through within this.
+ */
+const RETRY_EVERY_MS = 250;
 
 /** How long a start waits for EventStoreDB's first answer: as long as a PostgreSQL connection's timeout. */
 const FIRST_ANSWER_WITHIN_MS = 5_000;
@@ -89,15 +98,14 @@ export async function awaitFirstAnswer(client: KurrentDBClient, connectionString
       await collect(client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1, deadline: Math.max(1, Math.round(left)) }));
       return;
     } catch (error) {
-      const delay = backoffDelay(attempt, 100, 1_000);
+      const delay = backoffDelay(attempt, 100, RETRY_EVERY_MS);
       if (isTransientError(error) && left > delay) {
         await sleep(delay);
         continue;
       }
       const where = connectionString.replace(/\/\/[^@/]*@/, "//");
-      const reason = error instanceof Error ? error.message : String(error);
       throw new EventStoreUnavailableError(
-        `EventStoreDB at ${where} did not answer within ${withinMs} ms (${reason.trim()}); check EVENTSTORE_URL and that the server runs`,
+        `EventStoreDB at ${where} did not answer within ${withinMs} ms (${describeFailure(error)}); check EVENTSTORE_URL and that the server runs`,
         { cause: error },
       );
     }
@@ -161,11 +169,10 @@ export function eventStoreOnClient(
         return result;
       } catch (error) {
         if (!isTransientError(error)) throw error;
-        const delay = backoffDelay(attempt, 100, 1_000);
+        const delay = backoffDelay(attempt, 50, RETRY_EVERY_MS);
         if (!retrying || unavailable || performance.now() - started + delay > retryForMs) {
           if (retrying) unavailable = true;
-          const reason = error instanceof Error ? error.message : String(error);
-          throw new EventStoreUnavailableError(`EventStoreDB cannot serve the call now: ${reason}`, { cause: error });
+          throw new EventStoreUnavailableError(`EventStoreDB cannot serve the call now: ${describeFailure(error)}`, { cause: error });
         }
         await sleep(delay);
       }
