@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { DEFAULT_COALESCE_MS, gatherMoment } from "../gather.ts";
-import type { NewEvent, ReadAllOptions, ReadAllResult, SubscribeOptions } from "../port.ts";
+import type { Checkpoint, NewEvent, ReadAllOptions, ReadAllResult, SubscribeOptions } from "../port.ts";
 
 export interface LiveSubscriptionOptions {
   /** How often a live subscription polls for events written by other processes. */
@@ -15,15 +15,46 @@ export interface LiveSubscriptionOptions {
 
 export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalMs: 200, coalesceMs: DEFAULT_COALESCE_MS };
 
+type Wake = "append" | "poll" | "abort";
+
+interface Listener {
+  /** How many reads had started when it began to listen. */
+  since: number;
+  /** The wake, and the listener that took over in the same moment (none once the subscription is aborted). */
+  woken: Promise<{ reason: Wake; next: Listener | undefined }>;
+  cancel(): void;
+}
+
+interface BatchRead {
+  batch: ReadAllResult;
+  /** The read found a whole batch: there may be more behind it. */
+  full: boolean;
+}
+
+interface SharedRead {
+  /** Which read this is, in the order they started: a subscriber may join only one that started after it began to listen. */
+  number: number;
+  result: Promise<ReadAllResult>;
+}
+
 /**
  * The live feeds of one PostgreSQL event store in this process: a subscriber reads the log, then
  * waits for an append of this process (told through `appended`) or, for other processes'
- * appends, for its next poll.
+ * appends, for the next poll.
+ *
+ * Every projection subscribes, and once caught up they all stand at the log's head and wake
+ * together (on the same append, or on the one poll they share). Those at the head then share one
+ * read of every event after it, each keeping the types it asked for, rather than one read each:
+ * on the embedded database each read costs milliseconds of the service's one thread.
  */
 export class LiveSubscriptions {
   readonly #readAll: (options: ReadAllOptions) => Promise<ReadAllResult>;
   readonly #options: LiveSubscriptionOptions;
-  readonly #appended = new EventEmitter().setMaxListeners(0);
+  readonly #wakes = new EventEmitter().setMaxListeners(0);
+  #subscribers = 0;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #readsStarted = 0;
+  readonly #sharedReads = new Map<string, SharedRead>();
 
   constructor(readAll: (options: ReadAllOptions) => Promise<ReadAllResult>, options: LiveSubscriptionOptions) {
     this.#readAll = readAll;
@@ -32,56 +63,123 @@ export class LiveSubscriptions {
 
   /** Wakes the subscribers waiting for these events. */
   appended(events: readonly NewEvent[]): void {
-    this.#appended.emit("append", events);
+    this.#wakes.emit("append", events);
   }
 
   /** Every batch after `options.after`, then each new one as it comes, until the signal aborts. */
   async *subscribe(options: SubscribeOptions & { batchSize: number }): AsyncIterable<ReadAllResult> {
-    const { batchSize } = options;
+    const { batchSize, types, signal } = options;
     let after = options.after ?? null;
     // Appends that gathered while the subscription was stopped are read all the same: a clean
     // stop leaves unread nothing this process appended before it.
     let gathered = false;
-    while (gathered || !options.signal.aborted) {
-      // Listen before reading, so an append that lands during the read still wakes us.
-      const woken = this.#nextAppendOrPoll(options.signal, options.types);
-      const batch = await this.#readAll({ after, batchSize, types: options.types });
-      if (batch.checkpoint !== after) {
-        after = batch.checkpoint;
-        yield batch;
+    // Until a read finds less than a batch, the subscriber catches up alone, the log filtered by type.
+    let atHead = false;
+    // Listening before reading, so an append that lands during the read still wakes us.
+    let listener = this.#listen(signal, types);
+    this.#joined();
+    try {
+      while (gathered || !signal.aborted) {
+        const read: BatchRead = atHead ? await this.#readShared(after, batchSize, types, listener.since) : await this.#readAlone(after, batchSize, types);
+        atHead = !read.full;
+        if (read.batch.checkpoint !== after) {
+          after = read.batch.checkpoint;
+          yield read.batch;
+        }
+        if (!atHead) continue;
+        const wake = await listener.woken;
+        if (!wake.next) break;
+        listener = wake.next;
+        gathered = wake.reason === "append";
+        if (gathered) await gatherMoment(options, this.#options.coalesceMs);
       }
-      gathered = batch.events.length < batchSize && (await woken) === "append";
-      if (gathered) await gatherMoment(options, this.#options.coalesceMs);
+    } finally {
+      listener.cancel();
+      this.#left();
     }
   }
 
   close(): void {
-    this.#appended.removeAllListeners();
+    this.#wakes.removeAllListeners();
+    clearInterval(this.#pollTimer);
+    this.#pollTimer = undefined;
+  }
+
+  async #readAlone(after: Checkpoint | null, batchSize: number, types: readonly string[] | undefined): Promise<BatchRead> {
+    const batch = await this.#readAll({ after, batchSize, types });
+    return { batch, full: batch.events.length === batchSize };
   }
 
   /**
-   * Until this process appends an event of one of `types` (any event when there is no filter),
-   * or the poll interval passes. Skipped events still move the subscriber's checkpoint, but they
-   * need not wake it: the poll catches up with them.
+   * Every event after `after` (one batch), read once for every subscriber at that checkpoint
+   * that began to listen before the read started (one that began later might miss an append
+   * committed between the read's start and its own listening); each keeps its own types. The
+   * checkpoint is the last event read, as a filtered read's is when it finds less than a batch.
    */
-  #nextAppendOrPoll(signal: AbortSignal, types: readonly string[] | undefined): Promise<"append" | "poll" | "abort"> {
-    // A plain timer, not AbortSignal.timeout: a timeout signal held only through AbortSignal.any
-    // can be garbage-collected before it fires, and then an idle subscriber never polls again.
-    return new Promise((resolve) => {
-      const done = (reason: "append" | "poll" | "abort") => {
-        clearTimeout(timer);
-        this.#appended.off("append", onAppend);
+  async #readShared(
+    after: Checkpoint | null,
+    batchSize: number,
+    types: readonly string[] | undefined,
+    listeningSince: number,
+  ): Promise<BatchRead> {
+    const key = `${after ?? ""}:${batchSize}`;
+    let read = this.#sharedReads.get(key);
+    if (!read || read.number <= listeningSince) {
+      const number = ++this.#readsStarted;
+      const result = this.#readAll({ after, batchSize }).finally(() => {
+        if (this.#sharedReads.get(key)?.number === number) this.#sharedReads.delete(key);
+      });
+      read = { number, result };
+      this.#sharedReads.set(key, read);
+    }
+    const batch = await read.result;
+    const full = batch.events.length === batchSize;
+    return { batch: types ? { ...batch, events: batch.events.filter((event) => types.includes(event.type)) } : batch, full };
+  }
+
+  /**
+   * Waits for this process to append an event of one of `types` (any event when there is no
+   * filter), or for the shared poll. Skipped events still move the subscriber's checkpoint, but
+   * they need not wake it: the poll catches up with them. The next listener is registered in the
+   * same moment as the wake, so that every subscriber woken together may share the next read.
+   */
+  #listen(signal: AbortSignal, types: readonly string[] | undefined): Listener {
+    const since = this.#readsStarted;
+    let cancel = () => {};
+    const woken = new Promise<{ reason: Wake; next: Listener | undefined }>((resolve) => {
+      const stopListening = () => {
+        this.#wakes.off("append", onAppend);
+        this.#wakes.off("poll", onPoll);
         signal.removeEventListener("abort", onAbort);
-        resolve(reason);
+      };
+      const done = (reason: Wake) => {
+        stopListening();
+        resolve({ reason, next: reason === "abort" ? undefined : this.#listen(signal, types) });
       };
       const onAppend = (events: readonly NewEvent[]) => {
         if (!types || events.some((event) => types.includes(event.type))) done("append");
       };
+      const onPoll = () => done("poll");
       const onAbort = () => done("abort");
-      const timer = setTimeout(() => done("poll"), this.#options.pollIntervalMs);
-      this.#appended.on("append", onAppend);
+      cancel = stopListening;
+      this.#wakes.on("append", onAppend);
+      this.#wakes.on("poll", onPoll);
       signal.addEventListener("abort", onAbort, { once: true });
       if (signal.aborted) onAbort();
     });
+    return { since, woken, cancel: () => cancel() };
+  }
+
+  /** One poll for every subscriber, so that those at the head wake together and share a read. */
+  #joined(): void {
+    this.#subscribers += 1;
+    this.#pollTimer ??= setInterval(() => this.#wakes.emit("poll"), this.#options.pollIntervalMs);
+  }
+
+  #left(): void {
+    this.#subscribers -= 1;
+    if (this.#subscribers > 0) return;
+    clearInterval(this.#pollTimer);
+    this.#pollTimer = undefined;
   }
 }
