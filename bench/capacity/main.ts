@@ -15,7 +15,11 @@
  *
  * Usage: tsx bench/capacity/main.ts [--store pglite|postgres] [--steps 50,100,200] [--step-seconds 60]
  *          [--reference-seconds 20] [--payment-methods 50] [--chart docs/capacity-<store>.svg]
- *          [--database-url URL] [--smoke]
+ *          [--database-url URL] [--smoke] [--cpu-profile DIR] [--topology all|split]
+ *
+ * `--topology split` (PostgreSQL only): the API (`start:api`) and the projections
+ * (`start:projector`) in two processes instead of one (`npm start`); CPU counts both.
+ * `--cpu-profile DIR`: the service's CPU profile over the whole run, written to DIR when it stops.
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -31,7 +35,17 @@ import { type BenchTarget, formatNumber, openTarget, serverArgs } from "../suppo
 import { capacityChart } from "./chart.ts";
 import { runOpenLoad } from "./load.ts";
 import { MIX, merchantMix, setUpMerchant } from "./mix.ts";
-import { processCpuMs, processCpuMsOrZero, residentMiB, type ServiceChild, startReceiverChild, startServiceChild, startSimulatorChild } from "./processes.ts";
+import {
+  type Child,
+  processCpuMs,
+  processCpuMsOrZero,
+  residentMiB,
+  type ServiceChild,
+  startProjectorChild,
+  startReceiverChild,
+  startServiceChild,
+  startSimulatorChild,
+} from "./processes.ts";
 import { startReference } from "./reference.ts";
 import { addedP99ByKind, answerCounts, kneeOf, KNEE, latencies, missed, p99OrInfinity, printSteps, type Step } from "./report.ts";
 
@@ -51,10 +65,12 @@ const optionsSchema = z.object({
   "reference-seconds": positiveInt.default(20),
   "payment-methods": positiveInt.default(50),
   chart: z.string().optional(),
+  "cpu-profile": z.string().optional(),
+  topology: z.enum(["all", "split"]).default("all"),
   smoke: z.boolean().default(false),
 });
 
-const { values, serverUrl } = serverArgs(["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart"], ["smoke"]);
+const { values, serverUrl } = serverArgs(["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart", "cpu-profile", "topology"], ["smoke"]);
 const parsed = optionsSchema.parse(values);
 /** `--smoke`: two short steps, to see the harness work end to end in about a minute. */
 const options = parsed.smoke
@@ -146,7 +162,7 @@ async function settle(service: ServiceChild, limitMs: number): Promise<void> {
 
 async function main(): Promise<void> {
   const [load1, load5] = loadavg();
-  console.log(`bench:capacity on ${options.store}; load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
+  console.log(`bench:capacity on ${options.store} (${options.topology === "split" ? "API and projector processes" : "one process"}); load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
   console.log(
     `steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step (half before, half after); mix ${JSON.stringify(MIX)}`,
   );
@@ -155,9 +171,11 @@ async function main(): Promise<void> {
   const simulator = await startSimulatorChild(LATENCY);
   const receiver = await startReceiverChild();
   let service: ServiceChild | undefined;
+  let projector: Child | undefined;
   try {
     if (!target.url) throw new Error("the bench database has no URL");
-    service = await startServiceChild({
+    if (options.topology === "split" && options.store !== "postgres") throw new Error("--topology split needs --store postgres");
+    const environment = {
       DATABASE_URL: options.store === "postgres" ? target.url : "",
       DATA_DIR: dataDir,
       ADMIN_API_KEY: ADMIN_KEY,
@@ -169,7 +187,9 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOW_PRIVATE: "true",
       LOG_LEVEL: "warn",
       ...everyProcessorAt(simulator.url),
-    });
+    };
+    service = await startServiceChild(environment, { role: options.topology === "split" ? "api" : "all", cpuProfileDir: options["cpu-profile"] });
+    if (options.topology === "split") projector = await startProjectorChild(environment);
     const merchant = await setUpMerchant(service.url, receiver.url, options["payment-methods"]);
     const reference = await startReference(target.url, simulator.url, PROCESSOR_TIMEOUT_MS, merchant.hostConfiguration);
     try {
@@ -197,11 +217,11 @@ async function main(): Promise<void> {
 
         await receiver.collect();
         const watching = watch(service);
-        const pids = { service: service.pid, simulator: simulator.pid, receiver: receiver.pid };
+        const pids = { service: service.pid, projector: projector?.pid, simulator: simulator.pid, receiver: receiver.pid };
         const cpuOf = () => {
           const { user, system } = process.cpuUsage();
           return {
-            service: processCpuMs(pids.service),
+            service: processCpuMs(pids.service) + (pids.projector === undefined ? 0 : processCpuMs(pids.projector)),
             simulator: processCpuMs(pids.simulator),
             receiver: processCpuMs(pids.receiver),
             bench: (user + system) / 1_000,
@@ -271,6 +291,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await service?.stop();
+    await projector?.stop();
     await receiver.stop();
     await simulator.stop();
     await target.close();

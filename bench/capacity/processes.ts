@@ -20,9 +20,17 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript entry (through tsx, and `imports` before it) until its output matches `ready`. */
-async function startChild(script: string, environment: Record<string, string>, ready: RegExp, imports: string[] = [], args: string[] = []) {
-  const child = spawn(process.execPath, ["--import", "tsx", ...imports.flatMap((file) => ["--import", file]), script, ...args], {
+/**
+ * Runs a TypeScript entry (through tsx, and `imports` before it, with node's `nodeArgs` and the
+ * script's `args`) until its output matches `ready`.
+ */
+async function startChild(
+  script: string,
+  environment: Record<string, string>,
+  ready: RegExp,
+  { imports = [], nodeArgs = [], args = [] }: { imports?: string[]; nodeArgs?: string[]; args?: string[] } = {},
+) {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", ...imports.flatMap((file) => ["--import", file]), script, ...args], {
     cwd: root,
     env: { ...process.env, ...environment },
     // The IPC channel: the probe's and the receiver's answers, and children that go when the bench does.
@@ -87,13 +95,23 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * `npm start` as a child, with the probe that reports its event loop, once `/health/ready` says
- * it is ready (at LOG_LEVEL=warn it prints nothing when it starts).
+ * `npm start` (role `all`) or `npm run start:api` (role `api`) as a child, with the probe that
+ * reports its event loop, once `/health/ready` says it is ready (at LOG_LEVEL=warn it prints
+ * nothing when it starts). With `cpuProfileDir`, node writes the service's CPU profile there when
+ * it stops (open it in Chrome's DevTools).
  */
-export async function startServiceChild(environment: Record<string, string>): Promise<ServiceChild> {
+export async function startServiceChild(
+  environment: Record<string, string>,
+  { role, cpuProfileDir }: { role: "all" | "api"; cpuProfileDir?: string | undefined },
+): Promise<ServiceChild> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const started = await startChild(path("../../src/main.ts"), { ...environment, HOST: "127.0.0.1", PORT: String(port) }, /^/, [path("./probe.ts")]);
+  const nodeArgs = cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : [];
+  const started = await startChild(path("../../src/main.ts"), { ...environment, HOST: "127.0.0.1", PORT: String(port) }, /^/, {
+    imports: [path("./probe.ts")],
+    nodeArgs,
+    args: [role],
+  });
   for (;;) {
     const ready = await fetch(`${url}/health/ready`).then((response) => response.ok, () => false);
     if (ready) break;
@@ -112,6 +130,13 @@ export async function startServiceChild(environment: Record<string, string>): Pr
 }
 
 const lagsMessage = z.object({ lagsMs: z.array(z.number()), received: z.number() });
+
+/** `npm run start:projector` as a child: the projections in a process of their own, beside an `api` service. */
+export async function startProjectorChild(environment: Record<string, string>): Promise<Child> {
+  const started = await startChild(path("../../src/main.ts"), environment, /^/, { args: ["projector"] });
+  await once(started.child, "message");
+  return started;
+}
 
 export interface ReceiverChild extends Child {
   url: string;
