@@ -49,7 +49,7 @@ export interface JournalEntry {
 const ENTRY_NAMESPACE = "5b0e3f8a-2d61-4c7e-9f1a-7c2b8e4d6a10";
 
 /** The same entry id for the same event however often it is posted (an event posts at most one entry per currency). */
-export const entryIdOf = (eventId: string, index: number) => v5(`${eventId}/${index}`, ENTRY_NAMESPACE);
+export const entryIdOf = (eventId: string, index: number) => (index === 0 ? eventId : v5(`${eventId}/${index}`, ENTRY_NAMESPACE));
 
 /** The lines for these changes of balance (each told on its account's normal side), zero changes left out. */
 export function linesOf(processor: Processor, currency: string, changes: readonly [JournalAccount, number][]): JournalLine[] {
