@@ -488,9 +488,16 @@ export class FakeServer extends FakeClient {
     return state === ANY || (state === NO_STREAM && stream.length === 0) || (state === STREAM_EXISTS && stream.length > 0) || state === current;
   }
 
-  /** Writes checked requests as one transaction: refused whole over the maximum size, else one commit position. */
+  /**
+   * Writes checked requests as one transaction: refused whole over the maximum size, else one
+   * commit position. As KurrentDB 26.1, a request whose message (its data in base64) is over
+   * 1.5 × the maximum size does not reach the call: gRPC refuses it, RESOURCE_EXHAUSTED.
+   */
   #writeGroup(requests: readonly AppendStreamRequest[]): AppendRecordsResult {
     const size = requests.reduce((total, { events }) => total + appendSize(events), 0);
+    if ((size * 4) / 3 > 1.5 * this.maxAppendSize) {
+      throw new UnknownError(rawGrpcFailure(8, "Received message exceeds the maximum configured message size.") as never);
+    }
     if (size > this.maxAppendSize) {
       throw new TransactionMaxSizeExceededError(rawGrpcFailure(10, "Transaction size exceeded") as never, { size, maxSize: this.maxAppendSize } as never);
     }

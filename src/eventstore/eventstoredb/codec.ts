@@ -141,9 +141,21 @@ const APPEND_TOO_LARGE: ReadonlySet<string> = new Set([
   ErrorType.APPEND_RECORD_SIZE_EXCEEDED,
 ]);
 
+/**
+ * gRPC's RESOURCE_EXHAUSTED, which the client does not convert: the request was larger than the
+ * server takes in one message (on KurrentDB 26.1, 1.5 × MaxAppendSize for a grouped append).
+ */
+const RESOURCE_EXHAUSTED = 8;
+
+/** The request was over the size of a message the server receives: nothing of it was written. */
+export function isMessageTooLarge(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === RESOURCE_EXHAUSTED;
+}
+
 /** The port's AppendTooLargeError for the client's errors of an append too large, or null for any other error. */
 export function toAppendTooLargeError(error: unknown, streamId: string): AppendTooLargeError | null {
   if (error instanceof MaxAppendSizeExceededError) return new AppendTooLargeError(streamId, error.maxAppendSize);
+  if (isMessageTooLarge(error)) return new AppendTooLargeError(streamId, undefined);
   // A second copy of the client (another install) would fail instanceof; its `type` still says what it is.
   if (typeof error !== "object" || error === null || !("type" in error) || typeof error.type !== "string" || !APPEND_TOO_LARGE.has(error.type)) return null;
   const limit = "maxAppendSize" in error ? error.maxAppendSize : "maxSize" in error ? error.maxSize : undefined;

@@ -15,7 +15,7 @@ import {
 import { ConcurrencyError } from "../errors.ts";
 import type { AppendResult } from "../port.ts";
 import type { ValidAppend } from "../validate-append.ts";
-import { METADATA_PROPERTY, toActualRevision, toClientExpectedRevision } from "./codec.ts";
+import { METADATA_PROPERTY, isMessageTooLarge, toActualRevision, toClientExpectedRevision } from "./codec.ts";
 
 /** The server's call that takes several streams' appends in one request. */
 export type GroupedAppendCall = "appendRecords" | "multiStreamAppend";
@@ -96,7 +96,8 @@ export function conflictsOf(error: unknown): Map<string, bigint | "no_stream"> {
 
 /**
  * Errors by which the server refused a whole request, writing nothing, for what one of its appends
- * is (too large, a deleted stream, not allowed): sent alone, each append meets its own answer.
+ * is (too large, a deleted stream, not allowed), or for the size of the whole (over a message's
+ * limit, see isMessageTooLarge): sent alone, each append meets its own answer.
  */
 const REFUSALS_OF_ONE: ReadonlySet<string> = new Set([
   ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED,
@@ -109,6 +110,7 @@ const REFUSALS_OF_ONE: ReadonlySet<string> = new Set([
 ]);
 
 export function isRefusalOfOne(error: unknown): boolean {
+  if (isMessageTooLarge(error)) return true;
   return typeof error === "object" && error !== null && "type" in error && typeof error.type === "string" && REFUSALS_OF_ONE.has(error.type);
 }
 
