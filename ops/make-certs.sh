@@ -18,12 +18,12 @@ node() {
     es-gencert-cli create-node -ca-certificate "$ca/ca.crt" -ca-key "$ca/ca.key" -out "/certs/$1" \
       -dns-names "$1,localhost" -ip-addresses 127.0.0.1
   fi
-  # Each key readable by the one user that serves it: eventstore and node are uid 1000, postgres 999.
+  # Each key readable by the one user that serves it: KurrentDB is uid 1001, node 1000, postgres 999.
   chown -R "$2" "/certs/$1"
   chmod 0444 "/certs/$1/node.crt"
   chmod 0400 "/certs/$1/node.key"
 }
-node eventstore 1000:1000
+node eventstore 1001:1001
 node postgres 999:999
 node ledger 1000:1000
 chmod 0444 /certs/ca/ca.crt

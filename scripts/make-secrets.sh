@@ -34,12 +34,14 @@ make_secret eventstore_admin_password "$(random_token 32)"
 # The URLs hold the passwords above (read back, so that a kept password and a new URL agree),
 # and verify the servers' certificates against the CA that compose's `certs` service makes.
 make_secret database_url "postgres://ledger:$(cat "$dir/postgres_password")@postgres:5432/ledger?sslmode=verify-full&sslrootcert=/certs/ca/ca.crt"
-make_secret eventstore_url "esdb://admin:$(cat "$dir/eventstore_admin_password")@eventstore:2113?tls=true&tlsCAFile=/certs/ca/ca.crt"
+make_secret eventstore_url "kurrentdb://admin:$(cat "$dir/eventstore_admin_password")@eventstore:2113?tls=true&tlsCAFile=/certs/ca/ca.crt"
 
-# The containers read them as their own users: node (uid 1000) in the ledger, eventstore (uid 1000);
-# postgres reads its password as root. Compose mounts the files as they are, owner and mode kept.
+# The containers read them as their own users: node (uid 1000) in the ledger, KurrentDB (uid 1001)
+# its admin password; postgres reads its password as root. Compose mounts the files as they are,
+# owner and mode kept.
 if [ "$(id -u)" = 0 ]; then
   chown 1000:1000 "$dir"/*
-elif [ "$(id -u)" != 1000 ]; then
-  echo "note: the files belong to uid $(id -u); the ledger and EventStoreDB read them as uid 1000: run 'sudo chown 1000:1000 $dir/*' on Linux" >&2
+  chown 1001:1001 "$dir/eventstore_admin_password"
+else
+  echo "note: the files belong to uid $(id -u); the ledger reads them as uid 1000 and KurrentDB its admin password as uid 1001: on Linux run 'sudo chown 1000:1000 $dir/* && sudo chown 1001:1001 $dir/eventstore_admin_password'" >&2
 fi

@@ -168,7 +168,7 @@ describe("compose.yaml, the secure deployment, and compose.demo.yaml", () => {
   const secure = readYaml(secureFile, deploymentSchema);
   const demo = readYaml(demoFile, deploymentSchema);
   const ledger = secure.services.ledger!;
-  const eventstore = serviceOfImage(secure as unknown as Compose, "eventstore/eventstore")[1] as unknown as (typeof secure.services)[string];
+  const eventstore = serviceOfImage(secure as unknown as Compose, "kurrentplatform/kurrentdb")[1] as unknown as (typeof secure.services)[string];
   const text = readFileSync(secureFile, "utf8");
 
   it("runs the ledger with NODE_ENV=production and HTTPS from the certs service", () => {
@@ -210,15 +210,16 @@ describe("compose.yaml, the secure deployment, and compose.demo.yaml", () => {
     expect(readFileSync(path.join(root, ".gitignore"), "utf8").split("\n")).toContain("/secrets/");
   });
 
-  it("runs EventStoreDB secure, with the certificates of a one-shot service and its admin password from a file", () => {
+  it("runs KurrentDB 26.1 secure, with the certificates of a one-shot service and its admin password from a file", () => {
+    expect(secure.services.eventstore!.image).toBe("kurrentplatform/kurrentdb:26.1");
     expect(eventstore.environment).toMatchObject({
-      EVENTSTORE_CERTIFICATE_FILE: "/certs/eventstore/node.crt",
-      EVENTSTORE_CERTIFICATE_PRIVATE_KEY_FILE: "/certs/eventstore/node.key",
-      EVENTSTORE_TRUSTED_ROOT_CERTIFICATES_PATH: "/certs/ca",
+      KURRENTDB_CERTIFICATE_FILE: "/certs/eventstore/node.crt",
+      KURRENTDB_CERTIFICATE_PRIVATE_KEY_FILE: "/certs/eventstore/node.key",
+      KURRENTDB_TRUSTED_ROOT_CERTIFICATES_PATH: "/certs/ca",
     });
     expect(eventstore.volumes).toContain("certs:/certs:ro");
     expect(eventstore.secrets).toEqual(["eventstore_admin_password"]);
-    expect([eventstore.entrypoint].flat().join(" ")).toContain("EVENTSTORE_DEFAULT_ADMIN_PASSWORD=\"$$(cat /run/secrets/eventstore_admin_password)\"");
+    expect([eventstore.entrypoint].flat().join(" ")).toContain("KURRENTDB_DEFAULT_ADMIN_PASSWORD=\"$$(cat /run/secrets/eventstore_admin_password)\"");
     expect(eventstore.depends_on).toEqual({ certs: { condition: "service_completed_successfully" } });
     // The one-shot service makes the CA and a certificate for each server, the CA's key in a volume of its own.
     const certs = secure.services.certs!;
@@ -263,7 +264,7 @@ describe("compose.yaml, the secure deployment, and compose.demo.yaml", () => {
       expect(made.database_url).toBe(
         `postgres://ledger:${made.postgres_password}@postgres:5432/ledger?sslmode=verify-full&sslrootcert=/certs/ca/ca.crt`,
       );
-      expect(made.eventstore_url).toBe(`esdb://admin:${made.eventstore_admin_password}@eventstore:2113?tls=true&tlsCAFile=/certs/ca/ca.crt`);
+      expect(made.eventstore_url).toBe(`kurrentdb://admin:${made.eventstore_admin_password}@eventstore:2113?tls=true&tlsCAFile=/certs/ca/ca.crt`);
       // The service takes them as they are, in production.
       expect(() =>
         loadConfig({
