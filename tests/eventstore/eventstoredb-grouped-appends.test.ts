@@ -61,6 +61,16 @@ describe("appends in flight on KurrentDB 26.1 go out as one appendRecords reques
     }
   });
 
+  it("a grouped append that meets a follower after a leader change makes the client connect to the leader, and lands", async () => {
+    const { server, store } = serverAndStore("KurrentDB 26.1");
+    await store.append("payment-1", [event("Opened")], "no_stream");
+    server.onFollower = true;
+    expect(await store.append("payment-1", [event("Changed")], 0n)).toMatchObject({ nextExpectedRevision: 1n });
+    expect(server.onFollower).toBe(false);
+    // The nudge that moved the client wrote nothing.
+    expect(server.streams.has("$ledger-leader-probe")).toBe(false);
+  });
+
   it("an append at `any` is not grouped: it cannot be sent again safely, as a grouped request may need to be", async () => {
     const { server, store } = serverAndStore("KurrentDB 26.1");
     await store.append("payment-1", [event("Opened")], "any");

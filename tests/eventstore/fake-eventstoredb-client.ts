@@ -9,6 +9,7 @@ import {
   TransactionMaxSizeExceededError,
   DeadlineExceededError,
   UnknownError,
+  UnsupportedError,
   WrongExpectedVersionError,
   type AppendRecordInput,
   type AppendRecordsResult,
@@ -337,13 +338,13 @@ export class FakeClient {
     return this.appendResult();
   }
 
-  /** EventStoreDB 24.10 has no call for appends to several streams: gRPC answers UNIMPLEMENTED. */
+  /** EventStoreDB 24.10 has no call for appends to several streams: the client, which asks the server's features, refuses it. */
   async appendRecords(..._args: unknown[]): Promise<AppendRecordsResult> {
-    throw rawGrpcFailure(12, "Method is unimplemented.");
+    throw new UnsupportedError("appendRecords", "26.1");
   }
 
   async multiStreamAppend(..._args: unknown[]): Promise<AppendRecordsResult> {
-    throw rawGrpcFailure(12, "Method is unimplemented.");
+    throw new UnsupportedError("multiStreamAppend", "25.1");
   }
 
   subscribeToAll(options: SubscribeToAllOptions): AllStreamSubscription {
@@ -421,6 +422,13 @@ export class FakeServer extends FakeClient {
   readonly lostAnswers: ServerFault[] = [];
   /** How many requests each grouped call was sent (the probe for the call included). */
   readonly groupedRequests = { appendRecords: 0, multiStreamAppend: 0 };
+  /**
+   * Whether the client is connected to a follower, as after a leader change: a follower forwards
+   * a v1 append to the leader, answers one that requires the leader not-leader (the client then
+   * connects to the leader it names), and refuses a grouped append with KurrentDB's own not-leader
+   * answer, which the client neither recognises nor reconnects on.
+   */
+  onFollower = false;
 
   constructor(readonly release: ServerRelease = "EventStoreDB 24.10") {
     super();
@@ -476,11 +484,16 @@ export class FakeServer extends FakeClient {
     return this.#writeGroup(requests);
   }
 
-  /** Counts the request, or refuses it as a server without the call does; then the faults a call meets. */
+  /** Counts the request, or refuses it as the client does where the server lacks the call; then the faults a call meets. */
   #takeGroupedCall(call: "appendRecords" | "multiStreamAppend"): void {
     this.groupedRequests[call] += 1;
-    if (!GROUPED_CALLS[this.release].has(call)) throw rawGrpcFailure(12, `Method is unimplemented.`);
+    if (!GROUPED_CALLS[this.release].has(call)) throw new UnsupportedError(call, call === "appendRecords" ? "26.1" : "25.1");
     this.meetFault();
+    if (this.onFollower) {
+      throw new UnknownError(
+        rawGrpcFailure(9, "The server is not the leader node and cannot handle the request. Please retry your request against the leader node directly at 127.0.0.1:2113") as never,
+      );
+    }
   }
 
   #isAt(stream: readonly AllStreamResolvedEvent[], state: AppendStreamState): boolean {
@@ -540,10 +553,14 @@ export class FakeServer extends FakeClient {
   override async appendToStream(
     streamId: string,
     events: EventData | EventData[],
-    { streamState = ANY }: { streamState?: AppendStreamState } = {},
+    { streamState = ANY, requiresLeader = false }: { streamState?: AppendStreamState; requiresLeader?: boolean } = {},
   ): Promise<ClientAppendResult> {
     const appended = Array.isArray(events) ? events : [events];
     this.meetFault();
+    if (this.onFollower && requiresLeader) {
+      this.onFollower = false;
+      throw serverFaults.notLeader();
+    }
     this.appends.push([streamId, appended, { streamState }]);
     refuseOversized(appended, this.maxAppendSize);
     const stream = this.streams.get(streamId) ?? [];

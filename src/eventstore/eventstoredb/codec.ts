@@ -197,6 +197,16 @@ const TRANSIENT_TYPES: ReadonlySet<string> = new Set([
 const NODE_NOT_SERVING = /\b(Server Is Not Ready|Server Is Busy|No leader info available)\b/;
 
 /**
+ * KurrentDB's answer to a grouped append sent to a follower (gRPC FAILED_PRECONDITION, reason
+ * NOT_LEADER_NODE: "The server is not the leader node and cannot handle the request"). The client
+ * neither recognises it (an UnknownError) nor reconnects on it, as it does on the v1 calls'
+ * not-leader answer: see `reconnectToLeader`.
+ */
+export function isNotLeaderNode(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === 9 && /\bnot the leader node\b/.test(error.message);
+}
+
+/**
  * The server could not serve the call now, though it may the next one: not the leader (the client
  * reconnects to the one it names), not ready or too busy (a leader change), no answer within the
  * deadline, unreachable or a connection lost (the client reconnects), a call the server cancelled
@@ -204,7 +214,7 @@ const NODE_NOT_SERVING = /\b(Server Is Not Ready|Server Is Busy|No leader info a
  */
 export function isTransientError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (DISCOVERY_FAILED.test(error.message)) return true;
+  if (DISCOVERY_FAILED.test(error.message) || isNotLeaderNode(error)) return true;
   const transientCode = "code" in error && typeof error.code === "number" && TRANSIENT_GRPC_STATUSES.has(error.code);
   if (!("type" in error)) {
     // A raw gRPC error has a numeric code and details; Node's own errors have string codes.

@@ -31,6 +31,7 @@ import {
   comparePositions,
   decodeCheckpoint,
   describeFailure,
+  isNotLeaderNode,
   encodeCheckpoint,
   isMissingStreamError,
   isTransientError,
@@ -45,7 +46,7 @@ import {
   type LogPosition,
 } from "./codec.ts";
 import { DEFAULT_COALESCE_MS } from "../gather.ts";
-import { appendItems, detectGroupedAppend, sendGroup, type GroupedAppendCall, type ItemOutcome } from "./grouped-append.ts";
+import { appendItems, detectGroupedAppend, reconnectToLeader, sendGroup, type GroupedAppendCall, type ItemOutcome } from "./grouped-append.ts";
 import { subscribeToAll } from "./subscription.ts";
 
 /** Records per read when scanning $all, however few events the caller wants. */
@@ -209,7 +210,12 @@ export function eventStoreOnClient(
       const call = await groupedAppendCall();
       if (call === null) throw new Error("grouped appends are sent only to a server that takes them");
       // Every grouped append is safe to send again (see isGroupable): the server keeps it once.
-      return appendItems(items, (appends) => patiently(() => sendGroup(client, call, appends)), failureOf);
+      const send = (appends: readonly ValidAppend[]) =>
+        sendGroup(client, call, appends).catch(async (error: unknown) => {
+          if (isNotLeaderNode(error)) await reconnectToLeader(client);
+          throw error;
+        });
+      return appendItems(items, (appends) => patiently(() => send(appends)), failureOf);
     },
     { maxBatch: maxGroup },
   );

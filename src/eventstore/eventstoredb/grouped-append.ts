@@ -24,9 +24,10 @@ export type GroupedAppendCall = "appendRecords" | "multiStreamAppend";
 const UNIMPLEMENTED = 12;
 
 /**
- * Which grouped call the server has, asked with an empty request, which every server that has the
- * call refuses as invalid and older ones refuse as unknown; null when it has neither (EventStoreDB
- * 24.10 and older). A failure that says nothing of the call (the server unreachable) is thrown.
+ * Which grouped call the server has, asked with an empty request: the client refuses it itself
+ * (UnsupportedError) when the server's list of features lacks the call, the server refuses it as
+ * invalid when it has it; null when it has neither (EventStoreDB 24.10 and older). A failure that
+ * says nothing of the call (the server unreachable) is thrown.
  */
 export async function detectGroupedAppend(client: KurrentDBClient): Promise<GroupedAppendCall | null> {
   for (const call of ["appendRecords", "multiStreamAppend"] as const) {
@@ -34,12 +35,33 @@ export async function detectGroupedAppend(client: KurrentDBClient): Promise<Grou
       await (call === "appendRecords" ? client.appendRecords([]) : client.multiStreamAppend([]));
       return call;
     } catch (error) {
-      if (grpcCode(error) === UNIMPLEMENTED) continue;
+      if (isNotThere(error)) continue;
       if (isAnswerToTheCall(error)) return call;
       throw error;
     }
   }
   return null;
+}
+
+function isNotThere(error: unknown): boolean {
+  const unsupported = typeof error === "object" && error !== null && "type" in error && error.type === ErrorType.UNSUPPORTED;
+  return unsupported || grpcCode(error) === UNIMPLEMENTED;
+}
+
+/** A stream no one writes: the leader's nudge (see `reconnectToLeader`) names it, and writes nothing to it. */
+const LEADER_PROBE_STREAM = "$ledger-leader-probe";
+
+/**
+ * Makes the client leave a follower for the leader after a grouped append met the follower's
+ * not-leader answer (isNotLeaderNode), which the client does not act on: an append that requires
+ * the leader, at a revision its stream never has, is answered not-leader by a follower (naming
+ * the leader, which the client then connects to) and refused as a conflict by the leader. It
+ * writes nothing either way; its own failure is of no interest.
+ */
+export async function reconnectToLeader(client: KurrentDBClient): Promise<void> {
+  await client
+    .appendToStream(LEADER_PROBE_STREAM, jsonEvent({ type: "LeaderProbe", data: {} }), { streamState: BigInt(Number.MAX_SAFE_INTEGER), requiresLeader: true })
+    .catch(() => undefined);
 }
 
 function grpcCode(error: unknown): number | undefined {
