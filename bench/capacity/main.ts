@@ -17,6 +17,9 @@
  *          [--reference-seconds 20] [--payment-methods 50] [--chart docs/capacity-<store>.svg]
  *          [--database-url URL] [--smoke] [--cpu-profile DIR] [--topology all|split]
  *
+ * `--soak-minutes N [--window-seconds 300]`: the first of `--steps` held for N minutes instead of
+ * stepping, measured a window at a time (bench/capacity/soak.ts).
+ *
  * `--topology split` (PostgreSQL only): the API (`start:api`) and the projections
  * (`start:projector`) in two processes instead of one (`npm start`); CPU counts both.
  * `--cpu-profile DIR`: the service's CPU profile over the whole run, written to DIR when it stops.
@@ -47,7 +50,8 @@ import {
   startSimulatorChild,
 } from "./processes.ts";
 import { startReference } from "./reference.ts";
-import { addedP99ByKind, answerCounts, kneeOf, KNEE, latencies, missed, p99OrInfinity, printSteps, type Step } from "./report.ts";
+import { addedP99ByKind, answerCounts, kneeOf, KNEE, latencies, type Measured, missed, p99OrInfinity, printSteps, type Step } from "./report.ts";
+import { soak } from "./soak.ts";
 
 const LATENCY = { SIMULATOR_LATENCY_P50_MS: "120", SIMULATOR_LATENCY_P99_MS: "380", SIMULATOR_TIMEOUT_RATE: "0.005" };
 /** The service's default: a processor call not answered within it leaves the transaction pending (504). */
@@ -67,10 +71,12 @@ const optionsSchema = z.object({
   chart: z.string().optional(),
   "cpu-profile": z.string().optional(),
   topology: z.enum(["all", "split"]).default("all"),
+  "soak-minutes": positiveInt.optional(),
+  "window-seconds": positiveInt.default(300),
   smoke: z.boolean().default(false),
 });
 
-const { values, serverUrl } = serverArgs(["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart", "cpu-profile", "topology"], ["smoke"]);
+const { values, serverUrl } = serverArgs(["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart", "cpu-profile", "topology", "soak-minutes", "window-seconds"], ["smoke"]);
 const parsed = optionsSchema.parse(values);
 /** `--smoke`: two short steps, to see the harness work end to end in about a minute. */
 const options = parsed.smoke
@@ -80,6 +86,7 @@ const options = parsed.smoke
 const operationsStatus = z.object({
   projections: z.array(z.object({ projection: z.string(), secondsBehind: z.number() })),
   webhooks: z.object({ pending: z.number().int() }),
+  pending: z.object({ byAge: z.record(z.string(), z.number().int()) }),
 });
 
 /** The service's operations status; undefined when it was refused (an overloaded service sheds it with 503) or timed out. */
@@ -198,6 +205,65 @@ async function main(): Promise<void> {
       const first = options.steps[0] ?? 1;
       // A warm-up, so that the first step does not pay for compiling and filling caches; it also seeds the follow-ups' transactions.
       await runOpenLoad({ baseUrl: service.url, headers, rate: first, seconds: Math.min(10, options["step-seconds"]), next: mix.next });
+      /** Offers `rate` a second for `seconds`, and measures what the service did with it. */
+      const measure = async (rate: number, seconds: number): Promise<Measured> => {
+        const idle = service!;
+        await receiver.collect();
+        const watching = watch(idle);
+        const pids = { service: idle.pid, projector: projector?.pid, simulator: simulator.pid, receiver: receiver.pid };
+        const cpuOf = () => {
+          const { user, system } = process.cpuUsage();
+          return {
+            service: processCpuMs(pids.service),
+            projector: pids.projector === undefined ? 0 : processCpuMs(pids.projector),
+            simulator: processCpuMs(pids.simulator),
+            receiver: processCpuMs(pids.receiver),
+            bench: (user + system) / 1_000,
+          };
+        };
+        const backendsBefore = await backendsCpuMs(target);
+        const cpuBefore = cpuOf();
+        const eluBefore = await idle.elu();
+        const run = await runOpenLoad({ baseUrl: idle.url, headers, rate, seconds, next: mix.next });
+        const eluAfter = await idle.elu();
+        const cpuAfter = cpuOf();
+        const postgresMs = backendsSpentMs(backendsBefore, await backendsCpuMs(target));
+        const watched = await watching.stop();
+        const webhooks = await receiver.collect();
+        const per = (key: keyof typeof cpuBefore) => (cpuAfter[key] - cpuBefore[key]) / Math.max(1, run.samples.length);
+        const cpuParts = {
+          service: per("service"),
+          projector: per("projector"),
+          postgres: postgresMs / Math.max(1, run.samples.length),
+          simulator: per("simulator"),
+          receiver: per("receiver"),
+          bench: per("bench"),
+        };
+        return {
+          samples: run.samples,
+          statusReadMs: watched.statusReadMs,
+          offered: rate,
+          seconds,
+          ...answerCounts(run.samples, seconds),
+          ...latencies(run.samples),
+          projectionLagP99Seconds: p99OrInfinity(watched.lagsSeconds),
+          statusReadsRefused: watched.refused,
+          webhookLagP99Seconds: p99OrInfinity(webhooks.lagsMs) / 1_000,
+          webhooksReceived: webhooks.received,
+          webhookQueueAtEnd: watched.webhookQueue,
+          eventLoopUtilization: (eluAfter.active - eluBefore.active) / (eluAfter.active + eluAfter.idle - eluBefore.active - eluBefore.idle),
+          cpuMsPerOperation: { total: Object.values(cpuParts).reduce((sum, part) => sum + part, 0), ...cpuParts },
+          serviceRssMiB: watched.rssMiB,
+          generatorLatenessMs: run.maxLatenessMs,
+        };
+      };
+
+      const soakMinutes = options["soak-minutes"];
+      if (soakMinutes !== undefined) {
+        await soak({ minutes: soakMinutes, windowSeconds: options["window-seconds"], rate: first }, measure, () => readStatus(service!));
+        return;
+      }
+
       const steps: Step[] = [];
       for (const rate of options.steps) {
         // Half the reference before the step and half after, each once the service is idle, so that
@@ -214,64 +280,17 @@ async function main(): Promise<void> {
           return bare.samples;
         };
         const referenceBefore = await runReference(service);
-
-        await receiver.collect();
-        const watching = watch(service);
-        const pids = { service: service.pid, projector: projector?.pid, simulator: simulator.pid, receiver: receiver.pid };
-        const cpuOf = () => {
-          const { user, system } = process.cpuUsage();
-          return {
-            service: processCpuMs(pids.service) + (pids.projector === undefined ? 0 : processCpuMs(pids.projector)),
-            simulator: processCpuMs(pids.simulator),
-            receiver: processCpuMs(pids.receiver),
-            bench: (user + system) / 1_000,
-          };
-        };
-        const backendsBefore = await backendsCpuMs(target);
-        const cpuBefore = cpuOf();
-        const eluBefore = await service.elu();
-        const run = await runOpenLoad({ baseUrl: service.url, headers, rate, seconds: options["step-seconds"], next: mix.next });
-        const eluAfter = await service.elu();
-        const cpuAfter = cpuOf();
-        const postgresMs = backendsSpentMs(backendsBefore, await backendsCpuMs(target));
-        const watched = await watching.stop();
-        const webhooks = await receiver.collect();
+        const { samples, statusReadMs, ...measured } = await measure(rate, options["step-seconds"]);
         const referenceLatency = latencies([...referenceBefore, ...(await runReference(service))]);
-
-        const counts = answerCounts(run.samples, options["step-seconds"]);
-        const per = (key: keyof typeof cpuBefore) => (cpuAfter[key] - cpuBefore[key]) / Math.max(1, run.samples.length);
-        const cpuParts = {
-          service: per("service"),
-          postgres: postgresMs / Math.max(1, run.samples.length),
-          simulator: per("simulator"),
-          receiver: per("receiver"),
-          bench: per("bench"),
-        };
-        const step: Step = {
-          offered: rate,
-          seconds: options["step-seconds"],
-          ...counts,
-          ...latencies(run.samples),
-          referenceAddedP99Ms: referenceLatency.addedP99Ms,
-          referenceEndToEndP99Ms: referenceLatency.endToEndP99Ms,
-          projectionLagP99Seconds: p99OrInfinity(watched.lagsSeconds),
-          statusReadsRefused: watched.refused,
-          webhookLagP99Seconds: p99OrInfinity(webhooks.lagsMs) / 1_000,
-          webhooksReceived: webhooks.received,
-          webhookQueueAtEnd: watched.webhookQueue,
-          eventLoopUtilization: (eluAfter.active - eluBefore.active) / (eluAfter.active + eluAfter.idle - eluBefore.active - eluBefore.idle),
-          cpuMsPerOperation: { total: Object.values(cpuParts).reduce((sum, part) => sum + part, 0), ...cpuParts },
-          serviceRssMiB: watched.rssMiB,
-          generatorLatenessMs: run.maxLatenessMs,
-        };
+        const step: Step = { ...measured, referenceAddedP99Ms: referenceLatency.addedP99Ms, referenceEndToEndP99Ms: referenceLatency.endToEndP99Ms };
         steps.push(step);
         const misses = missed(step);
         console.log(
           `step ${rate}/s: achieved ${formatNumber(step.achieved, 1)}/s, added p99 ${formatNumber(step.addedP99Ms, 1)} ms (reference ${formatNumber(step.referenceAddedP99Ms, 1)} ms), ` +
             `projection lag p99 ${formatNumber(step.projectionLagP99Seconds, 2)} s, webhook lag p99 ${formatNumber(step.webhookLagP99Seconds, 2)} s ` +
-            `(a status read took ${formatNumber(watched.statusReadMs)} ms on average, ${watched.refused} refused or timed out): ${misses.length === 0 ? "within bounds" : misses.join("; ")}`,
+            `(a status read took ${formatNumber(statusReadMs)} ms on average, ${step.statusReadsRefused} refused or timed out): ${misses.length === 0 ? "within bounds" : misses.join("; ")}`,
         );
-        console.log(`  added p99 by kind: ${addedP99ByKind(run.samples)}`);
+        console.log(`  added p99 by kind: ${addedP99ByKind(samples)}`);
       }
       printSteps(steps);
       const standIns = [...mix.standIns()].map(([kind, count]) => `${kind} ${count}`).join(", ");

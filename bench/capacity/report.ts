@@ -31,12 +31,15 @@ export interface Step {
   /** Webhook deliveries not yet delivered as the step ended. */
   webhookQueueAtEnd: number;
   eventLoopUtilization: number;
-  /** Every process's CPU over answers, in ms, and its parts. */
-  cpuMsPerOperation: { total: number; service: number; postgres: number; simulator: number; receiver: number; bench: number };
+  /** Every process's CPU over answers, in ms, and its parts: `service` is the API's process (all of the service in one process), `projector` the projector's when apart. */
+  cpuMsPerOperation: { total: number; service: number; projector: number; postgres: number; simulator: number; receiver: number; bench: number };
   serviceRssMiB: number;
   /** The generator's worst lateness: large, and the bench itself was short of CPU. */
   generatorLatenessMs: number;
 }
+
+/** What one stretch of load did, before any reference is set beside it; its samples too. */
+export type Measured = Omit<Step, "referenceAddedP99Ms" | "referenceEndToEndP99Ms"> & { samples: Sample[]; statusReadMs: number };
 
 const isProcessorTimeout = (sample: Sample) => sample.status === 504 && sample.code === "processor_timeout";
 const isPlatform5xx = (sample: Sample) => (sample.status >= 500 || sample.status === 0) && !isProcessorTimeout(sample);
@@ -91,15 +94,15 @@ export function missed(step: Step): string[] {
 /** The highest step within every bound; undefined when none is. */
 export const kneeOf = (steps: Step[]): Step | undefined => steps.filter((step) => missed(step).length === 0).at(-1);
 
-const ms = (value: number) => (Number.isFinite(value) ? formatNumber(value, value < 10 ? 1 : 0) : "∞");
-const seconds = (value: number) => (Number.isFinite(value) ? formatNumber(value, 2) : "∞");
+export const ms = (value: number) => (Number.isFinite(value) ? formatNumber(value, value < 10 ? 1 : 0) : "∞");
+export const seconds = (value: number) => (Number.isFinite(value) ? formatNumber(value, 2) : "∞");
 
 /** One line a step: a Markdown table, so docs/capacity.md can take it as printed. */
 export function printSteps(steps: Step[]): void {
   const header = [
     "offered/s", "achieved/s", "5xx", "503", "504 timeout", "4xx", "added p50 ms", "added p99 ms", "e2e p99 ms",
     "ref added p99 ms", "ref e2e p99 ms", "proj lag p99 s", "status reads refused", "webhook lag p99 s", "webhooks", "webhook queue",
-    "ELU", "CPU ms/op (svc+pg+sim+rcv+bench)", "RSS MiB", "gen late ms", "misses",
+    "ELU", "CPU ms/op (svc+proj+pg+sim+rcv+bench)", "RSS MiB", "gen late ms", "misses",
   ];
   console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const step of steps) {
@@ -109,7 +112,7 @@ export function printSteps(steps: Step[]): void {
       ms(step.addedP50Ms), ms(step.addedP99Ms), ms(step.endToEndP99Ms), ms(step.referenceAddedP99Ms), ms(step.referenceEndToEndP99Ms),
       seconds(step.projectionLagP99Seconds), step.statusReadsRefused, seconds(step.webhookLagP99Seconds), step.webhooksReceived, step.webhookQueueAtEnd,
       `${formatNumber(step.eventLoopUtilization * 100)} %`,
-      `${formatNumber(cpu.total, 2)} (${[cpu.service, cpu.postgres, cpu.simulator, cpu.receiver, cpu.bench].map((part) => formatNumber(part, 2)).join("+")})`,
+      `${formatNumber(cpu.total, 2)} (${[cpu.service, cpu.projector, cpu.postgres, cpu.simulator, cpu.receiver, cpu.bench].map((part) => formatNumber(part, 2)).join("+")})`,
       formatNumber(step.serviceRssMiB), ms(step.generatorLatenessMs), missed(step).join("; ") || "none",
     ];
     console.log(`| ${cells.join(" | ")} |`);
