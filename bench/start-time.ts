@@ -12,8 +12,9 @@
  * processor simulator, the rest of startService, and listening to ready.
  * Usage: tsx bench/start-time.ts [--runs 3]
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -32,12 +33,37 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 const seconds = (ms: number) => `${formatNumber(ms / 1000, 2)} s`;
 const spread = (values: readonly number[]) => `${seconds(median(values))} (${seconds(Math.min(...values))}-${seconds(Math.max(...values))})`;
 
+/** Linux's clock ticks a second, the unit of /proc's CPU times. */
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
+
 /**
- * Runs `command` in DATA_DIR `dataDir` until GET /health/ready answers 200; the milliseconds from
- * its spawn. Then stops it (SIGTERM) and waits until the service's process is gone, so that the
- * next start finds DATA_DIR free.
+ * The CPU milliseconds `pid` has used, with those of its children that ended (npm's `prestart`);
+ * undefined where there is no /proc.
  */
-async function timeToReady([file, ...args]: readonly string[], dataDir: string): Promise<number> {
+function cpuMs(pid: number): number | undefined {
+  try {
+    // The fields after the command's name (which may hold spaces): utime is the 14th field of the line.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
+    return ((utime! + stime! + cutime! + cstime!) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Start {
+  /** From the spawn to GET /health/ready's first 200. */
+  wallMs: number;
+  /** The CPU the command's processes used until then (npm, its prestart, the service): less shaken by the machine's load. */
+  cpuMs: number | undefined;
+}
+
+/**
+ * Runs `command` in DATA_DIR `dataDir` until GET /health/ready answers 200: how long that took.
+ * Then stops it (SIGTERM) and waits until the service's process is gone, so that the next start
+ * finds DATA_DIR free.
+ */
+async function timeToReady([file, ...args]: readonly string[], dataDir: string): Promise<Start> {
   const started = performance.now();
   const child = spawn(file!, args, { cwd: root, env: { ...process.env, ...embedded, DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -53,9 +79,11 @@ async function timeToReady([file, ...args]: readonly string[], dataDir: string):
     while ((await fetch(`${match[2]}/health/ready`).catch(() => undefined))?.status !== 200) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const ready = performance.now() - started;
-    await stop(child, Number(match[1]));
-    return ready;
+    const wallMs = performance.now() - started;
+    const servicePid = Number(match[1]);
+    const [own, service] = [cpuMs(child.pid!), servicePid === child.pid ? 0 : cpuMs(servicePid)];
+    await stop(child, servicePid);
+    return { wallMs, cpuMs: own === undefined || service === undefined ? undefined : own + service };
   } catch (error) {
     child.kill("SIGKILL");
     throw error;
@@ -159,24 +187,41 @@ async function main(runs: number): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), "bench-start-"));
   try {
     const built = await distIsCurrent();
-    let fresh = 0;
-    const freshDir = () => path.join(work, `fresh-${fresh++}`);
+    let dirs = 0;
+    const freshDir = () => path.join(work, `fresh-${dirs++}`);
     const existing = path.join(work, "existing");
     await timeToReady(["npm", "start"], existing);
+    const starts = async (command: readonly string[], dataDir: () => string) => {
+      const measured: Start[] = [];
+      for (let run = 0; run < runs; run++) measured.push(await timeToReady(command, dataDir()));
+      return measured;
+    };
+    const cpuRow = (target: string, metric: string, measured: readonly Start[]) => {
+      const cpu = measured.flatMap(({ cpuMs: ms }) => (ms === undefined ? [] : [ms]));
+      if (cpu.length > 0) row(target, `${metric}: CPU used`, cpu);
+    };
+    const wall = (measured: readonly Start[]) => measured.map(({ wallMs }) => wallMs);
 
-    row("npm start", "ready, new DATA_DIR", await repeat(runs, () => timeToReady(["npm", "start"], freshDir())), GOAL_START_MS);
-    const npmStart = await repeat(runs, () => timeToReady(["npm", "start"], existing));
-    row("npm start", "ready, existing DATA_DIR", npmStart, GOAL_START_MS);
+    const fresh = await starts(["npm", "start"], freshDir);
+    row("npm start", "ready, new DATA_DIR", wall(fresh), GOAL_START_MS);
+    cpuRow("npm start", "ready, new DATA_DIR", fresh);
+    const npmStart = await starts(["npm", "start"], () => existing);
+    row("npm start", "ready, existing DATA_DIR", wall(npmStart), GOAL_START_MS);
+    cpuRow("npm start", "ready, existing DATA_DIR", npmStart);
 
-    const launcher = await repeat(runs, () => timeToReady([process.execPath, "bin/start.js"], existing));
+    const launcher = wall(await starts([process.execPath, "bin/start.js"], () => existing));
     row("breakdown", `node bin/start.js (${built ? "dist/" : "sources through tsx: dist/ missing or stale"})`, launcher);
-    row("breakdown", "  npm's own start and prestart (npm start - the above)", median(npmStart) - median(launcher));
+    row("breakdown", "  npm's own start and prestart (npm start - the above)", median(wall(npmStart)) - median(launcher));
     row("breakdown", "    of which prestart (console build check)", await repeat(runs, () => timeToExit([process.execPath, "--import", "tsx", "console/build.ts", "--if-stale"])));
-    const sources = await repeat(runs, () => timeToReady([process.execPath, "--import", "tsx", "src/main.ts"], existing));
+    const sourcesStarts = await starts([process.execPath, "--import", "tsx", "src/main.ts"], () => existing);
+    const sources = wall(sourcesStarts);
     row("breakdown", "node --import tsx src/main.ts", sources);
+    cpuRow("breakdown", "node --import tsx src/main.ts", sourcesStarts);
     if (built) {
-      const compiled = await repeat(runs, () => timeToReady([process.execPath, "dist/main.js"], existing));
+      const compiledStarts = await starts([process.execPath, "dist/main.js"], () => existing);
+      const compiled = wall(compiledStarts);
       row("breakdown", "node dist/main.js", compiled);
+      cpuRow("breakdown", "node dist/main.js", compiledStarts);
       row("breakdown", "  tsx's compile of the sources (tsx - dist)", median(sources) - median(compiled));
       row("breakdown", "  loading the service's modules (dist)", await repeat(runs, () => moduleLoading(true)));
     }
