@@ -70,7 +70,8 @@ export interface LatencyEnvironment {
   SIMULATOR_TIMEOUT_RATE: string;
 }
 
-export async function startSimulatorChild(latency: LatencyEnvironment): Promise<Child & { url: string }> {
+/** The processor simulator as a child; without `latency` it answers at once. */
+export async function startSimulatorChild(latency?: LatencyEnvironment): Promise<Child & { url: string }> {
   const started = await startChild(path("../../src/processors/simulator/main.ts"), { ...latency }, /^\{"simulator":"(\S+)"\}$/m);
   return { ...started, url: started.match[1] ?? "" };
 }
