@@ -9,8 +9,9 @@
  *   the same id in another stream, and answers a resent append at the same expectation with the
  *   revision it had, as if it were written now. The domain never chooses ids: `append` gives
  *   each event a fresh one, and a command that meets a conflict reads its stream again.
- * - Sizes. EventStoreDB refuses an append over its maximum append size (1 MiB by default) with
- *   AppendTooLargeError; PostgreSQL has no such limit. No event may grow with the data: a
+ * - Sizes. EventStoreDB and KurrentDB refuse an append over their maximum append size (by
+ *   default 1 MiB on EventStoreDB 24.10, 256 MiB on KurrentDB 26.1) with AppendTooLargeError;
+ *   PostgreSQL has no such limit. No event may grow with the data: a
  *   list of any length is recorded in chunks of bounded size.
  * - Errors. ConcurrencyError, InvalidAppendError and AppendTooLargeError mean nothing was
  *   written. EventStoreUnavailableError (no leader, no answer in time, a lost connection) means
@@ -121,17 +122,19 @@ export interface SubscribeOptions extends ReadAllOptions {
 export interface EventStore {
   /**
    * Appends atomically. Throws ConcurrencyError when the stream is not at `expected`, and
-   * AppendTooLargeError when the store refuses the append for its size (EventStoreDB: 1 MiB by
-   * default): keep every event bounded, whatever the data. An id given in `events` is kept
+   * AppendTooLargeError when the store refuses the append for its size (EventStoreDB and
+   * KurrentDB: their MaxAppendSize): keep every event bounded, whatever the data. An id given in `events` is kept
    * (see "Event ids" above); one left out is made fresh.
    */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /**
    * Appends to several streams as one write where the store can: on PostgreSQL in one
    * transaction, all or none (a conflict on any stream throws its ConcurrencyError and writes
-   * nothing). EventStoreDB has no multi-stream append: there they are appended one after another
-   * in the order given, each durable before the next is sent, so an earlier one may land without
-   * a later one, never the reverse. The results are in the order given.
+   * nothing). KurrentDB 25.1 and later take them in one request, all or none too (those at an
+   * exact revision or `no_stream`; others as below). EventStoreDB 24.10 has no multi-stream
+   * append: there they are appended one after another in the order given, each durable before
+   * the next is sent, so an earlier one may land without a later one, never the reverse. The
+   * results are in the order given.
    */
   appendLinked(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** A stream that does not exist reads as empty. */
