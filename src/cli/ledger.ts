@@ -160,15 +160,30 @@ program
     "the checkpoints' public keys: GET /audit/checkpoint-keys (no API key) saved to a file, or one PEM public key; checks the --checkpoints file and the checkpoints the export carries",
   )
   .option("--trust-checkpoint <sequence:digest>", TRUST_HELP, parsedBy(trustedCheckpoint))
+  .option(
+    "--trial-balance <file>",
+    "a trial balance the service served (GET /v1/journal/trial-balance saved as answered): the journal recomputed from <file> must give the same as of its asOf",
+  )
+  .option("--client-id <id>", "with --trial-balance: it is this client's (a client key's, or an admin's with clientId); every client's without")
   .action(
     async (
       file: string,
-      options: { partial?: boolean; against?: string; checkpoints?: string; key?: string; trustCheckpoint?: { sequence: number; digest: string } },
+      options: {
+        partial?: boolean;
+        against?: string;
+        checkpoints?: string;
+        key?: string;
+        trustCheckpoint?: { sequence: number; digest: string };
+        trialBalance?: string;
+        clientId?: string;
+      },
       command: Command,
     ) => {
       // Commander prints only the usage errors it raises itself: these would exit 2 unexplained.
       if (options.checkpoints !== undefined && options.key === undefined) command.error("error: --checkpoints needs --key");
       if (options.trustCheckpoint !== undefined && options.key === undefined) command.error("error: --trust-checkpoint needs --key");
+      if (options.trialBalance !== undefined && options.partial === true) command.error("error: --trial-balance needs the whole log: not with --partial");
+      if (options.clientId !== undefined && options.trialBalance === undefined) command.error("error: --client-id needs --trial-balance");
       const { verifyExportFile } = await import("./verify-export.ts");
       process.exitCode = await verifyExportFile(file, {
         partial: options.partial === true,
@@ -176,6 +191,8 @@ program
         checkpoints: options.checkpoints,
         keyFile: options.key,
         trusted: options.trustCheckpoint,
+        trialBalance: options.trialBalance,
+        clientId: options.clientId,
       });
     },
   );

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { type CheckpointVerification, parseCheckpointKeys, type TrustedCheckpoint, verifyCheckpoints } from "../audit/checkpoint-proof.ts";
+import { compareTrialBalances, createJournalRecomputer, parseServedTrialBalance, type ServedTrialBalance } from "../audit/export-journal.ts";
 import { type ExportProblem, type ExportVerification, type RecordedHead, type StreamProof, verifyExport } from "../audit/verify-export.ts";
 import { count, writeOut } from "./output.ts";
 
@@ -15,13 +16,18 @@ export interface VerifyExportFileOptions {
   keyFile?: string;
   /** A checkpoint the auditor holds: a chain may start there instead of at sequence 0. */
   trusted?: TrustedCheckpoint;
+  /** A trial balance the service served (`GET /v1/journal/trial-balance`), to compare with the journal recomputed from the export. */
+  trialBalance?: string;
+  /** Whose books `trialBalance` is; every client's without. */
+  clientId?: string;
 }
 
 /**
  * Checks every chain of an NDJSON export, offline, and prints per stream what it proved.
  * Returns 1 when any event is missing, reordered, edited or inserted, when checkpoints (kept, or
  * carried by the export) do not verify as one chain, or when a head recorded outside the database
- * (an earlier export's, a checkpoint's) is not in it as recorded; 0 otherwise.
+ * (an earlier export's, a checkpoint's) is not in it as recorded, or when a served trial balance
+ * is not what the journal recomputed from the export gives; 0 otherwise.
  */
 export async function verifyExportFile(file: string, options: VerifyExportFileOptions): Promise<number> {
   const lines: string[] = [];
@@ -54,8 +60,40 @@ export async function verifyExportFile(file: string, options: VerifyExportFileOp
     result = await verifyExport(linesOf(file), { partial: options.partial, recordedHeads: [...recordedHeads, ...headsOf(carried)] });
   }
   lines.push(...reportLines(file, result));
+  let journalOk = true;
+  if (options.trialBalance !== undefined) {
+    const served = parseServedTrialBalance(await readFile(options.trialBalance, "utf8"));
+    if (typeof served === "string") return refuse(`${options.trialBalance}: ${served}`);
+    const compared = await compareJournal(file, options.trialBalance, served, options.clientId);
+    lines.push("", ...compared.lines);
+    journalOk = compared.ok;
+  }
   await writeOut(lines.join("\n") + "\n");
-  return result.ok ? 0 : 1;
+  return result.ok && journalOk ? 0 : 1;
+}
+
+/** Recomputes the journal from the export and compares its trial balance, as of the served one's `asOf`, with the served one. */
+async function compareJournal(file: string, servedFile: string, served: ServedTrialBalance, clientId: string | undefined) {
+  const journal = createJournalRecomputer();
+  for await (const line of linesOf(file)) journal.add(line);
+  const recomputed = journal.trialBalance({ asOf: served.asOf, clientId });
+  const differences = compareTrialBalances(served.data, recomputed);
+  const whose = clientId === undefined ? "every client's books" : `client ${clientId}'s books`;
+  const lines = [
+    `journal recomputed from ${file}: ${journal.entries().length} entries; ` +
+      `its trial balance as of ${served.asOf.toISOString()} (${whose}) against ${servedFile}`,
+  ];
+  for (const currency of recomputed) lines.push(`  ${currency.currency}: debits ${currency.debit}, credits ${currency.credit}${currency.balanced ? "" : " NOT BALANCED"}`);
+  for (const { currency, row, served: was, recomputed: is } of differences) {
+    lines.push(`  DIFFERENT ${currency} ${row}: served ${was}; recomputed from the export ${is}`);
+  }
+  const unbalanced = recomputed.filter((currency) => !currency.balanced).length;
+  lines.push(
+    differences.length === 0 && unbalanced === 0
+      ? "verify-export: ok: the served trial balance is the one the export's events post"
+      : `verify-export: the served trial balance is not the one the export's events post (${count(differences.length, "figure")} differ)`,
+  );
+  return { ok: differences.length === 0 && unbalanced === 0, lines };
 }
 
 const headsOf = (result: CheckpointVerification): RecordedHead[] =>

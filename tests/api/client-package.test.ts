@@ -43,7 +43,7 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
     // canonicalize's exports leave out its package.json: its folder is found by name.
     const canonicalizeFolder = path.join(root, "node_modules/canonicalize");
     const dependencies = await pack(
-      ["--ignore-scripts", fetchFolder, installedFolder("openapi-typescript-helpers", fetchFolder), canonicalizeFolder],
+      ["--ignore-scripts", fetchFolder, installedFolder("openapi-typescript-helpers", fetchFolder), canonicalizeFolder, installedFolder("uuid", root)],
       work,
     );
 
@@ -81,6 +81,14 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
       "dist/chain-hash.js",
       "dist/checkpoint-proof.d.ts",
       "dist/checkpoint-proof.js",
+      ...["accounts", "balances", "books", "entries", "index", "payment-events", "payment-postings", "settlement-postings"].flatMap((name) => [
+        `dist/domain/journal/${name}.d.ts`,
+        `dist/domain/journal/${name}.js`,
+      ]),
+      "dist/domain/processors.d.ts",
+      "dist/domain/processors.js",
+      "dist/export-journal.d.ts",
+      "dist/export-journal.js",
       "dist/index.d.ts",
       "dist/index.js",
       "dist/schema.d.ts",
@@ -158,6 +166,33 @@ describe("the packed @payment-ledger/client, installed outside the repository", 
         expect(verdict.streams.flatMap((stream: { problems: unknown[] }) => stream.problems)).toEqual([
           { revision: body.data[edited].revision, code: "altered" },
         ]);
+      });
+
+      it("recomputes the journal from an export and compares it with the trial balance the service served, failing an edited one", async () => {
+        const served = (await api.request("GET", "/v1/journal/trial-balance")).body;
+        expect(served.data.length).toBeGreaterThan(0);
+        const { body } = await api.request("GET", "/v1/events?limit=100");
+        expect(body.data.length).toBeLessThan(100);
+        await writeFile(path.join(shop, "journal.ndjson"), body.data.map((event: object) => JSON.stringify(event)).join("\n"));
+        await writeFile(path.join(shop, "trial-balance.json"), JSON.stringify(served));
+        const [currency] = served.data;
+        const [row] = currency.accounts;
+        const edited = { ...served, data: [{ ...currency, accounts: [{ ...row, debit: row.debit + 1 }, ...currency.accounts.slice(1)] }, ...served.data.slice(1)] };
+        await writeFile(path.join(shop, "edited-trial-balance.json"), JSON.stringify(edited));
+
+        const intact = JSON.parse((await run(process.execPath, ["verify-export.mjs", "journal.ndjson", "trial-balance.json"], { cwd: shop })).stdout);
+        expect(intact).toMatchObject({ ok: true, journal: { ok: true, differences: [] } });
+        expect(intact.journal.entries).toBeGreaterThan(0);
+        const failed = await run(process.execPath, ["verify-export.mjs", "journal.ndjson", "edited-trial-balance.json"], { cwd: shop }).catch(
+          (error: { code: number; stdout: string }) => error,
+        );
+        expect(failed).toMatchObject({ code: 1 });
+        expect(JSON.parse(failed.stdout).journal.differences).toContainEqual({
+          currency: currency.currency,
+          row: `${row.processor} ${row.account}`,
+          served: `debit ${row.debit + 1}, credit ${row.credit}`,
+          recomputed: `debit ${row.debit}, credit ${row.credit}`,
+        });
       });
     });
   }

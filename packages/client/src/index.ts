@@ -57,3 +57,11 @@ export {
   verifyExport,
   type VerifyExportOptions,
 } from "./verify-export.js";
+export {
+  compareTrialBalances,
+  createJournalRecomputer,
+  parseServedTrialBalance,
+  type ServedTrialBalance,
+  type TrialBalanceDifference,
+} from "./export-journal.js";
+export type { JournalAccount, JournalEntry, JournalLine, TrialBalance } from "./domain/journal/index.js";

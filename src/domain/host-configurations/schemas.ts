@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { processors, type Processor } from "../processors.ts";
 
 /** Request bodies of `POST` and `PUT /v1/host-configurations/{processor}`, one schema per processor. */
 
-export const processors = ["processor_a", "processor_b", "processor_c", "processor_d"] as const;
+export { processors, type Processor };
 export const processorSchema = z.enum(processors);
-export type Processor = z.infer<typeof processorSchema>;
 
 export const isProcessor = (value: string): value is Processor => (processors as readonly string[]).includes(value);
 

@@ -1,4 +1,4 @@
-import type { Processor } from "../host-configurations/schemas.ts";
+import type { Processor } from "../processors.ts";
 /**
  * The journal's accounts (API.md, Journal), each kept per client, processor and currency. A
  * balance is told on its account's normal side: what a debit adds to for a debit account, what a

@@ -1,4 +1,4 @@
-import type { Processor } from "../host-configurations/schemas.ts";
+import type { Processor } from "../processors.ts";
 import { balanceOf, type JournalAccount, journalAccounts, type JournalLine } from "./accounts.ts";
 
 /** One account's totals for a client, processor and currency, and its balance on its normal side. */

@@ -1,5 +1,5 @@
-import type { Processor } from "../host-configurations/schemas.ts";
-import type { PaymentEvent, TransactionType } from "../payments/events.ts";
+import type { Processor } from "../processors.ts";
+import type { JournalPaymentEvent, TransactionType } from "./payment-events.ts";
 
 /**
  * What the journal keeps of a payment: enough of each transaction to know what money it moves,
@@ -36,7 +36,7 @@ const withTransaction = (books: PaymentBooks, id: string, transaction: BookedTra
 });
 
 /** The payment's books after `event`; `null` until its root transaction is initiated. */
-export function evolveBooks(books: PaymentBooks | null, event: PaymentEvent): PaymentBooks | null {
+export function evolveBooks(books: PaymentBooks | null, event: JournalPaymentEvent): PaymentBooks | null {
   if (event.type === "TransactionInitiated.v1") {
     const { transactionId, type, amount, parentTransactionId, clientId, processor, currency } = event.data;
     if (books?.transactions[transactionId]) return books;
@@ -83,7 +83,7 @@ function decided(
   books: PaymentBooks,
   id: string,
   transaction: BookedTransaction,
-  event: Extract<PaymentEvent, { type: "TransactionApproved.v1" | "TransactionDeclined.v1" | "TransactionFailed.v1" }>,
+  event: Extract<JournalPaymentEvent, { type: "TransactionApproved.v1" | "TransactionDeclined.v1" | "TransactionFailed.v1" }>,
 ): PaymentBooks {
   switch (event.type) {
     case "TransactionDeclined.v1":

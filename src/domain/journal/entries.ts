@@ -1,4 +1,4 @@
-import type { Processor } from "../host-configurations/schemas.ts";
+import type { Processor } from "../processors.ts";
 import { v5 } from "uuid";
 import { type JournalAccount, type JournalLine, lineOf } from "./accounts.ts";
 

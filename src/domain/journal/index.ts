@@ -4,3 +4,4 @@ export * from "./entries.ts";
 export * from "./payment-postings.ts";
 export * from "./settlement-postings.ts";
 export * from "./balances.ts";
+export * from "./payment-events.ts";

@@ -1,4 +1,4 @@
-import type { PaymentEvent } from "../payments/events.ts";
+import type { JournalPaymentEvent } from "./payment-events.ts";
 import { evolveBooks, type PaymentBooks, positionOf } from "./books.ts";
 import { type EntryKind, entryIdOf, type EventRef, type JournalEntry, linesOf } from "./entries.ts";
 
@@ -9,7 +9,7 @@ import { type EntryKind, entryIdOf, type EventRef, type JournalEntry, linesOf } 
  */
 export function postPaymentEvent(
   books: PaymentBooks | null,
-  event: PaymentEvent,
+  event: JournalPaymentEvent,
   source: EventRef & { paymentId: string },
 ): { books: PaymentBooks | null; entry: JournalEntry | undefined } {
   const after = evolveBooks(books, event);
@@ -44,7 +44,7 @@ export function postPaymentEvent(
 }
 
 /** What the event did, for an entry it posts: only approvals, late approvals, reversals and settlements move money. */
-function kindOf(books: PaymentBooks, event: PaymentEvent): EntryKind {
+function kindOf(books: PaymentBooks, event: JournalPaymentEvent): EntryKind {
   const transaction = books.transactions[event.data.transactionId]!;
   switch (event.type) {
     case "TransactionApprovedLate.v1":

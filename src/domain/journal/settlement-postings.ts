@@ -1,5 +1,4 @@
-import type { Processor } from "../host-configurations/schemas.ts";
-import type { SettlementTotals } from "../settlements/totals.ts";
+import type { Processor } from "../processors.ts";
 import type { JournalLine } from "./accounts.ts";
 import { entryIdOf, type EventRef, type JournalEntry, linesOf } from "./entries.ts";
 
@@ -8,7 +7,8 @@ export interface ClosedBatchForJournal {
   settlementId: string;
   clientId: string;
   processor: Processor;
-  processorTotals: readonly SettlementTotals[];
+  /** The processor's totals (SettlementTotals): what it pays out per currency. */
+  processorTotals: readonly { currency: string; netAmount: number }[];
   occurredAt: string;
 }
 
