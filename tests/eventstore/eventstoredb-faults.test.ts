@@ -76,6 +76,24 @@ describe.each<ServerRelease>(["EventStoreDB 24.10", "KurrentDB 26.1"])("failures
     );
   });
 
+  it("reads whose client stays unavailable after the node is back move to a new client, and are served", async () => {
+    const server = new FakeServer(release);
+    await storeOn(server).append("payment-1", [event("A")], "no_stream");
+    // The client's first connection failed while the node was down: its reads never recover.
+    server.bridgeStuck = true;
+    let newReaders = 0;
+    const store = eventStoreOnClient(server.asClient(), {
+      retryForMs: 8_000,
+      newReader: () => {
+        newReaders += 1;
+        server.bridgeStuck = false;
+        return server.asClient();
+      },
+    });
+    expect((await store.readStream("payment-1")).map((e) => e.type)).toEqual(["A"]);
+    expect(newReaders).toBe(1);
+  }, 15_000);
+
   it("an append that comes while the leader changes waits for the new one", async () => {
     const server = new FakeServer(release);
     const store = storeOn(server);

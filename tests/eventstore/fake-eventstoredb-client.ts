@@ -8,6 +8,7 @@ import {
   StreamNotFoundError,
   TransactionMaxSizeExceededError,
   DeadlineExceededError,
+  UnavailableError,
   UnknownError,
   UnsupportedError,
   WrongExpectedVersionError,
@@ -263,6 +264,11 @@ export class FakeClient {
   subscriptionLatencyMs = 0;
   /** While set, the node is down: every call fails with it. */
   #outage: ServerFault | null = null;
+  /**
+   * Whether this client's reads are stuck, as the live client's native bridge is when its first
+   * connection failed: every read unavailable, the server up or not, for the client's life.
+   */
+  bridgeStuck = false;
 
   constructor(
     public log: AllStreamResolvedEvent[] = [],
@@ -286,6 +292,12 @@ export class FakeClient {
     if (fault) throw fault();
   }
 
+  /** What a read meets: a stuck bridge's answer, else what any call meets. */
+  protected meetReadFault(): void {
+    if (this.bridgeStuck) throw new UnavailableError();
+    this.meetFault();
+  }
+
   /** A record written to $all now: live subscriptions are sent it. */
   write(record: AllStreamResolvedEvent): void {
     this.log.push(record);
@@ -302,7 +314,7 @@ export class FakeClient {
   readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
     const log = this.log;
     const inclusive = this.backwardsInclusive;
-    const meetFault = () => this.meetFault();
+    const meetFault = () => this.meetReadFault();
     return (async function* () {
       // As the client does, a failed read reports while it is iterated.
       meetFault();
@@ -322,7 +334,7 @@ export class FakeClient {
 
   readStream(streamId: string) {
     const events = this.streams.get(streamId);
-    const meetFault = () => this.meetFault();
+    const meetFault = () => this.meetReadFault();
     return (async function* () {
       meetFault();
       if (!events) throw new StreamNotFoundError(undefined, streamId);
@@ -582,7 +594,7 @@ export class FakeServer extends FakeClient {
 
   override readStream(streamId: string, { fromRevision = "start", direction = "forwards", maxCount = Number.MAX_SAFE_INTEGER }: ClientReadStreamOptions = {}) {
     const events = this.streams.get(streamId);
-    const meetFault = () => this.meetFault();
+    const meetFault = () => this.meetReadFault();
     return (async function* () {
       meetFault();
       if (!events) throw new StreamNotFoundError(undefined, streamId);

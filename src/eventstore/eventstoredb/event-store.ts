@@ -66,11 +66,24 @@ const RETRY_FOR_MS = 10_000;
  */
 const RETRY_EVERY_MS = 250;
 
+/**
+ * How long reads may be unavailable before they move to a new client. The client reads through a
+ * native bridge that never connects when its first connection failed (the node was down then):
+ * seen live, its reads answered UnavailableError for good after the node was back, which kept a
+ * new instance not ready; a new client's bridge connects at its first read.
+ */
+const RENEW_READER_AFTER_MS = 3_000;
+
 /** How long a start waits for EventStoreDB's first answer: as long as a PostgreSQL connection's timeout. */
 const FIRST_ANSWER_WITHIN_MS = 5_000;
 
 export interface EventStoreDbOptions {
   retryForMs?: number;
+  /**
+   * A new client on the same server, for reads once the client's have been unavailable for
+   * RENEW_READER_AFTER_MS (see `reading`); without it reads stay on the client given.
+   */
+  newReader?: () => KurrentDBClient;
   /** The most appends one grouped request takes (see grouped-append.ts); the rest go in the next. */
   maxGroup?: number;
   /** How long a live subscriber lets the events of a moment gather (see gatherMoment), as the PostgreSQL store's option. */
@@ -82,7 +95,9 @@ export interface EventStoreDbOptions {
  * (`esdb://` too), or a cluster's nodes: `kurrentdb://node1:2113,node2:2113,node3:2113?tls=false`.
  */
 export function createEventStoreDbEventStore(connectionString: string): EventStore {
-  return eventStoreOnClient(KurrentDBClient.connectionString(connectionString));
+  return eventStoreOnClient(KurrentDBClient.connectionString(connectionString), {
+    newReader: () => KurrentDBClient.connectionString(connectionString),
+  });
 }
 
 /**
@@ -152,7 +167,7 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
 /** The adapter over an existing client; exported so unit tests can hand it a fake one. */
 export function eventStoreOnClient(
   client: KurrentDBClient,
-  { retryForMs = RETRY_FOR_MS, maxGroup = 256, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {},
+  { retryForMs = RETRY_FOR_MS, newReader, maxGroup = 256, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {},
 ): EventStore {
   /**
    * Whether a call gave up waiting for the store and none has succeeded since: then calls are
@@ -180,12 +195,41 @@ export function eventStoreOnClient(
     }
   }
 
+  /** The client reads go through: the one given, until reads move to a new one (see RENEW_READER_AFTER_MS). */
+  let reader = client;
+  /** Since when the reader's reads have failed, none succeeding since. */
+  let readerFailingSince: number | null = null;
+
+  /** A read through the reader, patiently; reads unavailable for too long move to a new reader. */
+  function reading<T>(read: (reader: KurrentDBClient) => Promise<T>): Promise<T> {
+    return patiently(async () => {
+      const used = reader;
+      try {
+        const result = await read(used);
+        if (used === reader) readerFailingSince = null;
+        return result;
+      } catch (error) {
+        // Any other failure is the server's answer: the reader reaches it.
+        if (used === reader && !isTransientError(error)) readerFailingSince = null;
+        if (newReader && used === reader && isTransientError(error)) {
+          readerFailingSince ??= performance.now();
+          if (performance.now() - readerFailingSince >= RENEW_READER_AFTER_MS) {
+            reader = newReader();
+            readerFailingSince = null;
+            if (used !== client) void used.dispose();
+          }
+        }
+        throw error;
+      }
+    });
+  }
+
   const readAllPage = (fromPosition: ReadPosition, maxCount: number, backwards = false): Promise<AllStreamResolvedEvent[]> =>
-    patiently(() => collect(client.readAll({ fromPosition, maxCount, direction: backwards ? BACKWARDS : FORWARDS })));
+    reading((reader) => collect(reader.readAll({ fromPosition, maxCount, direction: backwards ? BACKWARDS : FORWARDS })));
 
   /** Only an idempotent re-append comes back without a position: take it from the stream's last event. */
   async function positionOfRevision(streamId: string, revision: bigint): Promise<bigint> {
-    const [resolved] = await patiently(() => collect(client.readStream(streamId, { fromRevision: revision, maxCount: 1 })));
+    const [resolved] = await reading((reader) => collect(reader.readStream(streamId, { fromRevision: revision, maxCount: 1 })));
     const position = resolved ? positionOf(resolved) : null;
     if (position) return position.commit;
     throw new Error(`EventStoreDB reported no position for revision ${revision} of stream ${streamId}`);
@@ -274,15 +318,15 @@ export function eventStoreOnClient(
     async readStream(streamId: string, { from, maxCount, direction = "forwards" }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
       if (maxCount !== undefined && maxCount <= 0) return [];
       const backwards = direction === "backwards";
-      const read = () =>
-        client.readStream(streamId, {
+      const read = (reader: KurrentDBClient) =>
+        reader.readStream(streamId, {
           direction: backwards ? BACKWARDS : FORWARDS,
           fromRevision: from ?? (backwards ? END : START),
           ...(maxCount === undefined ? {} : { maxCount }),
         });
       try {
         // A missing stream is reported while iterating, not when the read is created.
-        const resolved = await patiently(() => collect(read()));
+        const resolved = await reading((reader) => collect(read(reader)));
         return resolved.flatMap((item) => toRecordedEvent(item) ?? []);
       } catch (error) {
         if (isMissingStreamError(error)) return [];
@@ -353,7 +397,7 @@ export function eventStoreOnClient(
     },
 
     async close(): Promise<void> {
-      await client.dispose();
+      await Promise.all([client.dispose(), reader === client ? undefined : reader.dispose()]);
     },
   };
   return store;
