@@ -5,6 +5,7 @@ import type { EventStore } from "../../src/eventstore/port.ts";
 import { type FlatTransaction, flatTransaction, fromStored, type StoredPaymentState } from "../../src/domain/payments/stored-state.ts";
 import type { SimulatedTransaction } from "../../src/processors/simulator/ledger.ts";
 import { APPROVED } from "../../src/processors/response-codes.ts";
+import { checkJournal, type JournalEvidence, journalInvariantNames } from "./journal-checks.ts";
 import type { ReceivedWebhook } from "./webhook-receiver.ts";
 import type { Answer, StoredPaymentMethod } from "./workload.ts";
 
@@ -42,6 +43,8 @@ export interface Evidence {
   webhooks: ReceivedWebhook[];
   /** Outbox rows not delivered once the queue drained (or the wait for it ended). */
   undeliveredWebhooks: { deliveryId: string; eventType: string; subjectId: string; status: string }[];
+  /** The journal's entries (journal-checks.ts). */
+  journal: JournalEvidence;
 }
 
 /** A settlement batch as the read model has it. */
@@ -85,6 +88,7 @@ export const invariantNames = [
   "webhooks delivered, signed, in order",
   "nothing approved with a deleted payment method",
   "stored-card payments carry their payment method",
+  ...journalInvariantNames,
 ] as const;
 export type InvariantName = (typeof invariantNames)[number];
 
@@ -172,6 +176,7 @@ export function checkInvariants(evidence: Evidence): Violation[] {
     ...webhooksDelivered(evidence, transactions),
     ...nothingApprovedWithADeletedPaymentMethod(evidence, byId),
     ...storedCardPaymentsCarryTheirPaymentMethod(evidence, byId),
+    ...checkJournal(evidence.journal, evidence.processorTransactions, byId),
   ];
 }
 

@@ -16,6 +16,7 @@ import { type EventStoreNode, eventStoreNode, requireEmpty } from "./eventstore-
 import { startFaultProxy } from "./fault-proxy.ts";
 import { type FaultTargets, type InjectedFault, describeFault, planFaults, runFaults } from "./faults.ts";
 import { type Evidence, checkInvariants, readLedger, readOpenReservations } from "./invariants.ts";
+import { journalSummary, readJournal } from "./journal-checks.ts";
 import { settlementTimesBetween } from "./schedule.ts";
 import { ledgerVerify, readLimitUsage, waitUntilNothingPending } from "./ledger-checks.ts";
 import { Disturbances, startMonitor } from "./monitors.ts";
@@ -188,6 +189,7 @@ async function distributedHarness(directory: string, eventStore: EventStoreSetti
       const store = openEventStore(eventStore?.url, connection.db);
       try {
         const ledger = await readLedger(connection.db);
+        const journal = await readJournal(connection.db, store);
         const openReservations = await readOpenReservations(store, clientIds(clients), today);
         const verify = await ledgerVerify({
           DATABASE_URL: postgres.url,
@@ -196,7 +198,7 @@ async function distributedHarness(directory: string, eventStore: EventStoreSetti
           ...secrets,
         });
         return {
-          evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today, webhooks: webhooks.received },
+          evidence: { ...ledger, journal, processorTransactions, answers, limitUsage: usage, openReservations, today, webhooks: webhooks.received },
           verify,
         };
       } finally {
@@ -239,10 +241,12 @@ async function embeddedHarness(directory: string): Promise<Harness> {
       await simulatorLedger.close();
       const connection = await openDatabase({ databaseUrl: undefined, dataDir });
       try {
+        const store = openEventStore(undefined, connection.db);
         const ledger = await readLedger(connection.db);
-        const openReservations = await readOpenReservations(openEventStore(undefined, connection.db), clientIds(clients), today);
+        const journal = await readJournal(connection.db, store);
+        const openReservations = await readOpenReservations(store, clientIds(clients), today);
         return {
-          evidence: { ...ledger, processorTransactions, answers, limitUsage: usage, openReservations, today, webhooks: webhooks.received },
+          evidence: { ...ledger, journal, processorTransactions, answers, limitUsage: usage, openReservations, today, webhooks: webhooks.received },
           verify,
         };
       } finally {
@@ -341,6 +345,7 @@ async function run(): Promise<boolean> {
     const gathered = await harness.evidence(clients, answers, webhooks);
     const evidence: Evidence = { ...gathered.evidence, scheduledCloses, authorizationTtlMs, judgedAt, paymentMethods };
     const { verify } = gathered;
+    log(journalSummary(evidence.journal));
     const violations = checkInvariants(evidence);
     const result: RunResult = {
       mode,

@@ -80,6 +80,7 @@ function evidence(transactions: FlatTransaction[], fields: Partial<Evidence> = {
     settlements: [],
     webhooks: [],
     undeliveredWebhooks: [],
+    journal: { caughtUp: true, entries: [] },
     scheduledCloses: [],
     authorizationTtlMs: 30_000,
     judgedAt,
