@@ -3,6 +3,7 @@ import { type Caller, callerOf, type Role, SIGNED_OUT_EVENT } from "./api.ts";
 import { linkTo, useRoute } from "./router.ts";
 import { forgetKey, readKey } from "./session.ts";
 import { HostConfigurations } from "./views/HostConfigurations.tsx";
+import { Journal } from "./views/Journal.tsx";
 import { Operations } from "./views/Operations.tsx";
 import { SignIn } from "./views/SignIn.tsx";
 import { Timeline } from "./views/Timeline.tsx";
@@ -12,6 +13,7 @@ type Session = { state: "checking" } | { state: "signed-out" } | { state: "signe
 
 const sections = [
   { segment: "transactions", label: "Transactions" },
+  { segment: "journal", label: "Journal" },
   { segment: "operations", label: "Operations" },
   { segment: "host-configurations", label: "Host configurations" },
 ] as const;
@@ -75,6 +77,8 @@ function CurrentView({ section, id, query, caller }: { section: string; id: stri
   switch (section) {
     case "transactions":
       return id ? <Timeline key={id} id={id} role={role} /> : <Transactions query={query} role={role} />;
+    case "journal":
+      return <Journal role={role} asOf={query.get("asOf") ?? undefined} />;
     case "operations":
       return <Operations caller={caller} />;
     case "host-configurations":

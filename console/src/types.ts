@@ -138,3 +138,49 @@ export interface OperationsStatus {
   webhooks: { pending: number; oldestSeconds: number };
   settlements: { mismatched: number };
 }
+
+/** The journal's accounts (API.md, Journal), in the order the console shows them. */
+export type JournalAccount =
+  | "processor_receivable"
+  | "sales"
+  | "refunds"
+  | "settled_funds"
+  | "settlement_differences"
+  | "holds"
+  | "holds_offset";
+
+export interface JournalLine {
+  account: JournalAccount;
+  processor: string;
+  currency: string;
+  debit: number;
+  credit: number;
+}
+
+/** A balanced entry, naming the event that posted it. */
+export interface JournalEntry {
+  id: string;
+  kind: string;
+  currency: string;
+  transactionId: string | null;
+  settlementId: string | null;
+  occurredAt: string;
+  eventId: string;
+  lines: JournalLine[];
+}
+
+/** One account's balance for a client, processor and currency, told on its normal side. */
+export interface JournalBalance {
+  clientId: string;
+  account: JournalAccount;
+  processor: string;
+  currency: string;
+  balance: number;
+}
+
+export interface TrialBalance {
+  currency: string;
+  debit: number;
+  credit: number;
+  balanced: boolean;
+}

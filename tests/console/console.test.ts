@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureConsoleBuilt } from "../../console/build.ts";
+import { minorUnitExponent } from "../../src/domain/money.ts";
 import { paymentStreamId } from "../../src/domain/payments/index.ts";
 import { chainHash } from "../../src/eventstore/chain-hash.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
@@ -168,6 +169,7 @@ const viewsOf = (fixture: Fixture): View[] => [
     address: `#/transactions/${fixture.tamperedSale}`,
     loaded: (page) => page.getByTestId("as-of-state").waitFor(),
   },
+  { name: "journal", address: "#/journal", loaded: (page) => page.getByRole("region", { name: "Balances in USD per processor" }).waitFor() },
   {
     name: "operations",
     address: "#/operations",
@@ -485,6 +487,73 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
       await expect.poll(() => page.getByTestId("as-of-state").textContent()).toContain("pending 10.00 USD, captured 0.00 USD");
       await page.keyboard.press("End");
       await screenshot(page, "timeline");
+    });
+  });
+
+  it("shows the books per processor and currency with each currency's trial balance, and beside a payment's timeline the entries its events posted", async () => {
+    /** An amount as the console writes it, by the currency's exponent: 123456 USD is "1,234.56 USD". */
+    const written = (amount: number, currency: string) => {
+      const exponent = minorUnitExponent(currency);
+      const [whole, fraction] = [Math.floor(Math.abs(amount) / 10 ** exponent), Math.abs(amount) % 10 ** exponent];
+      return `${amount < 0 ? "-" : ""}${whole.toLocaleString("en-US")}${exponent > 0 ? `.${String(fraction).padStart(exponent, "0")}` : ""} ${currency}`;
+    };
+    const balances = (await api.request("GET", "/v1/journal/balances")).body.data as Json[];
+    const trialBalances = (await api.request("GET", "/v1/journal/trial-balance")).body.data as Json[];
+    // Every client's balance of an account, per currency and processor.
+    const expected = new Map<string, number>();
+    for (const { currency, processor, account, balance } of balances) {
+      const key = `${currency} ${processor} ${account}`;
+      expected.set(key, (expected.get(key) ?? 0) + balance);
+    }
+    expect(expected.get("EUR processor_b processor_receivable")).toBe(4200);
+    expect(expected.get("USD processor_a settled_funds")).toBeGreaterThan(0);
+    expect([...new Set(balances.map((row) => row.currency))].sort()).toEqual(["EUR", "JPY", "KWD", "USD"]);
+    const entries = (await api.request("GET", `/v1/journal/entries?paymentId=${fixture.authorization}&limit=100`)).body.data as Json[];
+    expect(entries.map((entry) => entry.kind).sort()).toEqual([
+      "authorization_approved",
+      "capture_approved",
+      "refund_approved",
+      "transaction_settled",
+      "transaction_settled",
+    ]);
+
+    await withTab(async (page) => {
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.getByRole("link", { name: "Journal" }).click();
+      await page.getByRole("region", { name: "Balances in USD per processor" }).waitFor();
+      for (const [key, amount] of expected) {
+        const [currency, processor, account] = key.split(" ") as [string, string, string];
+        if (account === "holds_offset") continue;
+        const cell = page.locator(`section[data-currency="${currency}"] tr[data-processor="${processor}"] td[data-account="${account}"]`);
+        expect(await cell.textContent(), key).toBe(written(amount, currency));
+      }
+      for (const { currency, debit, credit } of trialBalances) {
+        expect(await page.getByTestId(`trial-balance-${currency}`).textContent()).toBe(
+          `Trial balance: debits ${written(debit, currency)}, credits ${written(credit, currency)} balanced`,
+        );
+      }
+      await screenshot(page, "journal");
+      // As of a moment before anything was posted.
+      await page.getByLabel(/^As of/).fill("2000-01-01");
+      await page.getByRole("button", { name: "Show" }).click();
+      await page.getByText("Nothing posted yet.").waitFor();
+      expect(page.url()).toContain("#/journal?asOf=2000-01-01");
+
+      await page.goto(`/console/#/transactions/${fixture.authorization}`);
+      await page.getByTestId("as-of-state").waitFor();
+      await expect.poll(() => page.locator("[data-entry-kind]").count()).toBe(entries.length);
+      for (const entry of entries) {
+        const posted = page.locator(`ol.timeline > li[data-event-id="${entry.eventId}"] [data-entry-kind="${entry.kind}"]`);
+        const lines = entry.lines.map((line: Json) => `${line.debit > 0 ? "Dr" : "Cr"} ${line.account} ${written(line.debit || line.credit, line.currency)}`);
+        expect(await posted.locator("li").allTextContents()).toEqual(lines);
+      }
+      expect(await page.locator('[data-entry-kind="capture_approved"] li').allTextContents()).toEqual([
+        "Dr processor_receivable 6.00 USD",
+        "Cr sales 6.00 USD",
+        "Cr holds 6.00 USD",
+        "Dr holds_offset 6.00 USD",
+      ]);
+      await screenshot(page, "timeline-journal");
     });
   });
 

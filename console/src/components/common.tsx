@@ -25,6 +25,7 @@ const badgeTones: Record<string, string> = {
   succeeded: "good",
   matched: "good",
   delivered: "good",
+  balanced: "good",
   enabled: "good",
   partially_refunded: "good",
   pending: "waiting",
@@ -32,6 +33,7 @@ const badgeTones: Record<string, string> = {
   declined: "bad",
   failed: "bad",
   mismatched: "bad",
+  "not balanced": "bad",
 };
 
 export function StatusBadge({ status }: { status: string }) {

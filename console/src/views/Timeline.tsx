@@ -8,14 +8,28 @@ import { useLoad } from "../load.ts";
 import { linkTo } from "../router.ts";
 import { statesAfterEach } from "../states.ts";
 import { type ActionOutcome, TransactionActions } from "./TransactionActions.tsx";
-import type { EventStream, LoggedEvent, Transaction } from "../types.ts";
+import type { EventStream, JournalEntry, LoggedEvent, Page, Transaction } from "../types.ts";
+import { EntryLines } from "./Journal.tsx";
 
 async function loadTimeline(id: string) {
   const [transaction, stream] = await Promise.all([
     apiGet<Transaction>(`/transactions/${id}`),
     apiGet<EventStream>(`/transactions/${id}/events`),
   ]);
-  return { transaction, stream, checks: await checkChain(stream.events), states: statesAfterEach(stream.events, id) };
+  const entries = await journalEntriesOf(stream.streamId.replace(/^payment-/, ""));
+  return { transaction, stream, entries, checks: await checkChain(stream.events), states: statesAfterEach(stream.events, id) };
+}
+
+/** Every journal entry the payment's events posted, page by page. */
+async function journalEntriesOf(paymentId: string): Promise<JournalEntry[]> {
+  const entries: JournalEntry[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await apiGet<Page<JournalEntry>>("/journal/entries", { paymentId, limit: 100, cursor });
+    entries.push(...page.data);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return entries;
 }
 
 /** Who recorded the event, from its metadata: a client's API key, the admin, or the service's own jobs. */
@@ -50,7 +64,7 @@ export function Timeline({ id, role }: { id: string; role: Role }) {
       </p>
       {outcome && <OutcomeNotice key={answered} outcome={outcome} />}
       <Loading loaded={loaded}>
-        {({ transaction, stream, checks, states }) => (
+        {({ transaction, stream, entries, checks, states }) => (
           <>
             <TransactionSummary transaction={transaction} />
             <TransactionActions transaction={transaction} role={role} onOutcome={showOutcome} />
@@ -59,7 +73,14 @@ export function Timeline({ id, role }: { id: string; role: Role }) {
             <h2>Events of stream {stream.streamId}</h2>
             <ol class="timeline">
               {stream.events.map((event, index) => (
-                <TimelineEvent key={event.id} event={event} check={checks[index]!} state={states[index] ?? null} viewedId={id} />
+                <TimelineEvent
+                  key={event.id}
+                  event={event}
+                  check={checks[index]!}
+                  state={states[index] ?? null}
+                  posted={entries.filter((entry) => entry.eventId === event.id)}
+                  viewedId={id}
+                />
               ))}
             </ol>
           </>
@@ -198,17 +219,20 @@ function TimelineEvent({
   event,
   check,
   state,
+  posted,
   viewedId,
 }: {
   event: LoggedEvent;
   check: LinkCheck;
   state: Transaction | null;
+  /** The journal entries the event posted (none when it moved no money). */
+  posted: JournalEntry[];
   viewedId: string;
 }) {
   const concerns = typeof event.data.transactionId === "string" ? event.data.transactionId : null;
   const verdict = isBroken(check, event) ? "broken" : check.verdict;
   return (
-    <li class={`event event-${verdict}`} data-verdict={verdict} data-revision={event.revision}>
+    <li class={`event event-${verdict}`} data-verdict={verdict} data-revision={event.revision} data-event-id={event.id}>
       <div class="event-head">
         <span class="revision">#{event.revision}</span>
         <strong>{event.type}</strong>
@@ -236,6 +260,16 @@ function TimelineEvent({
           "This transaction did not exist yet."
         )}
       </p>
+      {posted.length > 0 && (
+        <div class="posted" data-testid="posted-entries">
+          {posted.map((entry) => (
+            <div key={entry.id} data-entry-kind={entry.kind}>
+              Posted <strong>{entry.kind.replaceAll("_", " ")}</strong>:
+              <EntryLines lines={entry.lines} />
+            </div>
+          ))}
+        </div>
+      )}
       <p class="link-check">{linkText(check, event)}</p>
       {event.chain.problems.length > 0 && (
         <ul class="link-problems" aria-label="What the service found">
