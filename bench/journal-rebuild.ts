@@ -2,7 +2,12 @@
  * Journal rebuild throughput (issue 56 item 6): loads a log of payment streams as the service
  * writes them (sales settled in batches and closed, authorizations captured and partly refunded,
  * declines), then times `rebuildProjection` of the journal projection.
- * Usage: tsx bench/journal-rebuild.ts [--target postgres|pglite|both] [--database-url URL] [--events N] [--batch-size 2000]
+ * Usage: tsx bench/journal-rebuild.ts [--target postgres|pglite|both] [--database-url URL] [--events N] [--batch-size 2000] [--alternate ROUNDS]
+ *
+ * `--alternate N` then rebuilds the same log N times more each way, alternating (P A, A P, ...):
+ * with the journal's rebuild pass (books kept in memory for the whole replay, written once at the
+ * end) and through `apply` batch by batch (books read and upserted every batch), to compare the
+ * two designs under the same load.
  */
 import { sql } from "kysely";
 import { safeCard } from "../src/domain/cards.ts";
@@ -24,8 +29,9 @@ const GOAL_POSTGRES = 50_000;
 /** Sales per settlement batch; each batch's close is an event of its own stream. */
 const SALES_PER_BATCH = 500;
 
-const { values, targets, serverUrl } = benchArgs(["events", "batch-size"]);
+const { values, targets, serverUrl } = benchArgs(["events", "batch-size", "alternate"]);
 const batchSize = intOption(values["batch-size"], 2_000, "batch-size");
+const alternateRounds = intOption(values.alternate, 0, "alternate");
 
 const clientId = "0190a8e2-7c3b-7def-8a12-3456789abcde";
 const hostConfigurationId = "0190a8e2-0000-7000-8000-0000000000c1";
@@ -184,7 +190,9 @@ async function run(kind: DatabaseKind): Promise<ResultRow[]> {
 
     const perSecond = events / seconds;
     const label = kind === "postgres" ? "postgres" : "pglite (memory)";
+    const alternated = await alternate(db, store, label);
     return [
+      ...alternated,
       {
         target: label,
         metric: `journal rebuilt events/s (${formatNumber(events)} events, ${formatNumber(expectedEntries)} entries, batch ${batchSize})`,
@@ -198,6 +206,34 @@ async function run(kind: DatabaseKind): Promise<ResultRow[]> {
   } finally {
     await target.close();
   }
+}
+
+/** The two designs rebuilt alternately, `alternateRounds` times each: each run's figure, and each design's range. */
+async function alternate(db: Parameters<typeof rebuildProjection>[0]["db"], store: EventStore, label: string): Promise<ResultRow[]> {
+  const designs = {
+    "rebuild pass": journalProjection,
+    "apply per batch": { ...journalProjection, rebuildPass: undefined },
+  };
+  const figures: Record<keyof typeof designs, number[]> = { "rebuild pass": [], "apply per batch": [] };
+  for (let round = 0; round < alternateRounds; round++) {
+    const order = (round % 2 === 0 ? ["rebuild pass", "apply per batch"] : ["apply per batch", "rebuild pass"]) as (keyof typeof designs)[];
+    for (const design of order) {
+      const started = performance.now();
+      const events = await rebuildProjection({ db, store, projection: designs[design], batchSize });
+      const perSecond = events / ((performance.now() - started) / 1_000);
+      console.log(`${label}: round ${round + 1}, ${design}: ${formatNumber(perSecond)} events/s`);
+      figures[design].push(perSecond);
+    }
+  }
+  return Object.entries(figures)
+    .filter(([, runs]) => runs.length > 0)
+    .map(([design, runs]) => ({
+      target: label,
+      metric: `journal rebuilt events/s, ${design} (${runs.length} runs, alternating)`,
+      value: `${formatNumber(Math.min(...runs))}-${formatNumber(Math.max(...runs))}`,
+      goal: "-",
+      met: "-",
+    }));
 }
 
 const results: ResultRow[] = [];

@@ -39,6 +39,19 @@ export interface ProjectionDefinition<Event extends { type: string }> {
    * already applied changes nothing. Use unqualified table names: a rebuild redirects them.
    */
   apply(trx: Transaction<Database>, events: readonly Recorded<Event>[], streams: Streams): Promise<void>;
+  /**
+   * For a rebuild, which replays the whole log into empty tables in one process: a pass that may
+   * keep what it learns in memory from one batch to the next, instead of reading it back from its
+   * tables, and writes what it kept in `finish`, before the tables are swapped in. Its tables must
+   * then equal what `apply` makes (`ledger verify` compares them with a replay through `apply`).
+   */
+  rebuildPass?(): RebuildPass<Recorded<Event>>;
+}
+
+/** A rebuild's own way through the log: `apply` each batch in order, then `finish` once, in the rebuild's tables. */
+export interface RebuildPass<Event = RecordedEvent> {
+  apply(trx: Transaction<Database>, events: readonly Event[], streams: Streams): Promise<void>;
+  finish(trx: Transaction<Database>): Promise<void>;
 }
 
 /**
@@ -53,19 +66,26 @@ export interface Projection {
   eventTypes?: readonly string[];
   streamsToRead?(db: Kysely<Database>, events: readonly RecordedEvent[]): Promise<StreamsToRead>;
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[], streams: Streams): Promise<void>;
+  rebuildPass?(): RebuildPass;
 }
 
 /** The projection that applies a definition's events, typed by their type, and passes over every other. */
 export function defineProjection<Event extends { type: string }>(definition: ProjectionDefinition<Event>): Projection {
   const isEvent = eventGuard<Event>(definition.eventTypes);
   const own = (events: readonly RecordedEvent[]): Recorded<Event>[] => events.filter(isEvent);
-  const { name, tables, eventTypes, streamsToRead, apply } = definition;
+  const { name, tables, eventTypes, streamsToRead, apply, rebuildPass } = definition;
   return {
     name,
     tables,
     eventTypes,
     ...(streamsToRead && { streamsToRead: (db: Kysely<Database>, events: readonly RecordedEvent[]) => streamsToRead(db, own(events)) }),
     apply: (trx, events, streams) => apply(trx, own(events), streams),
+    ...(rebuildPass && {
+      rebuildPass: (): RebuildPass => {
+        const pass = rebuildPass();
+        return { apply: (trx, events, streams) => pass.apply(trx, own(events), streams), finish: (trx) => pass.finish(trx) };
+      },
+    }),
   };
 }
 

@@ -27,6 +27,7 @@ export async function rebuildProjection(options: RebuildOptions): Promise<number
   const { db, store, projection, batchSize = 2_000, onProgress } = options;
   const started = performance.now();
   return withShadowTables(db, projection, "rebuild", async (schema) => {
+    const pass = projection.rebuildPass?.();
     const replayed = await replayInto({
       db,
       store,
@@ -34,9 +35,11 @@ export async function rebuildProjection(options: RebuildOptions): Promise<number
       schema,
       from: notReplayed,
       batchSize,
+      ...(pass && { apply: pass.apply }),
       onProgress: ({ events, last }) =>
         onProgress?.({ events, position: last?.position ?? null, elapsedMs: performance.now() - started }),
     });
+    if (pass) await inSchema(db, schema, (trx) => pass.finish(trx));
     await db.transaction().execute((trx) => swapIn(trx, projection, schema, replayed));
     return replayed.events;
   });
@@ -103,13 +106,15 @@ export interface ReplayOptions {
   schema: SchemaRef;
   from: Replayed;
   batchSize: number;
+  /** How each batch is applied: the projection's `apply` unless given (a rebuild's pass). */
+  apply?: Projection["apply"];
   /** After every batch read. */
   onProgress?: (replayed: Replayed) => void;
 }
 
 /** Applies the log after `from` to the projection's tables in `schema`, up to the head. */
 export async function replayInto(options: ReplayOptions): Promise<Replayed> {
-  const { db, store, projection, schema, batchSize, onProgress } = options;
+  const { db, store, projection, schema, batchSize, apply = projection.apply, onProgress } = options;
   let { checkpoint, events, last } = options.from;
   const readAfter = (after: Checkpoint | null) => {
     const read = store.readAll({ after, batchSize, types: projection.eventTypes });
@@ -124,7 +129,7 @@ export async function replayInto(options: ReplayOptions): Promise<Replayed> {
     // The log's next page is read while this one is applied: the read depends on no applied row.
     next = readAfter(batch.checkpoint);
     if (batch.events.length > 0) {
-      await applyInto(db, store, projection, schema, batch.events);
+      await applyInto(db, store, projection, schema, batch.events, apply);
       events += batch.events.length;
       last = batch.events.at(-1);
     }
@@ -140,12 +145,18 @@ export async function applyInto(
   projection: Projection,
   schema: SchemaRef,
   events: readonly RecordedEvent[],
+  apply: Projection["apply"] = projection.apply,
 ): Promise<void> {
   // What the projection reads to decide which streams it needs, it reads in the replay's tables.
   const streams = await readStreamsFor(projection, db.withSchema(schema.name), store, events);
+  await inSchema(db, schema, (trx) => apply(trx, events, streams));
+}
+
+/** Runs `work` in a transaction whose unqualified table names are the tables in `schema`. */
+async function inSchema(db: Kysely<Database>, schema: SchemaRef, work: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`set local search_path to ${schema.id}, public`.execute(trx);
-    await projection.apply(trx, events, streams);
+    await work(trx);
   });
 }
 

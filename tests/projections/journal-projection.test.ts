@@ -4,7 +4,7 @@ import type { Database } from "../../src/db/schema.ts";
 import type { PaymentEvent } from "../../src/domain/payments/index.ts";
 import type { SettlementEvent } from "../../src/domain/settlements/events.ts";
 import { totalsOf } from "../../src/domain/settlements/totals.ts";
-import { journalProjection } from "../../src/projections/journal/journal-projection.ts";
+import { journalProjection, journalProjectionWith } from "../../src/projections/journal/journal-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { eventLog, projectionSpec } from "../support/projection-spec.ts";
 import { approved, at, clientId, hostConfigurationId, initiated } from "../domain/payments/fixtures.ts";
@@ -97,6 +97,40 @@ for (const target of testDatabaseTargets()) {
       const rows = await database.db.selectFrom("journal_payments").select(["revision"]).execute();
       expect(rows.map((row) => Number(row.revision))).toEqual([5]);
     });
+
+    for (const [kept, projection] of [
+      ["the books kept in memory", journalProjection],
+      ["the books forgotten after each payment and read back", journalProjectionWith({ booksKeptInMemory: 1 })],
+    ] as const) {
+      it(`a rebuild's pass, ${kept}, makes the tables apply makes batch by batch`, async () => {
+        const record = eventLog();
+        const batches = [
+          record(paymentStream, [initiated(sale, "sale", 1000), approved(sale)]),
+          [...record(paymentStream, [initiated(refund, "refund", 300, sale), approved(refund)]), ...record(paymentStream, [settled(sale)])],
+          [...record(paymentStream, [settled(refund)]), ...record(batchStream, [opened, closed(600)])],
+        ];
+        const tables = async () => ({
+          entries: await entries(database.db),
+          payments: await database.db.selectFrom("journal_payments").selectAll().orderBy("payment_id").execute(),
+        });
+        for (const events of batches) await database.db.transaction().execute((trx) => journalProjection.apply(trx, events, new Map()));
+        const applied = await tables();
+        await database.db.deleteFrom("journal_entries").execute();
+        await database.db.deleteFrom("journal_payments").execute();
+
+        const pass = projection.rebuildPass!();
+        for (const events of batches) await database.db.transaction().execute((trx) => pass.apply(trx, events, new Map()));
+        await database.db.transaction().execute((trx) => pass.finish(trx));
+        expect(await tables()).toEqual(applied);
+        expect(applied.entries.map(([kind]) => kind)).toEqual([
+          "sale_approved",
+          "refund_approved",
+          "transaction_settled",
+          "transaction_settled",
+          "settlement_difference",
+        ]);
+      });
+    }
 
     it("an older close takes its client and processor from its batch's opening", async () => {
       const record = eventLog();

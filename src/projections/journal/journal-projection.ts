@@ -11,7 +11,7 @@ import {
 import { type PaymentEvent, paymentEventTypes } from "../../domain/payments/index.ts";
 import { type SettlementClosedV1, type SettlementClosedV2, settlementStreamId } from "../../domain/settlements/events.ts";
 import type { Recorded } from "../../eventstore/typed-read.ts";
-import { defineProjection, type Streams } from "../projection.ts";
+import { defineProjection, type Projection, type Streams } from "../projection.ts";
 
 type JournalEvent = PaymentEvent | SettlementClosedV1 | SettlementClosedV2;
 
@@ -29,47 +29,105 @@ const paymentIdOf = (streamId: string) => streamId.replace(/^payment-/, "");
  * A batch is applied set-wise: one read of the books of the payments it touches, the events
  * folded in memory in log order, then one insert of the entries and one upsert of the books. A
  * batch's close reads what its settled transactions' entries moved, from the table and from the
- * entries of this very batch not written yet.
+ * entries of this very batch not written yet. A rebuild keeps the books in memory from batch to
+ * batch instead (up to a bound), and writes them when it forgets them and at its end.
  */
-export const journalProjection = defineProjection<JournalEvent>({
-  name: "journal",
-  tables: ["journal_entries", "journal_payments"],
-  eventTypes: [...paymentEventTypes, "SettlementClosed.v1", "SettlementClosed.v2"],
-  async streamsToRead(_db, events) {
-    // An older close does not name its client and processor: its batch's opening does.
-    const openings = events.filter((event) => event.type === "SettlementClosed.v1").map((event) => settlementStreamId(event.data.settlementId));
-    return { whole: [], openings };
-  },
-  async apply(trx, events, streams) {
-    const paymentIds = [...new Set(events.filter((event) => !isClose(event)).map((event) => paymentIdOf(event.streamId)))];
-    const stored = await storedBooks(trx, paymentIds);
-    const books = new Map<string, PaymentBooks | null>([...stored].map(([paymentId, { books }]) => [paymentId, books]));
-    const revisions = new Map([...stored].map(([paymentId, { revision }]) => [paymentId, revision]));
-    const changed = new Set<string>();
-    const entries: JournalEntry[] = [];
-    for (const event of events) {
-      if (isClose(event)) {
-        entries.push(...(await postClose(trx, event, entries, streams)));
-        continue;
-      }
-      const paymentId = paymentIdOf(event.streamId);
-      if (event.revision <= (revisions.get(paymentId) ?? -1n)) continue;
-      const posted = postPaymentEvent(books.get(paymentId) ?? null, event, { id: event.id, type: event.type, position: event.position, paymentId });
-      books.set(paymentId, posted.books);
-      revisions.set(paymentId, event.revision);
-      changed.add(paymentId);
-      if (posted.entry) entries.push(posted.entry);
+export function journalProjectionWith({ booksKeptInMemory }: { booksKeptInMemory: number }): Projection {
+  return defineProjection<JournalEvent>({
+    name: "journal",
+    tables: ["journal_entries", "journal_payments"],
+    eventTypes: [...paymentEventTypes, "SettlementClosed.v1", "SettlementClosed.v2"],
+    async streamsToRead(_db, events) {
+      // An older close does not name its client and processor: its batch's opening does.
+      const openings = events.filter((event) => event.type === "SettlementClosed.v1").map((event) => settlementStreamId(event.data.settlementId));
+      return { whole: [], openings };
+    },
+    async apply(trx, events, streams) {
+      const paymentIds = [...new Set(events.filter((event) => !isClose(event)).map((event) => paymentIdOf(event.streamId)))];
+      const stored = await storedBooks(trx, paymentIds);
+      const known: KnownBooks = {
+        books: new Map([...stored].map(([paymentId, { books }]) => [paymentId, books])),
+        revisions: new Map([...stored].map(([paymentId, { revision }]) => [paymentId, revision])),
+      };
+      const changed = await postBatch(trx, events, streams, known);
+      await upsertBooks(trx, booksRows(known, changed));
+    },
+    rebuildPass() {
+      // The whole log goes through one pass into empty tables: each payment's books stay here from
+      // batch to batch instead of being read back and upserted every batch. Memory is bounded: past
+      // `booksKeptInMemory` payments, the changed books are written and forgotten, and read back
+      // when a later event of one of them comes (a payment's settlement often comes much later).
+      const known: KnownBooks = { books: new Map(), revisions: new Map() };
+      const changed = new Set<string>();
+      /** Books were forgotten: a payment not in memory may have some written. */
+      let forgotSome = false;
+      const writeChanged = async (trx: Transaction<Database>) => {
+        const rows = booksRows(known, changed);
+        for (let start = 0; start < rows.length; start += BOOKS_PER_STATEMENT) await upsertBooks(trx, rows.slice(start, start + BOOKS_PER_STATEMENT));
+        changed.clear();
+      };
+      return {
+        async apply(trx, events, streams) {
+          const paymentIds = forgotSome ? [...new Set(events.filter((event) => !isClose(event)).map((event) => paymentIdOf(event.streamId)))] : [];
+          for (const [paymentId, { revision, books }] of await storedBooks(trx, paymentIds.filter((paymentId) => !known.books.has(paymentId)))) {
+            known.books.set(paymentId, books);
+            known.revisions.set(paymentId, revision);
+          }
+          for (const paymentId of await postBatch(trx, events, streams, known)) changed.add(paymentId);
+          if (known.books.size < booksKeptInMemory) return;
+          await writeChanged(trx);
+          known.books.clear();
+          known.revisions.clear();
+          forgotSome = true;
+        },
+        finish: writeChanged,
+      };
+    },
+  });
+}
+
+/** The journal, whose rebuild keeps up to 200,000 payments' books in memory (some hundred bytes each). */
+export const journalProjection = journalProjectionWith({ booksKeptInMemory: 200_000 });
+
+/** Each payment's books and the stream revision they reflect, as far as a batch (or a rebuild) knows them. */
+interface KnownBooks {
+  books: Map<string, PaymentBooks | null>;
+  revisions: Map<string, bigint>;
+}
+
+/** How many payments' books a rebuild writes in one statement. */
+const BOOKS_PER_STATEMENT = 5_000;
+
+/**
+ * Folds the batch's events in log order into `known` and inserts the entries they post; returns
+ * the payments whose books changed. A payment event at or before the revision its books reflect
+ * is a replay, and posts nothing.
+ */
+async function postBatch(trx: Transaction<Database>, events: readonly Recorded<JournalEvent>[], streams: Streams, known: KnownBooks): Promise<Set<string>> {
+  const changed = new Set<string>();
+  const entries: JournalEntry[] = [];
+  for (const event of events) {
+    if (isClose(event)) {
+      entries.push(...(await postClose(trx, event, entries, streams)));
+      continue;
     }
-    await insertEntries(trx, entries);
-    await upsertBooks(
-      trx,
-      [...changed].flatMap((paymentId) => {
-        const paymentBooks = books.get(paymentId);
-        return paymentBooks ? [{ payment_id: paymentId, revision: revisions.get(paymentId)!.toString(), books: paymentBooks }] : [];
-      }),
-    );
-  },
-});
+    const paymentId = paymentIdOf(event.streamId);
+    if (event.revision <= (known.revisions.get(paymentId) ?? -1n)) continue;
+    const posted = postPaymentEvent(known.books.get(paymentId) ?? null, event, { id: event.id, type: event.type, position: event.position, paymentId });
+    known.books.set(paymentId, posted.books);
+    known.revisions.set(paymentId, event.revision);
+    changed.add(paymentId);
+    if (posted.entry) entries.push(posted.entry);
+  }
+  await insertEntries(trx, entries);
+  return changed;
+}
+
+const booksRows = (known: KnownBooks, paymentIds: Iterable<string>) =>
+  [...paymentIds].flatMap((paymentId) => {
+    const books = known.books.get(paymentId);
+    return books ? [{ payment_id: paymentId, revision: known.revisions.get(paymentId)!.toString(), books }] : [];
+  });
 
 async function storedBooks(trx: Transaction<Database>, paymentIds: string[]) {
   if (paymentIds.length === 0) return new Map<string, { revision: bigint; books: PaymentBooks }>();
