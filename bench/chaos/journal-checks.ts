@@ -40,12 +40,12 @@ export async function readJournal(db: Kysely<Database>, store: EventStore): Prom
   return { caughtUp, entries: rows.map((row) => ({ ...row, lines: row.lines as JournalLine[] })) };
 }
 
-/** What the journal's invariants judged: "journal: 212 entries (31 settled in 11 batches), 4 currencies". */
+/** What the journal's invariants judged: "journal: 61 entries (18 of them a batch's, in 9 batches), in 1 currency". */
 export function journalSummary({ entries }: JournalEvidence): string {
   const settled = entries.filter((entry) => entry.settlementId !== null);
   const batches = new Set(settled.map((entry) => entry.settlementId)).size;
   const currencies = new Set(entries.map((entry) => entry.currency)).size;
-  return `journal: ${entries.length} entries (${settled.length} of them a batch's, in ${batches} batches), ${currencies} currencies`;
+  return `journal: ${entries.length} entries (${settled.length} of them a batch's, in ${batches} batches), in ${currencies === 1 ? "1 currency" : `${currencies} currencies`}`;
 }
 
 const keyOf = (clientId: string, processor: string, currency: string) => `${clientId} ${processor} ${currency}`;
