@@ -129,3 +129,18 @@ describe.each<ServerRelease>(["EventStoreDB 24.10", "KurrentDB 26.1"])("failures
     expect(resumedFrom).toEqual({ commit: seen[1]!.position, prepare: seen[1]!.position });
   }, 20_000);
 });
+
+describe("appends one a call while a leader changes (EventStoreDB 24.10)", () => {
+  it("require the leader: a follower reached during the election sends the client to the new leader, and the append lands", async () => {
+    const server = new FakeServer("EventStoreDB 24.10");
+    const store = storeOn(server);
+    await store.append("payment-1", [event("A")], "no_stream");
+    server.onFollower = true;
+    expect(await store.append("payment-1", [event("B")], 0n)).toMatchObject({ nextExpectedRevision: 1n });
+    expect(server.onFollower).toBe(false);
+    expect(server.appends.map(([, , options]) => options)).toEqual([
+      { streamState: "no_stream", requiresLeader: true },
+      { streamState: 0n, requiresLeader: true },
+    ]);
+  });
+});

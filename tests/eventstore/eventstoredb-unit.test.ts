@@ -246,7 +246,7 @@ describe("adapter over a fake client", () => {
     const store = eventStoreOnClient(fake.asClient());
     const result = await store.append("payment-1", [{ type: "A", data: { x: 1 } }], "stream_exists");
     expect(result).toEqual({ nextExpectedRevision: 4n, position: 900n });
-    expect(fake.appends[0]?.[2]).toEqual({ streamState: STREAM_EXISTS });
+    expect(fake.appends[0]?.[2]).toEqual({ streamState: STREAM_EXISTS, requiresLeader: true });
     expect(fake.appends[0]?.[1]).toMatchObject([{ type: "A", data: { x: 1 }, metadata: {}, contentType: "application/json" }]);
   });
 

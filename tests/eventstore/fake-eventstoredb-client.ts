@@ -435,10 +435,11 @@ export class FakeServer extends FakeClient {
   /** How many requests each grouped call was sent (the probe for the call included). */
   readonly groupedRequests = { appendRecords: 0, multiStreamAppend: 0 };
   /**
-   * Whether the client is connected to a follower, as after a leader change: a follower forwards
-   * a v1 append to the leader, answers one that requires the leader not-leader (the client then
-   * connects to the leader it names), and refuses a grouped append with KurrentDB's own not-leader
-   * answer, which the client neither recognises nor reconnects on.
+   * Whether the client is connected to a follower during an election, as after a leader change:
+   * the follower holds a v1 append until its timeout (it forwards it to a leader not there yet),
+   * answers one that requires the leader not-leader (the client then connects to the leader it
+   * names), and refuses a grouped append with KurrentDB's own not-leader answer, which the client
+   * neither recognises nor reconnects on.
    */
   onFollower = false;
 
@@ -569,11 +570,14 @@ export class FakeServer extends FakeClient {
   ): Promise<ClientAppendResult> {
     const appended = Array.isArray(events) ? events : [events];
     this.meetFault();
-    if (this.onFollower && requiresLeader) {
+    if (this.onFollower) {
+      // A follower asked for the leader names it (the client connects there); else it forwards
+      // the append to a leader still being elected, and answers its timeout.
+      if (!requiresLeader) throw serverFaults.commitTimeoutInBatchAppend();
       this.onFollower = false;
       throw serverFaults.notLeader();
     }
-    this.appends.push([streamId, appended, { streamState }]);
+    this.appends.push([streamId, appended, { streamState, requiresLeader }]);
     refuseOversized(appended, this.maxAppendSize);
     const stream = this.streams.get(streamId) ?? [];
     const written = alreadyWritten(stream, appended, streamState);
