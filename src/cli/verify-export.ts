@@ -91,7 +91,7 @@ async function compareJournal(file: string, servedFile: string, served: ServedTr
   lines.push(
     differences.length === 0 && unbalanced === 0
       ? "verify-export: ok: the served trial balance is the one the export's events post"
-      : `verify-export: the served trial balance is not the one the export's events post (${count(differences.length, "figure")} differ)`,
+      : `verify-export: the served trial balance is not the one the export's events post (${count(differences.length, "figure")} ${differences.length === 1 ? "differs" : "differ"})`,
   );
   return { ok: differences.length === 0 && unbalanced === 0, lines };
 }
