@@ -209,9 +209,11 @@ export function eventStoreOnClient(
         if (used === reader) readerFailingSince = null;
         return result;
       } catch (error) {
-        // Any other failure is the server's answer: the reader reaches it.
-        if (used === reader && !isTransientError(error)) readerFailingSince = null;
-        if (newReader && used === reader && isTransientError(error)) {
+        if (used !== reader) throw error;
+        if (!isTransientError(error)) {
+          // The server's answer: the reader reaches it.
+          readerFailingSince = null;
+        } else if (newReader) {
           readerFailingSince ??= performance.now();
           if (performance.now() - readerFailingSince >= RENEW_READER_AFTER_MS) {
             reader = newReader();
