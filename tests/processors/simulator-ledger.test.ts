@@ -135,6 +135,33 @@ describe.each(processors)("%s", (processor) => {
   });
 });
 
+describe("inquiries that lag behind approvals (card 4000000000000424)", () => {
+  it("answer not found twice after the approval, and not again after a restart", async () => {
+    const lagging = request("processor_a", "sale", { card: { ...card, number: new Secret("4000000000000424") } });
+    const { transactionId, hostConfiguration: configuration } = lagging;
+    const first = await startSimulator({ dataDir });
+    try {
+      // Approved, and the answer held back: the sale is recorded, its answer lost.
+      const impatient = createConnectors({ baseUrls: first.baseUrls, http: createHttpClient({ timeoutMs: 300 }) });
+      expect((await impatient.processor_a.submit(lagging)).kind).toBe("unknown");
+      const inquire = () => connectorsOf(first).processor_a.inquire({ transactionId, hostConfiguration: configuration });
+      expect((await inquire()).kind).toBe("not_found");
+      expect((await inquire()).kind).toBe("not_found");
+      expect((await inquire()).kind).toBe("approved");
+    } finally {
+      await first.close();
+    }
+    // A lag re-armed by the restart would let a watched failure end on two more "not found" answers
+    // while the processor holds the approval (an embedded chaos run, the simulator killed with the service).
+    const second = await startSimulator({ dataDir });
+    try {
+      expect((await connectorsOf(second).processor_a.inquire({ transactionId, hostConfiguration: configuration })).kind).toBe("approved");
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe("the ledger", () => {
   it("lists what it answered over HTTP, approved ones alone on request", async () => {
     const simulator = await startSimulator({ dataDir });
