@@ -47,7 +47,7 @@ export const environmentSchema = z.object({
   HOST: host.default("127.0.0.1"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" }).optional()),
   DATA_DIR: z.string().trim().min(1).default("./data"),
-  EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be an esdb:// connection string").optional()),
+  EVENTSTORE_URL: optionalString.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, "must be a kurrentdb:// (or esdb://) connection string").optional()),
   ADMIN_API_KEY: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()).transform(secretOf),
   SECRETS_MASTER_KEYS: optionalString
     .superRefine((spec, context) => {
