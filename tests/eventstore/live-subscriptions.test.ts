@@ -41,14 +41,17 @@ function subscriber(live: LiveSubscriptions, types: string[] | undefined, stop: 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("live subscriptions of one PostgreSQL event store", () => {
-  it("subscribers at the head share one read of an append, each keeping its own types", async () => {
+  it("subscribers at the head share the poll's one read of what another process appended, each keeping its own types", async () => {
     const log = memoryLog();
-    const live = new LiveSubscriptions(log.readAll, { pollIntervalMs: 60_000, coalesceMs: 20 });
+    const live = new LiveSubscriptions(log.readAll, { pollIntervalMs: 150, coalesceMs: 20 });
     const stop = new AbortController();
     const subscribers = [["A"], ["B"], ["A", "C"], undefined, ["D"]].map((types) => subscriber(live, types, stop.signal));
-    await settle(100);
+    await settle(50);
     const readsWhenCaughtUp = log.reads.length;
-    live.appended([log.append("A"), log.append("C"), log.append("B")]);
+    // Another process's appends: nothing tells this one but the poll.
+    log.append("A");
+    log.append("C");
+    log.append("B");
     await settle(200);
     stop.abort();
     live.close();
@@ -57,8 +60,26 @@ describe("live subscriptions of one PostgreSQL event store", () => {
     expect(log.reads.length - readsWhenCaughtUp).toBe(1);
     expect(log.reads.at(-1)?.types).toBeUndefined();
     expect(subscribers.map((one) => one.received)).toEqual([["A"], ["B"], ["A", "C"], ["A", "C", "B"], []]);
-    // Each woken one moves past the three events; "D", not woken by them, waits for the poll.
-    expect(subscribers.map((one) => one.checkpoints.at(-1))).toEqual(["2", "2", "2", "2", undefined]);
+    // Each moves past the three events, "D" too: nothing is read twice.
+    expect(subscribers.map((one) => one.checkpoints.at(-1))).toEqual(["2", "2", "2", "2", "2"]);
+  });
+
+  it("subscribers woken by this process's append read alone, filtered by their types", async () => {
+    const log = memoryLog();
+    const live = new LiveSubscriptions(log.readAll, { pollIntervalMs: 60_000, coalesceMs: 20 });
+    const stop = new AbortController();
+    const subscribers = [["A"], ["B"], ["C"]].map((types) => subscriber(live, types, stop.signal));
+    await settle(50);
+    const readsWhenCaughtUp = log.reads.length;
+    live.appended([log.append("A"), log.append("B")]);
+    await settle(150);
+    stop.abort();
+    live.close();
+    await Promise.all(subscribers.map((one) => one.done));
+
+    const reads = log.reads.slice(readsWhenCaughtUp);
+    expect(reads.map((read) => read.types)).toEqual([["A"], ["B"]]);
+    expect(subscribers.map((one) => one.received)).toEqual([["A"], ["B"], []]);
   });
 
   it("subscribers at the head share each poll's read", async () => {
