@@ -170,9 +170,11 @@ async function settle(service: ServiceChild, limitMs: number): Promise<void> {
 async function main(): Promise<void> {
   const [load1, load5] = loadavg();
   console.log(`bench:capacity on ${options.store} (${options.topology === "split" ? "API and projector processes" : "one process"}); load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
-  console.log(
-    `steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step (half before, half after); mix ${JSON.stringify(MIX)}`,
-  );
+  const load =
+    options["soak-minutes"] === undefined
+      ? `steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step (half before, half after)`
+      : `soak at ${options.steps[0]}/s for ${options["soak-minutes"]} min, windows of ${options["window-seconds"]} s, no reference`;
+  console.log(`${load}; mix ${JSON.stringify(MIX)}`);
   const target = await openTarget("postgres", serverUrl, POOL_SIZE);
   const dataDir = await mkdtemp(path.join(tmpdir(), "capacity-"));
   const simulator = await startSimulatorChild(LATENCY);
