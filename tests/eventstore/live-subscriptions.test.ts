@@ -99,6 +99,43 @@ describe("live subscriptions of one PostgreSQL event store", () => {
     expect(polls).toBeLessThanOrEqual(6);
   });
 
+  it("appends that come while a batch is applied wake one read, not one each", async () => {
+    const log = memoryLog();
+    const live = new LiveSubscriptions(log.readAll, { pollIntervalMs: 60_000, coalesceMs: 20 });
+    const stop = new AbortController();
+    const received: string[] = [];
+    let applied = () => {};
+    const applying = new Promise<void>((resolve) => (applied = resolve));
+    let firstApplied = () => {};
+    const firstApplying = new Promise<void>((resolve) => (firstApplied = resolve));
+    const done = (async () => {
+      for await (const batch of live.subscribe({ signal: stop.signal, batchSize: 50 })) {
+        received.push(...batch.events.map((event) => event.type));
+        // The first batch's apply lasts until the test has made the appends below, one by one.
+        if (received.length === 1) {
+          firstApplied();
+          await applying;
+        }
+      }
+    })();
+    await settle(50);
+    const readsWhenCaughtUp = log.reads.length;
+    live.appended([log.append("A")]);
+    await firstApplying;
+    for (let index = 0; index < 10; index += 1) {
+      live.appended([log.append("B")]);
+      await settle(2);
+    }
+    applied();
+    await settle(200);
+    stop.abort();
+    live.close();
+    await done;
+    expect(received).toEqual(["A", ...Array.from({ length: 10 }, () => "B")]);
+    // The first append's read, then one for the ten that came during its apply.
+    expect(log.reads.length - readsWhenCaughtUp).toBe(2);
+  });
+
   it("a subscriber catching up reads alone, filtered, until it reaches the head", async () => {
     const log = memoryLog();
     for (let index = 0; index < 25; index += 1) log.append(index % 5 === 0 ? "A" : "B");

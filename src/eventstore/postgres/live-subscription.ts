@@ -17,14 +17,6 @@ export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalM
 
 type Wake = "append" | "poll" | "abort";
 
-interface Listener {
-  /** How many reads had started when it began to listen. */
-  since: number;
-  /** The wake, and the listener that took over in the same moment (none once the subscription is aborted). */
-  woken: Promise<{ reason: Wake; next: Listener | undefined }>;
-  cancel(): void;
-}
-
 interface BatchRead {
   batch: ReadAllResult;
   /** The read found a whole batch: there may be more behind it. */
@@ -32,8 +24,8 @@ interface BatchRead {
 }
 
 interface SharedRead {
-  /** Which read this is, in the order they started: a subscriber may join only one that started after it began to listen. */
-  number: number;
+  /** Set when the read is sent: which read it is, in the order they were sent. Until then anyone may join it. */
+  number: number | undefined;
   result: Promise<ReadAllResult>;
 }
 
@@ -48,8 +40,7 @@ interface SharedRead {
  * read costs milliseconds of the service's one thread there). A subscriber woken by an append
  * reads alone, filtered by its types: under load the projections stand at different checkpoints
  * (a read-your-writes wait pulls one ahead), so a read of every type, made for others that cannot
- * join it, would cost more than the filtered one (measured: at 300 operations a second, all seven
- * reading unfiltered reads left the projections seconds behind).
+ * join it, would cost more than the filtered one.
  */
 export class LiveSubscriptions {
   readonly #readAll: (options: ReadAllOptions) => Promise<ReadAllResult>;
@@ -57,7 +48,7 @@ export class LiveSubscriptions {
   readonly #wakes = new EventEmitter().setMaxListeners(0);
   #subscribers = 0;
   #pollTimer: NodeJS.Timeout | undefined;
-  #readsStarted = 0;
+  #readsSent = 0;
   readonly #sharedReads = new Map<string, SharedRead>();
 
   constructor(readAll: (options: ReadAllOptions) => Promise<ReadAllResult>, options: LiveSubscriptionOptions) {
@@ -80,28 +71,26 @@ export class LiveSubscriptions {
     // Until a read finds less than a batch, the subscriber catches up alone, the log filtered by type.
     let atHead = false;
     let polled = false;
-    // Listening before reading, so an append that lands during the read still wakes us.
-    let listener = this.#listen(signal, types);
     this.#joined();
     try {
       while (gathered || !signal.aborted) {
+        // Listen before reading, so an append that lands during the read still wakes us.
+        const listeningSince = this.#readsSent;
+        const woken = this.#nextWake(signal, types);
         const read: BatchRead =
-          atHead && polled ? await this.#readShared(after, batchSize, types, listener.since) : await this.#readAlone(after, batchSize, types);
+          atHead && polled ? await this.#readShared(after, batchSize, types, listeningSince) : await this.#readAlone(after, batchSize, types);
         atHead = !read.full;
         if (read.batch.checkpoint !== after) {
           after = read.batch.checkpoint;
           yield read.batch;
         }
         if (!atHead) continue;
-        const wake = await listener.woken;
-        if (!wake.next) break;
-        listener = wake.next;
-        gathered = wake.reason === "append";
-        polled = wake.reason === "poll";
+        const wake = await woken;
+        gathered = wake === "append";
+        polled = wake === "poll";
         if (gathered) await gatherMoment(options, this.#options.coalesceMs);
       }
     } finally {
-      listener.cancel();
       this.#left();
     }
   }
@@ -118,10 +107,12 @@ export class LiveSubscriptions {
   }
 
   /**
-   * Every event after `after` (one batch), read once for every subscriber at that checkpoint
-   * that began to listen before the read started (one that began later might miss an append
-   * committed between the read's start and its own listening); each keeps its own types. The
-   * checkpoint is the last event read, as a filtered read's is when it finds less than a batch.
+   * Every event after `after` (one batch), read once for the subscribers at that checkpoint; each
+   * keeps its own types. A subscriber joins a read not yet sent, or one sent after it began to
+   * listen (one sent before might miss an append committed before the subscriber listened). The
+   * read is sent on the next turn of the event loop, so that every subscriber woken by the same
+   * poll joins it. The checkpoint is the last event read, as a filtered read's is when it finds
+   * less than a batch.
    */
   async #readShared(
     after: Checkpoint | null,
@@ -131,13 +122,20 @@ export class LiveSubscriptions {
   ): Promise<BatchRead> {
     const key = `${after ?? ""}:${batchSize}`;
     let read = this.#sharedReads.get(key);
-    if (!read || read.number <= listeningSince) {
-      const number = ++this.#readsStarted;
-      const result = this.#readAll({ after, batchSize }).finally(() => {
-        if (this.#sharedReads.get(key)?.number === number) this.#sharedReads.delete(key);
-      });
-      read = { number, result };
-      this.#sharedReads.set(key, read);
+    if (!read || (read.number !== undefined && read.number <= listeningSince)) {
+      const shared: SharedRead = {
+        number: undefined,
+        result: new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          shared.number = ++this.#readsSent;
+          return this.#readAll({ after, batchSize });
+        }),
+      };
+      const forget = () => {
+        if (this.#sharedReads.get(key) === shared) this.#sharedReads.delete(key);
+      };
+      shared.result.then(forget, forget);
+      this.#sharedReads.set(key, shared);
+      read = shared;
     }
     const batch = await read.result;
     const full = batch.events.length === batchSize;
@@ -145,36 +143,28 @@ export class LiveSubscriptions {
   }
 
   /**
-   * Waits for this process to append an event of one of `types` (any event when there is no
-   * filter), or for the shared poll. Skipped events still move the subscriber's checkpoint, but
-   * they need not wake it: the poll catches up with them. The next listener is registered in the
-   * same moment as the wake, so that every subscriber woken together may share the next read.
+   * Until this process appends an event of one of `types` (any event when there is no filter),
+   * or the shared poll comes. Skipped events still move the subscriber's checkpoint, but they
+   * need not wake it: the poll catches up with them.
    */
-  #listen(signal: AbortSignal, types: readonly string[] | undefined): Listener {
-    const since = this.#readsStarted;
-    let cancel = () => {};
-    const woken = new Promise<{ reason: Wake; next: Listener | undefined }>((resolve) => {
-      const stopListening = () => {
+  #nextWake(signal: AbortSignal, types: readonly string[] | undefined): Promise<Wake> {
+    return new Promise((resolve) => {
+      const done = (reason: Wake) => {
         this.#wakes.off("append", onAppend);
         this.#wakes.off("poll", onPoll);
         signal.removeEventListener("abort", onAbort);
-      };
-      const done = (reason: Wake) => {
-        stopListening();
-        resolve({ reason, next: reason === "abort" ? undefined : this.#listen(signal, types) });
+        resolve(reason);
       };
       const onAppend = (events: readonly NewEvent[]) => {
         if (!types || events.some((event) => types.includes(event.type))) done("append");
       };
       const onPoll = () => done("poll");
       const onAbort = () => done("abort");
-      cancel = stopListening;
       this.#wakes.on("append", onAppend);
       this.#wakes.on("poll", onPoll);
       signal.addEventListener("abort", onAbort, { once: true });
       if (signal.aborted) onAbort();
     });
-    return { since, woken, cancel: () => cancel() };
   }
 
   /** One poll for every subscriber, so that those at the head wake together and share a read. */
