@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 
 /**
  * Views live in the URL's fragment (`#/transactions/<id>`, `#/transactions?status=approved`), so
@@ -13,20 +13,23 @@ export interface Route {
 
 type QueryValues = Record<string, string | undefined>;
 
-function currentRoute(): Route {
-  const fragment = window.location.hash.replace(/^#\/?/, "");
+function routeOf(hash: string): Route {
+  const fragment = hash.replace(/^#\/?/, "");
   const [path = "", search = ""] = fragment.split("?", 2);
   return { segments: path.split("/").filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(search) };
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState(currentRoute);
+  const [hash, setHash] = useState(() => window.location.hash);
   useEffect(() => {
-    const update = () => setRoute(currentRoute());
+    const update = () => setHash(window.location.hash);
     window.addEventListener("hashchange", update);
+    // The effect runs after the first paint: a fragment changed before it (a link followed at
+    // once after signing in) fired its hashchange with no one listening.
+    update();
     return () => window.removeEventListener("hashchange", update);
   }, []);
-  return route;
+  return useMemo(() => routeOf(hash), [hash]);
 }
 
 /** The link to a view: `linkTo(["transactions", id])`, `linkTo(["transactions"], { status: "approved" })`. */

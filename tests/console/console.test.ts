@@ -459,6 +459,20 @@ describe.skipIf(!hasChromium)(`the console in Chromium, on ${target}`, { timeout
     });
   });
 
+  it("opens the view a link names even when the link is followed the moment the console appears", async () => {
+    await withTab(async (page) => {
+      // The fragment changes in the same task that draws the signed-in console, before any effect
+      // of it can run: the view must still follow.
+      await page.addInitScript(`new MutationObserver((_, observer) => {
+        if (![...document.querySelectorAll("button")].some((button) => button.textContent === "Sign out")) return;
+        observer.disconnect();
+        location.hash = "#/transactions/${fixture.authorization}";
+      }).observe(document, { childList: true, subtree: true });`);
+      await signIn(page, TEST_ADMIN_KEY);
+      await page.getByRole("heading", { name: "Payment timeline" }).waitFor();
+    });
+  });
+
   it("opens a payment's timeline: each event in order, who recorded it, the state it leaves, every link checked", async () => {
     await withTab(async (page) => {
       await signIn(page, TEST_ADMIN_KEY);
