@@ -152,10 +152,15 @@ export async function applyInto(
   await inSchema(db, schema, (trx) => apply(trx, events, streams));
 }
 
-/** Runs `work` in a transaction whose unqualified table names are the tables in `schema`. */
+/**
+ * Runs `work` in a transaction whose unqualified table names are the tables in `schema`. Its
+ * commit does not wait for the WAL's flush: a crash can lose only shadow tables, which the next
+ * rebuild or verify replaces, and the swap that publishes them commits durably, so after them.
+ */
 async function inSchema(db: Kysely<Database>, schema: SchemaRef, work: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`set local search_path to ${schema.id}, public`.execute(trx);
+    await sql`set local synchronous_commit to off`.execute(trx);
     await work(trx);
   });
 }
