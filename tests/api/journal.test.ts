@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
+import { FakeServer } from "../eventstore/fake-eventstoredb-client.ts";
 import { testDatabaseTargets } from "../support/database.ts";
+import { testEnvironment } from "../support/environment.ts";
 import { validBodies } from "../support/host-configurations.ts";
 import { approvedCard } from "../support/payments.ts";
 import { type Json, startTestService, type TestService } from "../support/service.ts";
@@ -9,8 +12,22 @@ type Client = Awaited<ReturnType<TestService["createClient"]>>;
 /** An account's balance as a test states it: `account` → balance on its normal side. */
 const balancesByAccount = (data: Json[]) => Object.fromEntries(data.map((row: Json) => [row.account, row.balance]));
 
-for (const target of testDatabaseTargets()) {
-  describe(`the journal through the API, on ${target}`, () => {
+/**
+ * Events in the target's database on each target; on the last one (the real server when there is
+ * one) also in EventStoreDB, through the fake server that plays it as the live one behaves, and in
+ * the live server EVENTSTORE_URL names when it is set (a check run by hand: CI has none).
+ */
+const lastTarget = testDatabaseTargets().at(-1)!;
+const runs: { target: typeof lastTarget; events: string; environment: Record<string, string>; options: Parameters<typeof startTestService>[2] }[] = [
+  ...testDatabaseTargets().map((target) => ({ target, events: "the same database", environment: {}, options: {} })),
+  { target: lastTarget, events: "EventStoreDB (fake server)", environment: {}, options: { openStore: () => eventStoreOnClient(new FakeServer().asClient()) } },
+  ...(testEnvironment.eventStoreUrl
+    ? [{ target: lastTarget, events: "EventStoreDB at EVENTSTORE_URL", environment: { EVENTSTORE_URL: testEnvironment.eventStoreUrl }, options: {} }]
+    : []),
+];
+
+for (const { target, events: eventsIn, environment, options } of runs) {
+  describe(`the journal through the API, read models on ${target}, events in ${eventsIn}`, () => {
     let api: TestService;
     let acme: Client;
     let globex: Client;
@@ -31,7 +48,7 @@ for (const target of testDatabaseTargets()) {
     };
 
     beforeAll(async () => {
-      api = await startTestService(target);
+      api = await startTestService(target, environment, options);
       [acme, globex] = [await api.createClient("Acme"), await api.createClient("Globex")];
       for (const client of [acme, globex]) {
         const created = await api.request("POST", "/v1/host-configurations/processor_a", { body: { ...validBodies.processor_a, clientId: client.clientId } });
