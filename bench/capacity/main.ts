@@ -15,7 +15,7 @@
  *
  * Usage: tsx bench/capacity/main.ts [--store pglite|postgres] [--steps 50,100,200] [--step-seconds 60]
  *          [--reference-seconds 20] [--payment-methods 50] [--chart docs/capacity-<store>.svg]
- *          [--database-url URL] [--smoke] [--cpu-profile DIR] [--topology all|split]
+ *          [--database-url URL] [--smoke] [--cpu-profile DIR] [--topology all|split] [--eventstore URL [--eventstore-pid PID]]
  *
  * `--soak-minutes N [--window-seconds 300]`: the first of `--steps` held for N minutes instead of
  * stepping, measured a window at a time (bench/capacity/soak.ts).
@@ -23,6 +23,10 @@
  * `--topology split` (PostgreSQL only): the API (`start:api`) and the projections
  * (`start:projector`) in two processes instead of one (`npm start`); CPU counts both.
  * `--cpu-profile DIR`: the service's CPU profile over the whole run, written to DIR when it stops.
+ *
+ * `--eventstore URL` (with `--store postgres`): the events in that EventStoreDB / KurrentDB server
+ * (a server of its own for the run: the bench appends to it and never deletes), the read models in
+ * PostgreSQL. `--eventstore-pid PID`: that server's process, whose CPU then counts too (column "es").
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -73,15 +77,22 @@ const optionsSchema = z.object({
   topology: z.enum(["all", "split"]).default("all"),
   "soak-minutes": positiveInt.optional(),
   "window-seconds": positiveInt.default(300),
+  eventstore: z.string().optional(),
+  "eventstore-pid": positiveInt.optional(),
   smoke: z.boolean().default(false),
 });
 
-const { values, serverUrl } = serverArgs(["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart", "cpu-profile", "topology", "soak-minutes", "window-seconds"], ["smoke"]);
+const { values, serverUrl } = serverArgs(
+  ["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart", "cpu-profile", "topology", "soak-minutes", "window-seconds", "eventstore", "eventstore-pid"],
+  ["smoke"],
+);
 const parsed = optionsSchema.parse(values);
+/** Where the events are: the store's own tables, or the EventStoreDB / KurrentDB server named. */
+const eventsIn = parsed.eventstore === undefined ? parsed.store : "kurrentdb";
 /** `--smoke`: two short steps, to see the harness work end to end in about a minute. */
 const options = parsed.smoke
   ? { ...parsed, steps: [10, 20], "step-seconds": 5, "reference-seconds": 3, "payment-methods": 5, chart: parsed.chart ?? path.join(tmpdir(), "capacity-smoke.svg") }
-  : { ...parsed, chart: parsed.chart ?? `docs/capacity-${parsed.store}.svg` };
+  : { ...parsed, chart: parsed.chart ?? `docs/capacity-${eventsIn}.svg` };
 
 const operationsStatus = z.object({
   projections: z.array(z.object({ projection: z.string(), secondsBehind: z.number() })),
@@ -169,7 +180,8 @@ async function settle(service: ServiceChild, limitMs: number): Promise<void> {
 
 async function main(): Promise<void> {
   const [load1, load5] = loadavg();
-  console.log(`bench:capacity on ${options.store} (${options.topology === "split" ? "API and projector processes" : "one process"}); load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
+  const where = options.eventstore === undefined ? options.store : `postgres, events in ${options.eventstore}`;
+  console.log(`bench:capacity on ${where} (${options.topology === "split" ? "API and projector processes" : "one process"}); load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
   const load =
     options["soak-minutes"] === undefined
       ? `steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step (half before, half after)`
@@ -184,8 +196,10 @@ async function main(): Promise<void> {
   try {
     if (!target.url) throw new Error("the bench database has no URL");
     if (options.topology === "split" && options.store !== "postgres") throw new Error("--topology split needs --store postgres");
+    if (options.eventstore !== undefined && options.store !== "postgres") throw new Error("--eventstore needs --store postgres (the read models' database)");
     const environment = {
       DATABASE_URL: options.store === "postgres" ? target.url : "",
+      EVENTSTORE_URL: options.eventstore ?? "",
       DATA_DIR: dataDir,
       ADMIN_API_KEY: ADMIN_KEY,
       SECRETS_MASTER_KEYS: `bench:${randomBytes(32).toString("base64")}`,
@@ -212,12 +226,13 @@ async function main(): Promise<void> {
         const idle = service!;
         await receiver.collect();
         const watching = watch(idle);
-        const pids = { service: idle.pid, projector: projector?.pid, simulator: simulator.pid, receiver: receiver.pid };
+        const pids = { service: idle.pid, projector: projector?.pid, eventStore: options["eventstore-pid"], simulator: simulator.pid, receiver: receiver.pid };
         const cpuOf = () => {
           const { user, system } = process.cpuUsage();
           return {
             service: processCpuMs(pids.service),
             projector: pids.projector === undefined ? 0 : processCpuMs(pids.projector),
+            eventStore: pids.eventStore === undefined ? 0 : processCpuMs(pids.eventStore),
             simulator: processCpuMs(pids.simulator),
             receiver: processCpuMs(pids.receiver),
             bench: (user + system) / 1_000,
@@ -237,6 +252,7 @@ async function main(): Promise<void> {
           service: per("service"),
           projector: per("projector"),
           postgres: postgresMs / Math.max(1, run.samples.length),
+          eventStore: per("eventStore"),
           simulator: per("simulator"),
           receiver: per("receiver"),
           bench: per("bench"),
@@ -300,11 +316,11 @@ async function main(): Promise<void> {
       const knee = kneeOf(steps);
       const after = steps.find((step) => step.offered > (knee?.offered ?? 0) && missed(step).length > 0);
       console.log(
-        `\nknee (${options.store}): ${knee ? `${knee.offered} operations/s` : "none of the steps"} ` +
+        `\nknee (${where}): ${knee ? `${knee.offered} operations/s` : "none of the steps"} ` +
           `(bounds: no 5xx, added p99 ≤ ${KNEE.addedP99OfReference} × the bare grouped durable sale's, projection lag p99 ≤ ${KNEE.projectionLagP99Seconds} s, webhook lag p99 ≤ ${KNEE.webhookLagP99Seconds} s)`,
       );
       if (after) console.log(`first step past it: ${after.offered}/s, missing: ${missed(after).join("; ")}`);
-      await writeFile(options.chart, capacityChart(steps, `bench:capacity on ${options.store}: knee ${knee ? `${knee.offered}/s` : "none"}`));
+      await writeFile(options.chart, capacityChart(steps, `bench:capacity on ${where}: knee ${knee ? `${knee.offered}/s` : "none"}`));
       console.log(`chart: ${options.chart}`);
       console.log(`\ncommand: npm run bench:capacity -- ${process.argv.slice(2).join(" ")}`);
     } finally {

@@ -32,7 +32,7 @@ export interface Step {
   webhookQueueAtEnd: number;
   eventLoopUtilization: number;
   /** Every process's CPU over answers, in ms, and its parts: `service` is the API's process (all of the service in one process), `projector` the projector's when apart. */
-  cpuMsPerOperation: { total: number; service: number; projector: number; postgres: number; simulator: number; receiver: number; bench: number };
+  cpuMsPerOperation: { total: number; service: number; projector: number; postgres: number; eventStore: number; simulator: number; receiver: number; bench: number };
   serviceRssMiB: number;
   /** The generator's worst lateness: large, and the bench itself was short of CPU. */
   generatorLatenessMs: number;
@@ -102,7 +102,7 @@ export function printSteps(steps: Step[]): void {
   const header = [
     "offered/s", "achieved/s", "5xx", "503", "504 timeout", "4xx", "added p50 ms", "added p99 ms", "e2e p99 ms",
     "ref added p99 ms", "ref e2e p99 ms", "proj lag p99 s", "status reads refused", "webhook lag p99 s", "webhooks", "webhook queue",
-    "ELU", "CPU ms/op (svc+proj+pg+sim+rcv+bench)", "RSS MiB", "gen late ms", "misses",
+    "ELU", "CPU ms/op (svc+proj+pg+es+sim+rcv+bench)", "RSS MiB", "gen late ms", "misses",
   ];
   console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const step of steps) {
@@ -112,7 +112,7 @@ export function printSteps(steps: Step[]): void {
       ms(step.addedP50Ms), ms(step.addedP99Ms), ms(step.endToEndP99Ms), ms(step.referenceAddedP99Ms), ms(step.referenceEndToEndP99Ms),
       seconds(step.projectionLagP99Seconds), step.statusReadsRefused, seconds(step.webhookLagP99Seconds), step.webhooksReceived, step.webhookQueueAtEnd,
       `${formatNumber(step.eventLoopUtilization * 100)} %`,
-      `${formatNumber(cpu.total, 2)} (${[cpu.service, cpu.projector, cpu.postgres, cpu.simulator, cpu.receiver, cpu.bench].map((part) => formatNumber(part, 2)).join("+")})`,
+      `${formatNumber(cpu.total, 2)} (${[cpu.service, cpu.projector, cpu.postgres, cpu.eventStore, cpu.simulator, cpu.receiver, cpu.bench].map((part) => formatNumber(part, 2)).join("+")})`,
       formatNumber(step.serviceRssMiB), ms(step.generatorLatenessMs), missed(step).join("; ") || "none",
     ];
     console.log(`| ${cells.join(" | ")} |`);
