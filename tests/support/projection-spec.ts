@@ -2,30 +2,47 @@ import type { Kysely } from "kysely";
 import { expect } from "vitest";
 import type { Database } from "../../src/db/schema.ts";
 import type { JsonObject, RecordedEvent } from "../../src/eventstore/port.ts";
-import type { Projection } from "../../src/projections/projection.ts";
+import type { Projection, Streams } from "../../src/projections/projection.ts";
 
 /**
  * A projection's test, as Emmett's projection specifications: given the events it has already
- * applied, when it applies these, then what a query reads from its tables.
+ * applied, when it applies these, then what a query reads from its tables. The streams a
+ * projection asks to read are read from the given and the applied events together, as the log
+ * holds them.
  *
  *     const { given } = projectionSpec(transactionsProjection, () => database.db);
  *     await given(authorized).when(captured).then(readWork, { [authorization]: { … } });
  */
 export function projectionSpec(projection: Projection, db: () => Kysely<Database>) {
-  const apply = async (events: readonly RecordedEvent[]) => {
-    if (events.length > 0) await db().transaction().execute((trx) => projection.apply(trx, events, new Map()));
+  const apply = async (events: readonly RecordedEvent[], log: readonly RecordedEvent[]) => {
+    if (events.length === 0) return;
+    const streams = await streamsFor(projection, db(), events, log);
+    await db().transaction().execute((trx) => projection.apply(trx, events, streams));
   };
   return {
     given: (given: readonly RecordedEvent[]) => ({
       when: (when: readonly RecordedEvent[]) => ({
         async then<Read>(read: (db: Kysely<Database>) => Promise<Read>, expected: Read) {
-          await apply(given);
-          await apply(when);
+          const log = [...given, ...when];
+          await apply(given, log);
+          await apply(when, log);
           expect(await read(db())).toEqual(expected);
         },
       }),
     }),
   };
+}
+
+/** The streams the projection asks for before applying `events`, as `log` holds them (`readStreamsFor` of a store). */
+async function streamsFor(projection: Projection, db: Kysely<Database>, events: readonly RecordedEvent[], log: readonly RecordedEvent[]): Promise<Streams> {
+  const { whole, openings } = (await projection.streamsToRead?.(db, events)) ?? { whole: [], openings: [] };
+  // An event applied twice over (a replay) is in the log once.
+  const recorded = [...new Map(log.map((event) => [event.id, event])).values()];
+  const stream = (streamId: string) => recorded.filter((event) => event.streamId === streamId).sort((a, b) => Number(a.revision - b.revision));
+  return new Map([
+    ...whole.map((streamId) => [streamId, stream(streamId)] as const),
+    ...openings.map((streamId) => [streamId, stream(streamId).slice(0, 1)] as const),
+  ]);
 }
 
 /**
