@@ -1,5 +1,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { ResolverWork } from "../domain/payments/reversal.ts";
+import type { WebhookDisabledReason } from "../domain/webhooks/endpoint.ts";
+import type { EventSubscription } from "../domain/webhooks/event-types.ts";
 
 /** Columns PostgreSQL returns as text because they can exceed 2^53 (cast in SQL, BigInt in code). */
 type Int8 = ColumnType<string, string | bigint, string | bigint>;
@@ -180,12 +182,11 @@ export interface WebhookEndpointsTable {
   endpoint_id: string;
   client_id: string;
   url: string;
-  /** EventSubscription[] */
-  events: unknown;
+  events: EventSubscription[];
   description: string | null;
   enabled: boolean;
-  /** WebhookDisabledReason: set while the service has the endpoint disabled. */
-  disabled_reason: string | null;
+  /** Set while the service has the endpoint disabled. */
+  disabled_reason: WebhookDisabledReason | null;
   deleted: boolean;
   /** Encrypted (SecretBox), bound to the endpoint. */
   secret: string;

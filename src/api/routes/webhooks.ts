@@ -1,6 +1,5 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { type Selectable, sql } from "kysely";
 import { z } from "zod";
 import type { CommandContext } from "../../commands/context.ts";
 import {
@@ -10,12 +9,20 @@ import {
   updateWebhookEndpoint,
 } from "../../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
-import type { WebhookEndpointsTable } from "../../db/schema.ts";
-import { type WebhookDisabledReason, webhookDisabledReasons, type WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
-import { ALL_EVENTS, type EventSubscription, webhookEventTypes } from "../../domain/webhooks/event-types.ts";
+import type { WebhookEndpointSnapshot } from "../../domain/webhooks/endpoint.ts";
 import { checkWebhookUrl, type UrlPolicy } from "../../webhooks/destination.ts";
+import { redeliver } from "../../webhooks/redelivery.ts";
 import { queueTestMessage } from "../../webhooks/test-message.ts";
 import { waitForWebhookEndpointWrite } from "../../projections/webhooks/own-writes.ts";
+import {
+  findWebhookDelivery,
+  findWebhookEndpoint,
+  webhookAttemptsOf,
+  webhookAttemptView,
+  webhookEndpointsOf,
+  type WebhookEndpointView,
+  webhookEndpointView,
+} from "../../projections/webhooks/queries.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { claimedResourceId } from "../idempotency.ts";
@@ -23,84 +30,26 @@ import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } fr
 import { ApiProblem, notFound } from "../problems.ts";
 import { assertClientExists } from "./client-exists.ts";
 import type { RouteDependencies } from "./dependencies.ts";
+import {
+  attemptSchema,
+  createEndpointBody,
+  endpointSchema,
+  endpointWithSecretSchema,
+  redeliveryQueuedSchema,
+  testMessageQueuedSchema,
+  updateEndpointBody,
+} from "./webhooks-schemas.ts";
 
 export interface WebhookRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
   webhookUrlPolicy: UrlPolicy;
 }
 
-const eventsSchema = z
-  .array(z.enum([...webhookEventTypes, ALL_EVENTS]))
-  .min(1)
-  .max(webhookEventTypes.length + 1)
-  .refine((events) => new Set(events).size === events.length, "must not repeat an event type")
-  .describe(`The event types to receive, or ["*"] for all: ${webhookEventTypes.join(", ")}.`);
-const urlSchema = z.string().trim().max(2048).describe("https (http only with WEBHOOK_ALLOW_HTTP); no private or loopback address.");
-const descriptionSchema = z.string().trim().max(500).nullable();
-
-const endpointSchema = z
-  .object({
-    id: z.uuid(),
-    clientId: z.uuid(),
-    url: z.string(),
-    events: z.array(z.string()),
-    description: z.string().nullable(),
-    enabled: z.boolean(),
-    disabledReason: z
-      .enum(webhookDisabledReasons)
-      .nullable()
-      .describe(
-        "Why the service disabled the endpoint: `deliveries_failing` (every delivery failed for 3 days) or " +
-          "`secret_undecryptable` (rotate the secret). Null otherwise. Enabling it again resumes delivery of what is owed.",
-      ),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: "WebhookEndpoint" });
-
-const endpointWithSecretSchema = endpointSchema
-  .extend({
-    secret: z
-      .string()
-      .nullable()
-      .describe("`whsec_` + base64 of 32 random bytes: shown only in this response, stored encrypted. A replay answers null."),
-  })
-  .meta({ id: "WebhookEndpointWithSecret" });
-
-const attemptSchema = z
-  .object({
-    id: z.uuid().describe("The attempt; `POST /v1/webhook-deliveries/{id}/redeliver` takes it."),
-    deliveryId: z.uuid(),
-    eventId: z.uuid().describe("The message's `webhook-id`: the same on every attempt."),
-    eventType: z.string(),
-    attempt: z.number().int(),
-    status: z.enum(["pending", "delivered", "failed"]).describe("`pending`: it failed and a retry is due at `nextAttemptAt`."),
-    responseStatus: z.number().int().nullable(),
-    durationMs: z.number().int(),
-    error: z.string().nullable().describe("Why no answer came (timeout, refused address...)."),
-    nextAttemptAt: z.iso.datetime().nullable(),
-    createdAt: z.iso.datetime(),
-  })
-  .meta({ id: "WebhookDeliveryAttempt" });
-
 const idParams = z.strictObject({ id: z.uuid() });
 const tags = ["webhooks"];
-type EndpointRow = Pick<Selectable<WebhookEndpointsTable>, (typeof endpointColumns)[number]>;
-
-const viewOf = (row: EndpointRow) => ({
-  id: row.endpoint_id,
-  clientId: row.client_id,
-  url: row.url,
-  events: row.events as EventSubscription[],
-  description: row.description,
-  enabled: row.enabled,
-  disabledReason: row.disabled_reason as WebhookDisabledReason | null,
-  createdAt: row.created_at.toISOString(),
-  updatedAt: row.updated_at.toISOString(),
-});
 
 /** The endpoint as a command's stream left it, answered as the read model will show it. */
-const viewOfWritten = (endpoint: WebhookEndpointSnapshot) => ({
+const viewOfWritten = (endpoint: WebhookEndpointSnapshot): WebhookEndpointView => ({
   id: endpoint.endpointId,
   clientId: endpoint.clientId,
   url: endpoint.url,
@@ -112,18 +61,6 @@ const viewOfWritten = (endpoint: WebhookEndpointSnapshot) => ({
   updatedAt: endpoint.occurredAt,
 });
 
-const endpointColumns = [
-  "endpoint_id",
-  "client_id",
-  "url",
-  "events",
-  "description",
-  "enabled",
-  "disabled_reason",
-  "created_at",
-  "updated_at",
-] as const;
-
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = async (app, deps) => {
   const { db, secrets, webhookUrlPolicy } = deps;
   const context = (request: FastifyRequest): CommandContext => ({ ...deps, metadata: eventMetadataOf(request) });
@@ -134,14 +71,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
 
   /** The endpoint, when the caller may see it; 404 otherwise (another client's does not exist for it). */
   async function visible(request: FastifyRequest, endpointId: string) {
-    const row = await db
-      .selectFrom("webhook_endpoints")
-      .select(endpointColumns)
-      .where("endpoint_id", "=", endpointId)
-      .where("deleted", "=", false)
-      .executeTakeFirst();
-    if (!row || !canSeeClient(principalOf(request), row.client_id)) throw notFound("webhook endpoint");
-    return row;
+    const endpoint = await findWebhookEndpoint(db, endpointId);
+    if (!endpoint || !canSeeClient(principalOf(request), endpoint.clientId)) throw notFound("webhook endpoint");
+    return endpoint;
   }
 
   async function assertAllowedUrl(url: string) {
@@ -160,13 +92,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
         operationId: "createWebhookEndpoint",
         summary: "Subscribe a URL to events",
         description: "Client keys subscribe their own client; admin keys name the client with `clientId`.",
-        body: z.strictObject({
-          url: urlSchema,
-          events: eventsSchema,
-          description: descriptionSchema.optional(),
-          enabled: z.boolean().optional(),
-          clientId: z.uuid().optional(),
-        }),
+        body: createEndpointBody,
         response: { 201: endpointWithSecretSchema },
       },
     },
@@ -216,14 +142,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       if (askedFor !== undefined && !canSeeClient(principal, askedFor)) return { data: [], nextCursor: null };
       const clientId = ownClientOf(principal) ?? askedFor;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const endpoints = db
-        .selectFrom("webhook_endpoints")
-        .select(endpointColumns)
-        .where("deleted", "=", false)
-        .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!));
-      const rows = await newestFirst(endpoints, ["created_at", "endpoint_id"], after, limit).execute();
+      const rows = await newestFirst(webhookEndpointsOf(db, clientId), ["created_at", "endpoint_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.endpoint_id));
-      return { data: page.data.map(viewOf), nextCursor: page.nextCursor };
+      return { data: page.data.map(webhookEndpointView), nextCursor: page.nextCursor };
     },
   );
 
@@ -233,7 +154,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       config: { access: "any" },
       schema: { operationId: "getWebhookEndpoint", tags, summary: "A webhook endpoint (never its secret)", params: idParams, response: { 200: endpointSchema } },
     },
-    async (request) => viewOf(await visible(request, request.params.id)),
+    async (request) => visible(request, request.params.id),
   );
 
   app.patch(
@@ -245,9 +166,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
         operationId: "updateWebhookEndpoint",
         summary: "Change a webhook endpoint's url, events, description or enabled",
         params: idParams,
-        body: z
-          .strictObject({ url: urlSchema, events: eventsSchema, description: descriptionSchema, enabled: z.boolean() })
-          .partial(),
+        body: updateEndpointBody,
         response: { 200: endpointSchema },
       },
     },
@@ -311,18 +230,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
           "A disabled endpoint gets it once enabled again.",
         params: idParams,
         body: z.strictObject({}).optional(),
-        response: {
-          202: z.object({
-            deliveryId: z.uuid(),
-            eventId: z.uuid().describe("The message's `webhook-id`."),
-            status: z.literal("pending"),
-          }),
-        },
+        response: { 202: testMessageQueuedSchema },
       },
     },
     async (request, reply) => {
       const endpoint = await visible(request, request.params.id);
-      const queued = await queueTestMessage(db, { endpointId: endpoint.endpoint_id, clientId: endpoint.client_id }, deps.now());
+      const queued = await queueTestMessage(db, { endpointId: endpoint.id, clientId: endpoint.clientId }, deps.now());
       return reply.code(202).send({ ...queued, status: "pending" as const });
     },
   );
@@ -344,41 +257,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       await visible(request, request.params.id);
       const { limit, cursor } = request.query;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const attempts = db
-        .selectFrom("webhook_attempts as a")
-        .innerJoin("webhook_deliveries as d", "d.delivery_id", "a.delivery_id")
-        .select([
-          "a.attempt_id",
-          "a.delivery_id",
-          "d.message_id",
-          "d.event_type",
-          "a.attempt",
-          "a.status",
-          "a.response_status",
-          "a.duration_ms",
-          "a.error",
-          "a.next_attempt_at",
-          "a.created_at",
-        ])
-        .where("a.endpoint_id", "=", request.params.id);
+      const attempts = webhookAttemptsOf(db, request.params.id);
       const rows = await newestFirst(attempts, ["a.created_at", "a.attempt_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.attempt_id));
-      return {
-        data: page.data.map((row) => ({
-          id: row.attempt_id,
-          deliveryId: row.delivery_id,
-          eventId: row.message_id,
-          eventType: row.event_type,
-          attempt: row.attempt,
-          status: row.status,
-          responseStatus: row.response_status,
-          durationMs: row.duration_ms,
-          error: row.error,
-          nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
-          createdAt: row.created_at.toISOString(),
-        })),
-        nextCursor: page.nextCursor,
-      };
+      return { data: page.data.map(webhookAttemptView), nextCursor: page.nextCursor };
     },
   );
 
@@ -393,36 +275,15 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
         description: "Takes an attempt's `id` or its `deliveryId` from the deliveries list.",
         params: idParams,
         body: z.strictObject({}).optional(),
-        response: { 202: z.object({ deliveryId: z.uuid(), status: z.literal("pending") }) },
+        response: { 202: redeliveryQueuedSchema },
       },
     },
     async (request, reply) => {
-      const { id } = request.params;
-      const delivery = await db
-        .selectFrom("webhook_deliveries")
-        .select(["delivery_id", "client_id"])
-        .where((eb) =>
-          eb.or([
-            eb("delivery_id", "=", id),
-            eb("delivery_id", "=", eb.selectFrom("webhook_attempts").select("delivery_id").where("attempt_id", "=", id)),
-          ]),
-        )
-        .executeTakeFirst();
-      if (!delivery || !canSeeClient(principalOf(request), delivery.client_id)) throw notFound("webhook delivery");
-      const redelivered = await db
-        .updateTable("webhook_deliveries")
-        .set({
-          status: "pending",
-          next_attempt_at: sql`now()`,
-          round_start: sql`attempts`,
-          redeliveries: sql`redeliveries + 1`,
-          updated_at: sql`now()`,
-        })
-        .where("delivery_id", "=", delivery.delivery_id)
-        .executeTakeFirst();
+      const delivery = await findWebhookDelivery(db, request.params.id);
+      if (!delivery || !canSeeClient(principalOf(request), delivery.clientId)) throw notFound("webhook delivery");
       // Purged (past WEBHOOK_LOG_RETENTION_DAYS) since it was read: there is nothing left to send.
-      if (redelivered.numUpdatedRows === 0n) throw notFound("webhook delivery");
-      return reply.code(202).send({ deliveryId: delivery.delivery_id, status: "pending" as const });
+      if (!(await redeliver(db, delivery.deliveryId))) throw notFound("webhook delivery");
+      return reply.code(202).send({ deliveryId: delivery.deliveryId, status: "pending" as const });
     },
   );
 };

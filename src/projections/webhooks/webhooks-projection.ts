@@ -166,7 +166,7 @@ async function storedSubscribers(trx: Transaction<Database>): Promise<Map<string
     .select(["endpoint_id", "client_id", "events", "enabled", "deleted"])
     .where("deleted", "=", false)
     .execute();
-  return new Map(rows.map((row) => [row.endpoint_id, { ...row, events: row.events as EventSubscription[] }]));
+  return new Map(rows.map((row) => [row.endpoint_id, row]));
 }
 
 /** Each stream folded once, up to each event of the batch in turn. */
