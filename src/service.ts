@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 import { buildApp } from "./api/app.ts";
 import { httpsOptions, serveTls } from "./api/tls.ts";
 import { GaugeRefresh } from "./api/gauge-refresh.ts";
-import { createMetrics, instrumentEventStore } from "./api/metrics.ts";
+import { createMetrics } from "./api/metrics.ts";
 import { describeAdminKey, resolveAdminKey } from "./auth/admin-key.ts";
 import { createRegistries } from "./commands/context.ts";
 import type { Config } from "./config.ts";
@@ -40,7 +40,7 @@ import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
 import { WebhookLogPurge } from "./jobs/webhook-log-purge.ts";
 import { createWebhookSender } from "./webhooks/destination.ts";
 import { createHostResolver } from "./webhooks/host-resolver.ts";
-import { tracedEventStore } from "./telemetry/event-store.ts";
+import { timedEventStore, tracedEventStore } from "./telemetry/event-store.ts";
 import { sampledSpanIds } from "./telemetry/spans.ts";
 import { tracedConnectors, tracedHttpClient } from "./telemetry/processors.ts";
 import { createServerTiming } from "./api/server-timing.ts";
@@ -102,7 +102,7 @@ export async function startService(
     measureWebhookQueue: () => measureWebhookQueue(database.db),
   }, { exemplarOf: tracing.enabled ? sampledSpanIds : undefined });
   // Timed within the append's span, so that the append histogram's exemplar is that span.
-  const timedStore = instrumentEventStore(rawStore, metrics);
+  const timedStore = timedEventStore(rawStore, metrics);
   const store = tracing.enabled ? tracedEventStore(timedStore, tracer) : timedStore;
   const registries = createRegistries(store, database.db, tracer);
   const readYourWrites = new ReadYourWrites();

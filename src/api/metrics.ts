@@ -7,7 +7,6 @@ import { type PaymentMetrics, pendingResolutions } from "../commands/payments/de
 import { type Processor, processors } from "../domain/host-configurations/schemas.ts";
 import type { LimitName } from "../domain/limits/usage.ts";
 import { type TransactionStatus, transactionTypes } from "../domain/payments/index.ts";
-import type { EventStore } from "../eventstore/port.ts";
 import type { CallOutcome } from "../processors/http.ts";
 import { REPLAYED_HEADER } from "./idempotency.ts";
 import { ApiProblem, type ProblemCode } from "./problems.ts";
@@ -16,6 +15,7 @@ import type { PendingAges } from "../projections/transactions/pending-ages.ts";
 import type { WebhookAttemptOutcome } from "../jobs/webhook-dispatcher.ts";
 import type { WebhookQueue } from "../projections/webhooks/queue.ts";
 import type { Secret } from "../domain/secret.ts";
+import type { AppendOutcome } from "../telemetry/event-store.ts";
 
 /** The text formats of GET /metrics: Prometheus's, and OpenMetrics, the only one that carries exemplars. */
 export const metricsContentTypes = {
@@ -37,7 +37,7 @@ export interface Metrics extends PaymentMetrics {
    */
   refreshGauges: () => Promise<void>;
   observeRequest: (labels: LabelValues<"method" | "route" | "status">, seconds: number) => void;
-  observeAppend: (outcome: "ok" | "conflict" | "error", seconds: number) => void;
+  observeAppend: (outcome: AppendOutcome, seconds: number) => void;
   observeWebhookAttempt: (outcome: WebhookAttemptOutcome, durationMs: number) => void;
   observeProcessorCall: (processor: Processor, outcome: CallOutcome, seconds: number) => void;
   countIdempotencyAnswer: (answer: IdempotencyAnswer) => void;
@@ -298,42 +298,6 @@ function createPaymentMetrics(
     countPendingResolution: (outcome) => resolutions.inc({ outcome }),
     observeProcessorCall: (processor, outcome, seconds) => observeProcessorDuration({ processor, outcome }, seconds),
     countIdempotencyAnswer: (outcome) => idempotency.inc({ outcome }),
-  };
-}
-
-/** The same event store, with every append timed. */
-export function instrumentEventStore(store: EventStore, metrics: Metrics): EventStore {
-  async function timed<Result>(append: () => Promise<Result>): Promise<Result> {
-    const startedAt = performance.now();
-    const seconds = () => (performance.now() - startedAt) / 1000;
-    try {
-      const result = await append();
-      metrics.observeAppend("ok", seconds());
-      return result;
-    } catch (error) {
-      metrics.observeAppend(error instanceof Error && error.name === "ConcurrencyError" ? "conflict" : "error", seconds());
-      throw error;
-    }
-  }
-  return {
-    ...bindAll(store),
-    append: (streamId, events, expected) => timed(() => store.append(streamId, events, expected)),
-    appendLinked: (appends) => timed(() => store.appendLinked(appends)),
-  };
-}
-
-/** The store's methods bound to it, for wrappers that replace a few. */
-export function bindAll(store: EventStore): EventStore {
-  return {
-    append: store.append.bind(store),
-    appendLinked: store.appendLinked.bind(store),
-    readStream: store.readStream.bind(store),
-    readStreams: store.readStreams.bind(store),
-    readAll: store.readAll.bind(store),
-    readHead: store.readHead.bind(store),
-    hasEventsAfter: store.hasEventsAfter.bind(store),
-    subscribe: store.subscribe.bind(store),
-    close: store.close.bind(store),
   };
 }
 
