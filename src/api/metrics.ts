@@ -5,7 +5,7 @@ import { z } from "zod";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type HistogramConfiguration, type LabelValues, Registry, type RegistryContentType } from "prom-client";
 import { type PaymentMetrics, pendingResolutions } from "../commands/payments/dependencies.ts";
 import { type Processor, processors } from "../domain/host-configurations/schemas.ts";
-import type { LimitName } from "../domain/limits/usage.ts";
+import type { LimitName } from "../domain/limits/breach.ts";
 import { type TransactionStatus, transactionTypes } from "../domain/payments/index.ts";
 import type { CallOutcome } from "../processors/http.ts";
 import { REPLAYED_HEADER } from "./idempotency.ts";

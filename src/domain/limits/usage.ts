@@ -1,5 +1,9 @@
 import { accept, type Decider, eventGuard, reject } from "../decider.ts";
+import type { LimitBreach } from "./breach.ts";
 import type { CurrencyLimit } from "./limits.ts";
+
+// The usage decider speaks of breaches: those who use it take their names from it too.
+export type { LimitBreach, LimitName } from "./breach.ts";
 
 /**
  * One client's use of its limits in one currency on one UTC day, as a stream of its own: every
@@ -32,15 +36,6 @@ export type LimitUsageEvent = {
 export interface LimitUsage {
   usedAmount: number;
   usedCount: number;
-}
-
-export type LimitName = "maxAmountPerTransaction" | "dailyAmount" | "dailyCount";
-
-/** The limit a reservation would break, and what is left of it. */
-export interface LimitBreach {
-  limit: LimitName;
-  value: number;
-  remaining: number;
 }
 
 export type LimitUsageCommand =

@@ -2,7 +2,7 @@ import type { SafeCard } from "../cards.ts";
 import { withArticle } from "../english.ts";
 import { accept, type Decision, reject } from "../decider.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
-import type { LimitBreach } from "../limits/usage.ts";
+import type { LimitBreach } from "../limits/breach.ts";
 import { isKnownCurrency, isValidAmount } from "../money.ts";
 import { capturableAmount, isVoidedOrVoiding, openChildren, pendingCaptures, refundableAmount, releasePending, unsettledCaptures } from "./amounts.ts";
 import type {

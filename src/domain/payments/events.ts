@@ -1,6 +1,6 @@
 import type { SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
-import type { LimitBreach } from "../limits/usage.ts";
+import type { LimitBreach } from "../limits/breach.ts";
 
 /** One stream per payment: the root authorization or sale and every transaction that follows it. */
 export const paymentStreamId = (rootTransactionId: string) => `payment-${rootTransactionId}`;

@@ -1,6 +1,6 @@
 import { cardSummaryOf, type SafeCard } from "../cards.ts";
 import type { Processor } from "../host-configurations/schemas.ts";
-import type { LimitBreach } from "../limits/usage.ts";
+import type { LimitBreach } from "../limits/breach.ts";
 import type {
   DeclineCode,
   FailureReason,

@@ -1,4 +1,4 @@
-import type { LimitBreach } from "../limits/usage.ts";
+import type { LimitBreach } from "../limits/breach.ts";
 import type { DeclineCode, FailureReason, ProcessorResponse } from "./events.ts";
 import type { PaymentState, TransactionBase, TransactionState, TransactionStatus } from "./state.ts";
 
