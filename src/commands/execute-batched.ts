@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Decider } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents } from "../eventstore/hash-chain.ts";
@@ -7,6 +6,8 @@ import { type EventMetadata, type Execution, type KnownStream, readStream } from
 import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
 import type { Tracer } from "@opentelemetry/api";
 import { inSpan } from "../telemetry/spans.ts";
+import { hotStreamRevisionConflict } from "../retry/policies.ts";
+import { retry } from "../retry/retry.ts";
 
 interface Queued<State, Command> {
   command: Command;
@@ -27,8 +28,8 @@ export interface BatchedOptions<State> {
  * in flight wait, then are decided one after another on the state the last append left and
  * appended together in one round trip, at the expected revision. Within a service they never
  * conflict; across services and processes the expected revision still serializes them, and a
- * conflicting batch is decided again on the fresh stream until it lands: a command that fits
- * never fails because another one raced it.
+ * conflicting batch is decided again on the fresh stream until it lands
+ * (`hotStreamRevisionConflict`): a command that fits never fails because another one raced it.
  *
  * One per service and its event store (made in `src/service.ts`, on the contexts as
  * `registries.groupCommits`). It holds a stream's queue only while an append to it is queued or
@@ -117,48 +118,58 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
   lastEventOnly: boolean,
 ): Promise<Committed<State, Event, Failure>> {
   let trusted = known;
-  for (let attempt = 1; ; attempt += 1) {
-    const before = trusted ?? (await readStream(store, decider, streamId, lastEventOnly));
-    const last = before.tip;
-    let state = before.state;
-    const decided: (Execution<State, Event, Failure> | { accepted: Event[]; before: State; state: State; lastEvent: number })[] = [];
-    const events: NewEvent[] = [];
-    for (const { command, metadata } of batch) {
-      const decision = decider.decide(command, state);
-      if (!decision.ok) {
-        decided.push({ ...decision, state });
-        continue;
-      }
-      const decidedOn = state;
-      state = decision.events.reduce(decider.evolve, state);
-      for (const event of decision.events) events.push({ type: event.type, data: event.data as JsonObject, metadata });
-      decided.push({ accepted: decision.events, before: decidedOn, state, lastEvent: events.length - 1 });
-    }
-    const chained = chainEvents(streamId, last, events);
-    const results = decided.map((result): Execution<State, Event, Failure> => {
-      if (!("accepted" in result)) return result;
-      const lastEvent = chained[result.lastEvent];
-      const tip = lastEvent
-        ? { revision: (last?.revision ?? -1n) + BigInt(result.lastEvent) + 1n, metadata: lastEvent.metadata ?? {} }
-        : last;
-      return { ok: true, events: result.accepted, state: result.state, before: result.before, tip };
-    });
+  // Only a conflict on this stream means another process wrote it; any other is thrown.
+  const policy = { ...hotStreamRevisionConflict, retries: (error: unknown) => error instanceof ConcurrencyError && error.streamId === streamId };
+  return retry(policy, async () => {
+    let decided = decideBatch(decider, streamId, batch, trusted ?? (await readStream(store, decider, streamId, lastEventOnly)));
     // A refusal appends nothing, so no expected revision would catch a remembered state that
     // another process has since changed (a release, say): refusals are decided on a fresh read.
-    if (trusted && decided.some((result) => "ok" in result && !result.ok)) {
-      trusted = undefined;
-      continue;
-    }
-    if (events.length === 0) return { results, stream: before };
+    if (trusted && decided.refused) decided = decideBatch(decider, streamId, batch, await readStream(store, decider, streamId, lastEventOnly));
+    const { results, before, state, chained } = decided;
+    if (chained.length === 0) return { results, stream: before };
     try {
-      const expected = last ? last.revision : "no_stream";
+      const expected = before.tip ? before.tip.revision : "no_stream";
       const appended = await store.append(streamId, chained, expected);
       return { results, stream: { state, tip: { revision: appended.nextExpectedRevision, metadata: chained.at(-1)!.metadata ?? {} } } };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) || error.streamId !== streamId) throw error;
-      trusted = undefined;
       // Another process wrote the stream, so it made progress: let it finish, then decide again.
-      await sleep(Math.random() * Math.min(attempt, 10) * 2);
+      trusted = undefined;
+      throw error;
     }
+  });
+}
+
+/** The batch's commands decided one after another on `before`, and the events of those accepted, chained. */
+function decideBatch<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+  decider: Decider<State, Command, Event, Failure>,
+  streamId: string,
+  batch: readonly Queued<State, Command>[],
+  before: KnownStream<State>,
+) {
+  const last = before.tip;
+  let state = before.state;
+  const decided: (Execution<State, Event, Failure> | { accepted: Event[]; before: State; state: State; lastEvent: number })[] = [];
+  const events: NewEvent[] = [];
+  for (const { command, metadata } of batch) {
+    const decision = decider.decide(command, state);
+    if (!decision.ok) {
+      decided.push({ ...decision, state });
+      continue;
+    }
+    const decidedOn = state;
+    state = decision.events.reduce(decider.evolve, state);
+    for (const event of decision.events) events.push({ type: event.type, data: event.data as JsonObject, metadata });
+    decided.push({ accepted: decision.events, before: decidedOn, state, lastEvent: events.length - 1 });
   }
+  const chained = chainEvents(streamId, last, events);
+  const results = decided.map((result): Execution<State, Event, Failure> => {
+    if (!("accepted" in result)) return result;
+    const lastEvent = chained[result.lastEvent];
+    const tip = lastEvent
+      ? { revision: (last?.revision ?? -1n) + BigInt(result.lastEvent) + 1n, metadata: lastEvent.metadata ?? {} }
+      : last;
+    return { ok: true, events: result.accepted, state: result.state, before: result.before, tip };
+  });
+  const refused = decided.some((result) => "ok" in result && !result.ok);
+  return { results, before, state, chained, refused };
 }

@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { type Decider, fold } from "../domain/decider.ts";
-import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { EventStore, ExpectedRevision, JsonObject } from "../eventstore/port.ts";
 import { readEvents } from "../eventstore/typed-read.ts";
+import { streamRevisionConflict } from "../retry/policies.ts";
+import { retry } from "../retry/retry.ts";
 
 /** Why and by whom: recorded with every event. */
 export type EventMetadata = JsonObject;
@@ -27,25 +27,23 @@ export interface ExecuteOptions<State> {
   known?: KnownStream<State>;
   /** Fold only the stream's last event: for streams whose every event carries the whole state. */
   lastEventOnly?: boolean;
-  /** Attempts before a persistent conflict is thrown; hot streams want more, with jittered waits. */
-  attempts?: number;
 }
 
 /**
  * Loads a stream, folds it, decides, and appends with the expected revision. On a concurrent
- * write it reloads and decides again, a bounded number of times.
+ * write it reloads and decides again (`streamRevisionConflict`); a conflict that persists is thrown.
  */
-export async function execute<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+export function execute<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   store: EventStore,
   decider: Decider<State, Command, Event, Failure>,
   streamId: string,
   command: Command,
   metadata: EventMetadata,
-  { known, lastEventOnly = false, attempts = 5 }: ExecuteOptions<State> = {},
+  { known, lastEventOnly = false }: ExecuteOptions<State> = {},
 ): Promise<Execution<State, Event, Failure>> {
-  for (let attempt = 1; ; attempt += 1) {
+  return retry(streamRevisionConflict, async (tryNumber): Promise<Execution<State, Event, Failure>> => {
     const { state, tip: last } =
-      attempt === 1 && known ? known : await readStream(store, decider, streamId, lastEventOnly);
+      tryNumber === 1 && known ? known : await readStream(store, decider, streamId, lastEventOnly);
     const decision = decider.decide(command, state);
     if (!decision.ok) return { ...decision, state };
 
@@ -57,17 +55,11 @@ export async function execute<State, Command, Event extends { type: string; data
       last,
       decision.events.map((event) => ({ type: event.type, data: event.data as JsonObject, metadata })),
     );
-    try {
-      const appended = await store.append(streamId, events, expected);
-      const next = decision.events.reduce(decider.evolve, state);
-      const tip = { revision: appended.nextExpectedRevision, metadata: events.at(-1)!.metadata ?? {} };
-      return { ok: true, events: decision.events, state: next, before: state, tip };
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
-      // Spread the retries of many racing writers so they do not collide again in lockstep.
-      if (attempt > 1) await sleep(Math.random() * Math.min(attempt, 10) * 2);
-    }
-  }
+    const appended = await store.append(streamId, events, expected);
+    const next = decision.events.reduce(decider.evolve, state);
+    const tip = { revision: appended.nextExpectedRevision, metadata: events.at(-1)!.metadata ?? {} };
+    return { ok: true, events: decision.events, state: next, before: state, tip };
+  });
 }
 
 /** The stream folded: all of it, or only its last event for streams whose every event carries the whole state. */

@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
+import { projectionCatchUp } from "../retry/policies.ts";
+import { poll } from "../retry/retry.ts";
 
 /** How many streams' last applied revisions a service remembers. */
 const REMEMBERED_STREAMS = 10_000;
-const FIRST_POLL_MS = 50;
-const MAX_POLL_MS = 250;
 
 interface Waiter {
   revision: bigint;
@@ -33,7 +33,7 @@ interface OwnWrite {
 const keyOf = (projection: string, streamId: string) => `${projection}\u0000${streamId}`;
 
 /** How long reads wait for an own write to be projected, at most. */
-const OWN_WRITE_WAIT_MS = 5_000;
+const OWN_WRITE_WAIT_MS = projectionCatchUp.withinMs;
 const REMEMBERED_OWN_WRITES = 100_000;
 
 /**
@@ -92,10 +92,10 @@ export class ReadYourWrites {
   /**
    * Waits until `projection` has applied `streamId` up to `revision`, so the caller's next GET sees
    * the write. While a runner of this service leads the projection, it says when; otherwise
-   * `check` asks the read model, at growing intervals. Gives up after the timeout: the write is
-   * durable regardless, and the read model follows.
+   * `check` asks the read model, at growing intervals (`projectionCatchUp`). Gives up after the
+   * timeout: the write is durable regardless, and the read model follows.
    */
-  async waitForProjection(target: Target, check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
+  async waitForProjection(target: Target, check: () => Promise<boolean>, timeoutMs = projectionCatchUp.withinMs): Promise<boolean> {
     const { projection, streamId, revision } = target;
     if ((this.#applied.get(keyOf(projection, streamId)) ?? -1n) >= revision) return true;
     const waiter: Waiter = { revision, applied: false, wake: () => {} };
@@ -104,21 +104,17 @@ export class ReadYourWrites {
     const streamWaiters = streams.get(streamId) ?? new Set<Waiter>();
     streams.set(streamId, streamWaiters.add(waiter));
     for (const listener of this.#awaitedListeners.get(projection) ?? []) listener();
+    // While a runner here leads the projection, its word ends the pause: no need to poll.
+    const pause = (pollMs: number, leftMs: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, (this.#leaders.get(projection) ?? 0) > 0 ? leftMs : pollMs);
+        waiter.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     try {
-      const deadline = Date.now() + timeoutMs;
-      for (let pollMs = FIRST_POLL_MS; ; pollMs = Math.min(pollMs * 2, MAX_POLL_MS)) {
-        const ledHere = (this.#leaders.get(projection) ?? 0) > 0;
-        const pauseMs = Math.max(0, ledHere ? deadline - Date.now() : Math.min(pollMs, deadline - Date.now()));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pauseMs);
-          waiter.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        if (waiter.applied || (await check())) return true;
-        if (Date.now() >= deadline) return false;
-      }
+      return await poll({ ...projectionCatchUp, withinMs: timeoutMs }, async () => waiter.applied || (await check()), pause);
     } finally {
       streamWaiters.delete(waiter);
       if (streamWaiters.size === 0 && streams.get(streamId) === streamWaiters) streams.delete(streamId);

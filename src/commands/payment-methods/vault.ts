@@ -1,9 +1,10 @@
-import { setTimeout as delay } from "node:timers/promises";
 import { type Kysely, sql } from "kysely";
 import { decryptWithDataKey, encryptWithDataKey, newDataKey, type SecretBox } from "../../crypto/secrets.ts";
 import type { Database } from "../../db/schema.ts";
 import { asEncryptedCard, type EncryptedCard } from "../../domain/payment-methods/decider.ts";
 import { Secret } from "../../domain/secret.ts";
+import { cardUsesEnding } from "../../retry/policies.ts";
+import { poll } from "../../retry/retry.ts";
 
 /**
  * The card vault's keys: one data key per payment method, wrapped by the active master key in
@@ -114,7 +115,6 @@ export async function markDeleting(db: Kysely<Database>, paymentMethodId: string
 
 /** Beyond the longest a processor call can last, what a use may take besides (its database statements, a busy event loop). */
 const USE_MARGIN_MS = 5_000;
-const USE_POLL_MS = 20;
 
 /**
  * Waits until no payment that read the method's key is still sending it, at most one processor
@@ -124,19 +124,15 @@ const USE_POLL_MS = 20;
  */
 export async function usesEnded(db: Kysely<Database>, paymentMethodId: string, processorTimeoutMs: number): Promise<boolean> {
   const abandonedAfterMs = 2 * processorTimeoutMs + USE_MARGIN_MS;
-  const deadline = Date.now() + processorTimeoutMs + USE_MARGIN_MS;
-  for (;;) {
-    const live = await db
+  const noneLive = async () =>
+    !(await db
       .selectFrom("payment_method_uses")
       .select("transaction_id")
       .where("payment_method_id", "=", paymentMethodId)
       .where("started_at", ">", sql<Date>`now() - make_interval(secs => ${abandonedAfterMs / 1000})`)
       .limit(1)
-      .executeTakeFirst();
-    if (!live) return true;
-    if (Date.now() >= deadline) return false;
-    await delay(USE_POLL_MS);
-  }
+      .executeTakeFirst());
+  return (await noneLive()) || poll(cardUsesEnding(processorTimeoutMs + USE_MARGIN_MS), noneLive);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   type FailureReason,
   type InitiateTransaction,
@@ -19,6 +18,8 @@ import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
 import { executePayment, readPayment } from "./payment-stream.ts";
+import { storeRecoveryForAnOutcome } from "../../retry/policies.ts";
+import { retry } from "../../retry/retry.ts";
 
 /**
  * A transaction as its payment's stream has it, with the limit it would have broken when it was
@@ -37,9 +38,6 @@ export interface PaymentWritten {
 export type TransactionResult =
   | TransactionAsItStands
   | { ok: false; error: PaymentFailure | "idempotency_request_in_progress"; detail: string };
-
-/** How long an answered processor call's outcome is retried against a failing store before the request answers pending. */
-const OUTCOME_RECORDING_PATIENCE_MS = 15_000;
 
 /**
  * The life of one transaction: record the intent, call the processor, record its answer. A crash
@@ -155,8 +153,9 @@ export async function failUnsent(
 
 /**
  * Records the processor's answer. It is a fact that already happened: a conflict is decided again
- * until it lands, and a failing store is retried for a while; if it still fails, the transaction
- * stays pending as its intent left it, and the resolver will learn the answer from the processor.
+ * until it lands, and a failing store is retried for a while (`storeRecoveryForAnOutcome`); if it
+ * still fails, the transaction stays pending as its intent left it, and the resolver will learn
+ * the answer from the processor.
  */
 async function recordOutcome(
   context: PaymentContext,
@@ -166,8 +165,7 @@ async function recordOutcome(
   releaseTransactionId: string,
   initiated: KnownStream<PaymentState>,
 ): Promise<KnownStream<PaymentState>> {
-  const giveUpAt = Date.now() + OUTCOME_RECORDING_PATIENCE_MS;
-  for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
+  const record = async () => {
     try {
       const recorded = await executePayment(
         context,
@@ -185,10 +183,10 @@ async function recordOutcome(
       return recorded.ok ? recorded : await readPayment(context, paymentId);
     } catch (error) {
       context.logger.error({ err: error, transactionId: initiate.transactionId }, "recording a processor's answer failed");
-      if (Date.now() + delay > giveUpAt) return initiated;
-      await sleep(delay);
+      throw error;
     }
-  }
+  };
+  return retry(storeRecoveryForAnOutcome, record).catch(() => initiated);
 }
 
 /**

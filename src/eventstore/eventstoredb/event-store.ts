@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   BACKWARDS,
   END,
@@ -10,6 +9,8 @@ import {
   type ReadPosition,
 } from "@kurrent/kurrentdb-client";
 import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
+import { eventStoreFirstAnswer, eventStoreLeaderElection } from "../../retry/policies.ts";
+import { retry } from "../../retry/retry.ts";
 import { EventStoreUnavailableError } from "../errors.ts";
 import { validateAppend, type ValidAppend } from "../validate-append.ts";
 import type {
@@ -27,7 +28,6 @@ import type {
   StreamAppend,
 } from "../port.ts";
 import {
-  backoffDelay,
   comparePositions,
   decodeCheckpoint,
   describeFailure,
@@ -47,24 +47,11 @@ import {
 } from "./codec.ts";
 import { DEFAULT_COALESCE_MS } from "../gather.ts";
 import { appendItems, detectGroupedAppend, reconnectToLeader, sendGroup, type GroupedAppendCall, type ItemOutcome } from "./grouped-append.ts";
+import { SharedFeed } from "./shared-feed.ts";
 import { subscribeToAll } from "./subscription.ts";
 
 /** Records per read when scanning $all, however few events the caller wants. */
 const PAGE_SIZE = 100;
-
-/**
- * How long a call that met a transient failure (see isTransientError) is tried again before the
- * caller is told the store is unavailable: a cluster elects a new leader within a few seconds,
- * and the call goes through as soon as it has one (see RETRY_EVERY_MS); this bounds the wait when
- * none comes.
- */
-const RETRY_FOR_MS = 10_000;
-
-/**
- * The longest pause between two tries of a call: once a new leader is elected, the calls that
- * wait for it go through within this.
- */
-const RETRY_EVERY_MS = 250;
 
 /**
  * How long reads may be unavailable before they move to a new client. The client reads through a
@@ -74,10 +61,8 @@ const RETRY_EVERY_MS = 250;
  */
 const RENEW_READER_AFTER_MS = 3_000;
 
-/** How long a start waits for EventStoreDB's first answer: as long as a PostgreSQL connection's timeout. */
-const FIRST_ANSWER_WITHIN_MS = 5_000;
-
 export interface EventStoreDbOptions {
+  /** How long a call that met a transient failure is tried again (`eventStoreLeaderElection`). */
   retryForMs?: number;
   /**
    * A new client on the same server, for reads once the client's have been unavailable for
@@ -106,25 +91,23 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
  * credentials). For the start: a wrong URL or a stopped server ends it at once, where the
  * service would otherwise run and answer every request 503.
  */
-export async function awaitFirstAnswer(client: KurrentDBClient, connectionString: string, withinMs = FIRST_ANSWER_WITHIN_MS): Promise<void> {
+export async function awaitFirstAnswer(
+  client: KurrentDBClient,
+  connectionString: string,
+  withinMs = eventStoreFirstAnswer.withinMs,
+): Promise<void> {
   const started = performance.now();
-  for (let attempt = 0; ; attempt += 1) {
-    const left = withinMs - (performance.now() - started);
-    try {
-      await collect(client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1, deadline: Math.max(1, Math.round(left)) }));
-      return;
-    } catch (error) {
-      const delay = backoffDelay(attempt, 100, RETRY_EVERY_MS);
-      if (isTransientError(error) && left > delay) {
-        await sleep(delay);
-        continue;
-      }
-      const where = connectionString.replace(/\/\/[^@/]*@/, "//");
-      throw new EventStoreUnavailableError(
-        `EventStoreDB at ${where} did not answer within ${withinMs} ms (${describeFailure(error)}); check EVENTSTORE_URL and that the server runs`,
-        { cause: error },
-      );
-    }
+  const left = () => withinMs - (performance.now() - started);
+  try {
+    await retry({ ...eventStoreFirstAnswer, withinMs }, () =>
+      collect(client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1, deadline: Math.max(1, Math.round(left())) })),
+    );
+  } catch (error) {
+    const where = connectionString.replace(/\/\/[^@/]*@/, "//");
+    throw new EventStoreUnavailableError(
+      `EventStoreDB at ${where} did not answer within ${withinMs} ms (${describeFailure(error)}); check EVENTSTORE_URL and that the server runs`,
+      { cause: error },
+    );
   }
 }
 
@@ -167,7 +150,7 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
 /** The adapter over an existing client; exported so unit tests can hand it a fake one. */
 export function eventStoreOnClient(
   client: KurrentDBClient,
-  { retryForMs = RETRY_FOR_MS, newReader, maxGroup = 256, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {},
+  { retryForMs = eventStoreLeaderElection.withinMs, newReader, maxGroup = 256, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {},
 ): EventStore {
   /**
    * Whether a call gave up waiting for the store and none has succeeded since: then calls are
@@ -177,21 +160,19 @@ export function eventStoreOnClient(
 
   /** The call, again after a transient failure while retrying is allowed and time is left; else EventStoreUnavailableError. */
   async function patiently<T>(call: () => Promise<T>, retrying = true): Promise<T> {
-    const started = performance.now();
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const result = await call();
-        unavailable = false;
-        return result;
-      } catch (error) {
-        if (!isTransientError(error)) throw error;
-        const delay = backoffDelay(attempt, 50, RETRY_EVERY_MS);
-        if (!retrying || unavailable || performance.now() - started + delay > retryForMs) {
-          if (retrying) unavailable = true;
-          throw new EventStoreUnavailableError(`EventStoreDB cannot serve the call now: ${describeFailure(error)}`, { cause: error });
-        }
-        await sleep(delay);
-      }
+    const policy = {
+      ...eventStoreLeaderElection,
+      withinMs: retryForMs,
+      retries: (error: unknown) => retrying && !unavailable && eventStoreLeaderElection.retries(error),
+    };
+    try {
+      const result = await retry(policy, call);
+      unavailable = false;
+      return result;
+    } catch (error) {
+      if (!isTransientError(error)) throw error;
+      if (retrying) unavailable = true;
+      throw new EventStoreUnavailableError(`EventStoreDB cannot serve the call now: ${describeFailure(error)}`, { cause: error });
     }
   }
 
@@ -311,6 +292,11 @@ export function eventStoreOnClient(
     return results;
   }
 
+  // The projections' live subscriptions share one subscription to $all (see SharedFeed).
+  const feed = new SharedFeed(
+    (after, signal, awaited) => subscribeToAll(client, { after, signal, awaited }, coalesceMs),
+    (options) => store.readAll(options),
+  );
   const store: EventStore = {
     async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
       const [result] = await appendAll([validateAppend(streamId, events, expected)]);
@@ -399,7 +385,7 @@ export function eventStoreOnClient(
     },
 
     subscribe(options) {
-      return subscribeToAll(client, options, coalesceMs);
+      return feed.subscribe(options);
     },
 
     async close(): Promise<void> {

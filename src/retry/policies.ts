@@ -1,0 +1,86 @@
+/**
+ * Every retry and poll of the service, named by what it waits for: its bound, its pauses, and the
+ * failures it waits out. docs/architecture.md ("Retries") has them as a table.
+ */
+import { ConcurrencyError } from "../eventstore/errors.ts";
+import { isTransientError } from "../eventstore/eventstoredb/codec.ts";
+import { doubling, jittered, type PollPolicy, type RetryPolicy } from "./retry.ts";
+
+/**
+ * A command's stream written by another writer between its read and its append (`execute`): read,
+ * decide and append again, at once after the first conflict, then after a jittered pause.
+ */
+export const streamRevisionConflict = {
+  waitsFor: "a stream revision conflict to clear",
+  maxAttempts: 5,
+  pauseMs: (failures) => (failures === 1 ? 0 : jittered(failures)),
+  retries: (error) => error instanceof ConcurrencyError,
+} satisfies RetryPolicy;
+
+/**
+ * A hot stream's batch (GroupCommits) written by another process: within a process its appends
+ * never conflict, so each conflict is another process's append landing, progress made. A command
+ * that fits must not fail because others raced it, so the bound is far beyond any real race:
+ * racing processes each take a turn, and losing 1,000 in a row (over 10 s of jittered pauses) is
+ * a writer spinning, not contention.
+ */
+export const hotStreamRevisionConflict = {
+  waitsFor: "other processes' appends to a hot stream to land",
+  maxAttempts: 1_000,
+  pauseMs: jittered,
+  retries: (error) => error instanceof ConcurrencyError,
+} satisfies RetryPolicy;
+
+/**
+ * A processor's answer, a fact that already happened, met a failing store: tried again for a
+ * while; the caller leaves the transaction pending for the resolver after.
+ */
+export const storeRecoveryForAnOutcome = {
+  waitsFor: "the store to take a processor's answer",
+  withinMs: 15_000,
+  pauseMs: doubling(50, 1_000),
+  retries: (_failure: unknown) => true,
+} satisfies RetryPolicy;
+
+/**
+ * An EventStoreDB call met a transient failure (no leader, a dropped connection, a deadline): a
+ * cluster elects a new leader within a few seconds, and the call goes through at most 250 ms
+ * after it has one; the bound covers an election that does not come.
+ */
+export const eventStoreLeaderElection = {
+  waitsFor: "EventStoreDB to elect a leader and serve again",
+  withinMs: 10_000,
+  pauseMs: doubling(50, 250),
+  retries: isTransientError,
+} satisfies RetryPolicy;
+
+/**
+ * At a start, EventStoreDB's first answer: a node still starting refuses for a while. Bounded as
+ * a PostgreSQL connection's timeout is, so a wrong URL or a stopped server ends the start.
+ */
+export const eventStoreFirstAnswer = {
+  waitsFor: "EventStoreDB to answer a first read at start",
+  withinMs: 5_000,
+  pauseMs: doubling(100, 250),
+  retries: isTransientError,
+} satisfies RetryPolicy;
+
+/**
+ * A read that follows its own write, polling the read model while no runner of this service
+ * says when the projection applied it; after the bound the read goes on (the write is durable).
+ */
+export const projectionCatchUp = {
+  waitsFor: "a projection to apply a write",
+  withinMs: 5_000,
+  pauseMs: doubling(50, 250),
+} satisfies PollPolicy;
+
+/**
+ * A payment method's deletion, until the payments that read its key have had their processor
+ * calls answered: at most one processor timeout and a margin (`withinMs`, see `usesEnded`).
+ */
+export const cardUsesEnding = (withinMs: number): PollPolicy => ({
+  waitsFor: "payments that read a card's key to finish their processor calls",
+  withinMs,
+  pauseMs: () => 20,
+});
