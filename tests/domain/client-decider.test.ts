@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ClientCommand, type ClientEvent, clientDecider, type ClientState } from "../../src/domain/clients/decider.ts";
+import { fold } from "../../src/domain/decider.ts";
 import { deciderSpec } from "../support/decider-spec.ts";
 
 const clientId = "0190a8e2-7c3b-7def-8a12-3456789abcde";
@@ -13,7 +14,7 @@ const chosen = (hostConfigurationId: string, processor: "processor_a" | "process
   data: { processor, hostConfigurationId, occurredAt: now },
 });
 
-const stateAfter = (events: ClientEvent[]): ClientState => events.reduce(clientDecider.evolve, clientDecider.initialState());
+const stateAfter = (events: ClientEvent[]): ClientState => fold(clientDecider, events);
 const { given } = deciderSpec(clientDecider);
 
 const choose = (hostConfigurationId: string, processor: "processor_a" | "processor_b" = "processor_a"): ClientCommand => ({

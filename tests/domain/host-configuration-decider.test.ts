@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { fold } from "../../src/domain/decider.ts";
 import {
   asEncryptedSecret,
   type CreateHostConfiguration,
   decide,
-  evolve,
   hostConfigurationDecider,
   type HostConfigurationEvent,
   initialState,
@@ -131,7 +131,7 @@ describe("creating a host configuration", () => {
       initialState(),
     );
     expect(decision.ok && decision.events[0]?.data.credentials).toBeNull();
-    const state = decision.ok ? decision.events.reduce(evolve, initialState()) : initialState();
+    const state = decision.ok ? fold(hostConfigurationDecider, decision.events) : initialState();
     expect(toView(state)?.credentials).toEqual({ configured: false });
   });
 
@@ -189,7 +189,7 @@ describe("updating a host configuration", () => {
 });
 
 describe("the view", () => {
-  const state = [created, updated(2, { occurredAt: t3 })].reduce(evolve, initialState());
+  const state = fold(hostConfigurationDecider, [created, updated(2, { occurredAt: t3 })]);
 
   it("is null before creation", () => {
     expect(toView(initialState())).toBeNull();
@@ -231,7 +231,7 @@ describe("events", () => {
     const events = [created, updated(2)];
     const stored: JsonObject[] = events.map((event) => event.data);
     const reread = JSON.parse(JSON.stringify(events)) as HostConfigurationEvent[];
-    expect(reread.reduce(evolve, initialState())).toEqual(events.reduce(evolve, initialState()));
+    expect(fold(hostConfigurationDecider, reread)).toEqual(fold(hostConfigurationDecider, events));
     expect(stored).toHaveLength(2);
   });
 });

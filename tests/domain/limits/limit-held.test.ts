@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { fold } from "../../../src/domain/decider.ts";
 import { limitHeldBy } from "../../../src/domain/limits/limits.ts";
-import { evolve, initialState, type PaymentEvent } from "../../../src/domain/payments/index.ts";
+import { paymentDecider, type PaymentEvent } from "../../../src/domain/payments/index.ts";
 import { approved, approvedLate, declined, failed, initiated, reversalRequested, reversed } from "../payments/fixtures.ts";
 
-const held = (...events: readonly PaymentEvent[]): number => limitHeldBy(events.reduce(evolve, initialState()));
+const held = (...events: readonly PaymentEvent[]): number => limitHeldBy(fold(paymentDecider, events));
 const authorized = [initiated("auth", "authorization", 1000), approved("auth")];
 const sold = [initiated("sale", "sale", 800), approved("sale")];
 const captured = (id: string, amount: number) => [initiated(id, "capture", amount, "auth"), approved(id)];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fold } from "../../../src/domain/decider.ts";
 import {
   capturableAmount,
   decide,
@@ -46,7 +47,7 @@ const failedReversed = (id: string): PaymentEvent => ({
   data: { transactionId: id, reason: "reversed", processorResponse: null, occurredAt: at(4) },
 });
 
-const fold = (events: readonly PaymentEvent[]): PaymentState => events.reduce(evolve, initialState());
+const stateAfter = (events: readonly PaymentEvent[]): PaymentState => fold(paymentDecider, events);
 
 const { given } = deciderSpec(paymentDecider);
 
@@ -248,7 +249,7 @@ describe("capture", () => {
       approved("void"),
     ];
     given(voidedCapture).when(capture("cap2", "auth")).then([initiated("cap2", "capture", 1000, "auth")]);
-    const state = fold(voidedCapture);
+    const state = stateAfter(voidedCapture);
     expect(toTransactionView(state, "auth")?.capturedAmount).toBe(0);
     expect(capturableAmount(state, "auth")).toBe(1000);
     expect(refundableAmount(state, "cap1")).toBe(0);
@@ -264,7 +265,7 @@ describe("capture", () => {
       initiated("void", "void", 600, "cap1"),
     ];
     given(voiding).when(capture("cap2", "auth")).then([initiated("cap2", "capture", 400, "auth")]);
-    expect(toTransactionView(fold(voiding), "auth")?.capturedAmount).toBe(600);
+    expect(toTransactionView(stateAfter(voiding), "auth")?.capturedAmount).toBe(600);
   });
 });
 
@@ -374,7 +375,7 @@ describe("final capture", () => {
   });
 
   it("leaves the authorization voided with its captures once the release is approved", () => {
-    const state = fold([...finalCapture(300), approved("cap"), ...releaseOf(700), approved("rel")]);
+    const state = stateAfter([...finalCapture(300), approved("cap"), ...releaseOf(700), approved("rel")]);
     expect(state.transactions.get("auth")).toMatchObject({ voided: true, capturedAmount: 300 });
     expect(state.transactions.get("cap")).toMatchObject({ voided: false, capturedAmount: 300 });
   });
@@ -458,7 +459,7 @@ describe("void", () => {
   });
 
   it("refuses a settled sale", () => {
-    const state = fold(sold);
+    const state = stateAfter(sold);
     const sale = state.transactions.get("sale");
     if (sale?.status !== "approved") throw new Error("no approved sale");
     const settled: PaymentState = {
@@ -517,9 +518,9 @@ describe("recording an outcome", () => {
     };
     const outcome = { status: "declined" as const, declineCode, processorResponse: null, limitBreach };
     given(pending).when({ type: "RecordOutcome", transactionId: "auth", outcome, now: at(5) }).then([event]);
-    expect(fold([...pending, event]).transactions.get("auth")).toMatchObject({ status: "declined", limitBreach });
+    expect(stateAfter([...pending, event]).transactions.get("auth")).toMatchObject({ status: "declined", limitBreach });
     // Recorded before the breach was kept: none to answer.
-    expect(fold([...pending, declined("auth", "limit_exceeded")]).transactions.get("auth")).toMatchObject({ status: "declined", limitBreach: null });
+    expect(stateAfter([...pending, declined("auth", "limit_exceeded")]).transactions.get("auth")).toMatchObject({ status: "declined", limitBreach: null });
   });
 
   it("needs the transaction", () => {
@@ -551,7 +552,7 @@ describe("a late approval", () => {
 
   it("of a failed transaction is recorded as a fact of its own; the failure stands", () => {
     given(failedSale).when(approve("sale", at(2))).then([approvedLate("sale", at(2))]);
-    const state = fold([...failedSale, approvedLate("sale")]);
+    const state = stateAfter([...failedSale, approvedLate("sale")]);
     expect(toTransactionView(state, "sale")).toMatchObject({ status: "failed", capturedAmount: 0 });
     expect(resolverWork(state.transactions.get("sale")!)).toBe("reverse");
   });
@@ -563,14 +564,14 @@ describe("a late approval", () => {
   it("of a pending transaction being reversed waits for the reversal", () => {
     const reversing = [initiated("sale", "sale", 1000), reversalRequested("sale")];
     given(reversing).when(approve("sale", at(2))).then([approvedLate("sale", at(2))]);
-    const state = fold([...reversing, approvedLate("sale")]);
+    const state = stateAfter([...reversing, approvedLate("sale")]);
     expect(state.transactions.get("sale")?.status).toBe("pending");
   });
 
   it("of a refund or a void is recorded, but there is nothing to reverse", () => {
     const failedRefund = [...sold, initiated("ref", "refund", 100, "sale"), failed("ref")];
     given(failedRefund).when(approve("ref", at(2))).then([approvedLate("ref", at(2))]);
-    expect(resolverWork(fold([...failedRefund, approvedLate("ref")]).transactions.get("ref")!)).toBeNull();
+    expect(resolverWork(stateAfter([...failedRefund, approvedLate("ref")]).transactions.get("ref")!)).toBeNull();
   });
 });
 
@@ -583,18 +584,18 @@ describe("a failure on a not-found", () => {
   });
 
   it("is watched for a late approval until its failure is confirmed, once", () => {
-    expect(resolverWork(fold(notFoundSale).transactions.get("sale")!)).toBe("watch");
+    expect(resolverWork(stateAfter(notFoundSale).transactions.get("sale")!)).toBe("watch");
     given(notFoundSale).when(confirmFailure("sale")).then([failureConfirmed("sale")]);
-    const confirmed = fold([...notFoundSale, failureConfirmed("sale")]);
+    const confirmed = stateAfter([...notFoundSale, failureConfirmed("sale")]);
     expect(resolverWork(confirmed.transactions.get("sale")!)).toBeNull();
-    expect(toTransactionView(confirmed, "sale")).toEqual(toTransactionView(fold(notFoundSale), "sale"));
+    expect(toTransactionView(confirmed, "sale")).toEqual(toTransactionView(stateAfter(notFoundSale), "sale"));
     given([...notFoundSale, failureConfirmed("sale")]).when(confirmFailure("sale", at(9))).thenNothing();
   });
 
   it("approved late is reversed, not confirmed", () => {
     const late = [...notFoundSale, approvedLate("sale")];
     given(late).when(confirmFailure("sale")).thenNothing();
-    expect(resolverWork(fold(late).transactions.get("sale")!)).toBe("reverse");
+    expect(resolverWork(stateAfter(late).transactions.get("sale")!)).toBe("reverse");
   });
 
   it("is the only failure watched", () => {
@@ -631,7 +632,7 @@ describe("a reversal", () => {
     given(reversing)
       .when(recordReversal("sale", "reversed"))
       .then([reversed("sale"), failedReversed("sale")]);
-    const state = fold([...reversing, reversed("sale"), failedReversed("sale")]);
+    const state = stateAfter([...reversing, reversed("sale"), failedReversed("sale")]);
     const sale = state.transactions.get("sale")!;
     expect(sale).toMatchObject({ status: "failed", failureReason: "reversed" });
     expect(resolverWork(sale)).toBeNull();
@@ -640,14 +641,14 @@ describe("a reversal", () => {
   it("of a late approval records the reversal alone: the transaction was already failed", () => {
     const reversing = [...approvedLateSale, reversalRequested("sale")];
     given(reversing).when(recordReversal("sale", "reversed")).then([reversed("sale")]);
-    expect(resolverWork(fold([...reversing, reversed("sale")]).transactions.get("sale")!)).toBeNull();
+    expect(resolverWork(stateAfter([...reversing, reversed("sale")]).transactions.get("sale")!)).toBeNull();
   });
 
   it("refused by the processor is recorded, and may be requested again", () => {
     const reversing = [...approvedLateSale, reversalRequested("sale")];
     given(reversing).when(recordReversal("sale", "refused")).then([reversalRefused("sale")]);
     const refused = [...reversing, reversalRefused("sale")];
-    expect(resolverWork(fold(refused).transactions.get("sale")!)).toBe("reverse");
+    expect(resolverWork(stateAfter(refused).transactions.get("sale")!)).toBe("reverse");
     given(refused).when(requestReversal("sale", "rev2")).then([reversalRequested("sale", "rev2")]);
   });
 
@@ -657,9 +658,9 @@ describe("a reversal", () => {
   });
 
   it("is what the resolver owes an open reversal, and a pending transaction is asked about", () => {
-    expect(resolverWork(fold(pendingSale).transactions.get("sale")!)).toBe("inquire");
-    expect(resolverWork(fold([...pendingSale, reversalRequested("sale")]).transactions.get("sale")!)).toBe("reverse");
-    expect(resolverWork(fold(sold).transactions.get("sale")!)).toBeNull();
+    expect(resolverWork(stateAfter(pendingSale).transactions.get("sale")!)).toBe("inquire");
+    expect(resolverWork(stateAfter([...pendingSale, reversalRequested("sale")]).transactions.get("sale")!)).toBe("reverse");
+    expect(resolverWork(stateAfter(sold).transactions.get("sale")!)).toBeNull();
   });
 });
 
@@ -696,7 +697,7 @@ describe("state and view", () => {
   ];
 
   it("shows the API transaction object, exactly", () => {
-    const state = fold([initiated("auth", "authorization", 1099), approved("auth", at(1))]);
+    const state = stateAfter([initiated("auth", "authorization", 1099), approved("auth", at(1))]);
     const view = toTransactionView(state, "auth");
     expect(view).toEqual({
       id: "auth",
@@ -730,11 +731,11 @@ describe("state and view", () => {
   });
 
   it("is null for an unknown transaction", () => {
-    expect(toTransactionView(fold(authorized), "other")).toBeNull();
+    expect(toTransactionView(stateAfter(authorized), "other")).toBeNull();
   });
 
   it("keeps transactions in the order they began", () => {
-    const state = fold([
+    const state = stateAfter([
       ...authorized,
       initiated("cap2", "capture", 1, "auth"),
       initiated("cap1", "capture", 1, "auth"),
@@ -744,7 +745,7 @@ describe("state and view", () => {
   });
 
   it("shows a pending transaction", () => {
-    expect(toTransactionView(fold([initiated("sale", "sale", 500)]), "sale")).toMatchObject({
+    expect(toTransactionView(stateAfter([initiated("sale", "sale", 500)]), "sale")).toMatchObject({
       status: "pending",
       processorResponse: null,
       capturedAmount: 0,
@@ -752,7 +753,7 @@ describe("state and view", () => {
   });
 
   it("counts approved captures on the authorization, and updates it", () => {
-    const state = fold([
+    const state = stateAfter([
       ...authorized,
       initiated("cap1", "capture", 300, "auth", { occurredAt: at(2) }),
       approved("cap1", at(3)),
@@ -777,7 +778,7 @@ describe("state and view", () => {
   });
 
   it("shows a sale as captured, and its approved refunds", () => {
-    const state = fold([
+    const state = stateAfter([
       ...sold,
       initiated("ref1", "refund", 300, "sale"),
       approved("ref1", at(7)),
@@ -796,7 +797,7 @@ describe("state and view", () => {
   });
 
   it("marks a transaction voided once its void is approved", () => {
-    const pending = fold([...authorized, initiated("void", "void", 1000, "auth")]);
+    const pending = stateAfter([...authorized, initiated("void", "void", 1000, "auth")]);
     expect(toTransactionView(pending, "auth")?.voided).toBe(false);
     const done = evolve(pending, approved("void", at(8)));
     expect(toTransactionView(done, "auth")).toMatchObject({ voided: true, updatedAt: at(8) });
@@ -804,34 +805,34 @@ describe("state and view", () => {
   });
 
   it("never changes a decided transaction, even given a stray outcome", () => {
-    const state = fold([...authorized]);
+    const state = stateAfter([...authorized]);
     expect(evolve(state, declined("auth"))).toEqual(state);
     expect(evolve(state, approved("nobody"))).toEqual(state);
   });
 
   it("ignores an event type it does not know", () => {
-    const state = fold(authorized);
+    const state = stateAfter(authorized);
     const unknown = { type: "TransactionSettled.v9", data: { transactionId: "auth" } } as unknown as PaymentEvent;
     expect(evolve(state, unknown)).toEqual(state);
   });
 
   it("ignores a second initiation of the same transaction", () => {
-    const state = fold(authorized);
+    const state = stateAfter(authorized);
     expect(evolve(state, initiated("auth", "authorization", 5))).toEqual(state);
   });
 });
 
 describe("capturable and refundable amounts", () => {
   it("are 0 for what cannot be captured or refunded", () => {
-    const state = fold([...authorized, initiated("cap", "capture", 100, "auth")]);
+    const state = stateAfter([...authorized, initiated("cap", "capture", 100, "auth")]);
     expect(capturableAmount(state, "auth")).toBe(900);
     expect(capturableAmount(state, "cap")).toBe(0);
     expect(capturableAmount(state, "nobody")).toBe(0);
     expect(refundableAmount(state, "auth")).toBe(0);
     expect(refundableAmount(state, "cap")).toBe(0);
     expect(refundableAmount(evolve(state, approved("cap")), "cap")).toBe(100);
-    expect(capturableAmount(fold([initiated("auth", "authorization", 1000)]), "auth")).toBe(0);
-    expect(capturableAmount(fold([...authorized, initiated("void", "void", 1000, "auth")]), "auth")).toBe(0);
-    expect(refundableAmount(fold([...sold, initiated("void", "void", 1000, "sale")]), "sale")).toBe(0);
+    expect(capturableAmount(stateAfter([initiated("auth", "authorization", 1000)]), "auth")).toBe(0);
+    expect(capturableAmount(stateAfter([...authorized, initiated("void", "void", 1000, "auth")]), "auth")).toBe(0);
+    expect(refundableAmount(stateAfter([...sold, initiated("void", "void", 1000, "sale")]), "sale")).toBe(0);
   });
 });

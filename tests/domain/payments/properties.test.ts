@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fold } from "../../../src/domain/decider.ts";
 import {
   capturableAmount,
   decide,
@@ -8,6 +9,7 @@ import {
   flatTransaction,
   initialState,
   type PaymentCommand,
+  paymentDecider,
   type PaymentEvent,
   type PaymentFailure,
   type PaymentState,
@@ -209,7 +211,7 @@ describe("payment money rules, for any sequence of commands", () => {
     fc.assert(
       fc.property(scenarioArbitrary, (scenario) => {
         const { log, final } = play(scenario);
-        expect(log.reduce(evolve, initialState())).toEqual(final);
+        expect(fold(paymentDecider, log)).toEqual(final);
       }),
       { numRuns: 300 },
     );

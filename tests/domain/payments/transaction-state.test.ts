@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fold } from "../../../src/domain/decider.ts";
 import {
   evolve,
   flatTransaction,
   initialState,
+  paymentDecider,
   type PaymentEvent,
   type PaymentState,
   stateOf,
@@ -182,7 +184,6 @@ describe("a transaction's state", () => {
     );
   });
 
-  const fold = (events: readonly PaymentEvent[]) => events.reduce(evolve, initialState());
   const authorization = [initiated("auth", "authorization", 1000), approved("auth")];
   const capturedPart = [...authorization, initiated("cap", "capture", 600, "auth"), approved("cap", at(2))];
 
@@ -206,12 +207,12 @@ describe("a transaction's state", () => {
     ],
     ["its only capture voided", [...capturedPart, initiated("v", "void", 600, "cap"), approved("v", at(3))], "authorized"],
   ])("an authorization %s is %s", (_, events, expected) => {
-    const view = toTransactionView(fold(events), "auth")!;
+    const view = toTransactionView(fold(paymentDecider, events), "auth")!;
     expect(view.state).toBe(expected);
   });
 
   it("a release keeps the authorization's captured amount and marks it voided, and reads captured", () => {
-    const view = toTransactionView(fold([...capturedPart, initiated("rel", "void", 400, "auth"), approved("rel", at(3))]), "auth")!;
+    const view = toTransactionView(fold(paymentDecider, [...capturedPart, initiated("rel", "void", 400, "auth"), approved("rel", at(3))]), "auth")!;
     expect(view).toMatchObject({ status: "approved", capturedAmount: 600, voided: true, state: "captured" });
   });
 });

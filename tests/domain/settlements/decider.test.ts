@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type SettlementClaimEvent, settlementClaimDecider } from "../../../src/domain/settlements/claim.ts";
+import { fold } from "../../../src/domain/decider.ts";
 import { settlementDecider, type SettlementState } from "../../../src/domain/settlements/decider.ts";
 import { type BatchIdentity, CANDIDATES_PER_CHUNK, candidatesIn, type SettlementEvent } from "../../../src/domain/settlements/events.ts";
 import { closedSettlementView, toSettlementView } from "../../../src/domain/settlements/view.ts";
@@ -25,7 +26,7 @@ const opened: SettlementEvent = { type: "SettlementOpened.v2", data: { ...batch,
 const chunk = (...ns: number[]): SettlementEvent => ({ type: "SettlementCandidatesRecorded.v1", data: { settlementId, candidates: ns.map(candidate), occurredAt: now } });
 const sealed = (transactionCount: number): SettlementEvent => ({ type: "SettlementSealed.v1", data: { settlementId, transactionCount, occurredAt: now } });
 
-const stateAfter = (events: SettlementEvent[]): SettlementState => events.reduce(settlementDecider.evolve, settlementDecider.initialState());
+const stateAfter = (events: SettlementEvent[]): SettlementState => fold(settlementDecider, events);
 const { given } = deciderSpec(settlementDecider);
 const failedWith = (message: string): SettlementEvent => ({ type: "SettlementFailed.v1", data: { settlementId, message, occurredAt: now } });
 
