@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { fold } from "../../src/domain/decider.ts";
-import { asEncryptedSecret } from "../../src/domain/host-configurations/decider.ts";
+import { fold } from "../../../src/domain/decider.ts";
+import { asEncryptedSecret } from "../../../src/domain/host-configurations/decider.ts";
 import {
   PREVIOUS_SECRET_VALID_MS,
   type WebhookEndpointCommand,
   webhookEndpointDecider as decider,
   type WebhookEndpointEvent,
   type WebhookEndpointSnapshot,
-} from "../../src/domain/webhooks/endpoint.ts";
-import { deciderSpec } from "../support/decider-spec.ts";
+} from "../../../src/domain/webhooks/endpoint.ts";
+import { deciderSpec } from "../../support/decider-spec.ts";
 
 const created = "2026-01-01T00:00:00.000Z";
 const later = "2026-01-05T00:00:00.000Z";
