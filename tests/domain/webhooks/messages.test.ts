@@ -1,18 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evolve, initialState, type PaymentEvent, type PaymentState } from "../../../src/domain/payments/index.ts";
+import { fold } from "../../../src/domain/decider.ts";
+import { paymentDecider, type PaymentEvent } from "../../../src/domain/payments/index.ts";
 import { MAX_ATTEMPTS, retryDecision } from "../../../src/domain/webhooks/retry-schedule.ts";
 import { paymentMessages } from "../../../src/domain/webhooks/messages.ts";
 import { approved, at, declined, failed, initiated } from "../payments/fixtures.ts";
 
-/** The messages of each event of a payment, in order. */
+/** The messages of each event of a payment, in order: from the payment before it and after it. */
 function messagesOf(events: PaymentEvent[]) {
-  let state: PaymentState = initialState();
-  return events.map((event) => {
-    const before = state;
-    state = evolve(state, event);
-    return paymentMessages(before, state).map((message) => `${message.type} ${message.subjectId}`);
-  });
+  const after = (count: number) => fold(paymentDecider, events.slice(0, count));
+  return events.map((_, index) => paymentMessages(after(index), after(index + 1)).map((message) => `${message.type} ${message.subjectId}`));
 }
 
 describe("the webhook messages of payment events", () => {
