@@ -102,17 +102,30 @@ for (const target of testDatabaseTargets()) {
     });
 
     it("marks the client's chosen default of a processor only, however often the choice is applied", async () => {
-      const clientId = newId();
-      const [first, second, other] = [newId(), newId(), newId()];
+      const [clientId, otherClientId] = [newId(), newId()];
+      const [first, second, other, othersDefault] = [newId(), newId(), newId(), newId()];
       const firstEvents = [created(first, configurationOf("processor_b", clientId))];
       const secondEvents = [created(second, configurationOf("processor_b", clientId))];
       const otherEvents = [created(other, configurationOf("processor_a", clientId))];
-      const configurations = [...configuration(first)(...firstEvents), ...configuration(second)(...secondEvents), ...configuration(other)(...otherEvents)];
+      const othersEvents = [created(othersDefault, configurationOf("processor_b", otherClientId))];
+      const configurations = [
+        ...configuration(first)(...firstEvents),
+        ...configuration(second)(...secondEvents),
+        ...configuration(other)(...otherEvents),
+        ...configuration(othersDefault)(...othersEvents),
+      ];
       const client = (...events: DefaultHostConfigurationChosen[]) => record(clientStreamId(clientId), events);
       const [chooseFirst, chooseOther, chooseSecond] = client(chosen("processor_b", first), chosen("processor_a", other), chosen("processor_b", second));
-      await given([...configurations, chooseFirst!, chooseOther!])
+      const othersChoice = record(clientStreamId(otherClientId), [chosen("processor_b", othersDefault)]);
+      const both = async (db: Kysely<Database>) => ({ ...(await configurationsOf(clientId)(db)), ...(await configurationsOf(otherClientId)(db)) });
+      await given([...configurations, ...othersChoice, chooseFirst!, chooseOther!])
         .when([chooseSecond!, chooseSecond!])
-        .then(configurationsOf(clientId), { [first]: rowOf(firstEvents), [second]: rowOf(secondEvents, true), [other]: rowOf(otherEvents, true) });
+        .then(both, {
+          [first]: rowOf(firstEvents),
+          [second]: rowOf(secondEvents, true),
+          [other]: rowOf(otherEvents, true),
+          [othersDefault]: rowOf(othersEvents, true),
+        });
     });
   });
 }

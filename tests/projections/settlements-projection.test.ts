@@ -115,11 +115,12 @@ for (const target of testDatabaseTargets()) {
       await given([opening!, chunkRecorded!]).when([failing!]).then(read, shown([opened, chunk, failed], saleIds));
     });
 
-    it("applies each event once: a closed batch's events applied again, in one batch, change nothing", async () => {
+    it("applies each event once: a closed batch's events applied again, in one batch or its sealing alone, change nothing", async () => {
       const { batch, events, read } = newBatch();
       const { opened, chunk, sealed, closed } = chunked(batch);
       const log = events(opened, chunk, sealed, closed);
       await given(log).when(log).then(read, shown([opened, chunk, sealed, closed], saleIds));
+      await given(log).when([log[2]!]).then(read, shown([opened, chunk, sealed, closed], saleIds));
     });
   });
 }
