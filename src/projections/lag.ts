@@ -1,7 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { EventStore } from "../eventstore/port.ts";
+import { projectionReachingHead } from "../retry/policies.ts";
+import { poll } from "../retry/retry.ts";
 import { readCheckpoint } from "./checkpoints.ts";
 import type { Projection } from "./projection.ts";
 
@@ -62,15 +63,12 @@ export async function waitUntilApplied(
 ): Promise<boolean> {
   const head = await store.readHead();
   if (head.position === null) return true;
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
+  const headPosition = head.position;
+  const applied = async () => {
     const stored = await readCheckpoint(db, projection.name);
     const { events } = await store.readAll({ after: stored.checkpoint, types: projection.eventTypes, batchSize: 1 });
     const next = events[0];
-    if (next === undefined || next.position > head.position) return true;
-    if (performance.now() >= deadline) return false;
-    await sleep(APPLIED_POLL_MS);
-  }
+    return next === undefined || next.position > headPosition;
+  };
+  return (await applied()) || poll(projectionReachingHead(timeoutMs), applied);
 }
-
-const APPLIED_POLL_MS = 50;

@@ -76,6 +76,16 @@ export const projectionCatchUp = {
 } satisfies PollPolicy;
 
 /**
+ * A reader that must see everything the log held when it began (a settlement's candidates, the
+ * journal), until the projection has applied it all: for the caller's `withinMs`.
+ */
+export const projectionReachingHead = (withinMs: number): PollPolicy => ({
+  waitsFor: "a projection to apply the log up to its head",
+  withinMs,
+  pauseMs: () => 50,
+});
+
+/**
  * A payment method's deletion, until the payments that read its key have had their processor
  * calls answered: at most one processor timeout and a margin (`withinMs`, see `usesEnded`).
  */

@@ -5,6 +5,7 @@ import {
   eventStoreLeaderElection,
   hotStreamRevisionConflict,
   projectionCatchUp,
+  projectionReachingHead,
   storeRecoveryForAnOutcome,
   streamRevisionConflict,
 } from "../../src/retry/policies.ts";
@@ -156,10 +157,12 @@ describe("the policies", () => {
     expect(eventStoreLeaderElection.retries(conflict())).toBe(false);
   });
 
-  it("poll a projection for 5 s and a card's uses for the bound given", () => {
+  it("poll a projection for a write 5 s, and for the log's head and a card's uses as long as the caller says", () => {
     expect(projectionCatchUp.withinMs).toBe(5_000);
     expect([1, 2, 3, 4, 5].map(projectionCatchUp.pauseMs)).toEqual([50, 100, 200, 250, 250]);
     expect(cardUsesEnding(35_000)).toMatchObject({ withinMs: 35_000 });
     expect(cardUsesEnding(35_000).pauseMs(7)).toBe(20);
+    expect(projectionReachingHead(2_000)).toMatchObject({ withinMs: 2_000 });
+    expect(projectionReachingHead(2_000).pauseMs(7)).toBe(50);
   });
 });
