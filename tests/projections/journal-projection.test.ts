@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/schema.ts";
 import type { PaymentEvent } from "../../src/domain/payments/index.ts";
 import type { SettlementEvent } from "../../src/domain/settlements/events.ts";
@@ -61,14 +61,16 @@ async function entries(db: Kysely<Database>) {
 for (const target of testDatabaseTargets()) {
   describe(`the journal read model, on ${target}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
+    beforeAll(async () => {
       database = await openTestDatabase(target);
     });
-    afterEach(async () => {
+    afterAll(async () => {
       await database.close();
     });
 
-    const { given } = projectionSpec(journalProjection, () => database.db);
+    const { given, reset } = projectionSpec(journalProjection, () => database.db);
+    // One database for the file, its tables emptied after each test.
+    afterEach(reset);
 
     it("posts each money movement once, however often its events are applied, and a batch's difference from its settled transactions", async () => {
       const record = eventLog();

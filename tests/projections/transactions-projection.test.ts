@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { afterEach, beforeEach, describe, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
 import type { Database } from "../../src/db/schema.ts";
 import type { PaymentCommand, PaymentEvent } from "../../src/domain/payments/index.ts";
 import { transactionsProjection } from "../../src/projections/transactions/transactions-projection.ts";
@@ -42,14 +42,16 @@ const work = (resolverWork: string | null, awaitingSettlement: boolean, capturab
 for (const target of testDatabaseTargets()) {
   describe(`the transactions read model's columns for the jobs, on ${target}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
+    beforeAll(async () => {
       database = await openTestDatabase(target);
     });
-    afterEach(async () => {
+    afterAll(async () => {
       await database.close();
     });
 
-    const { given } = projectionSpec(transactionsProjection, () => database.db);
+    const { given, reset } = projectionSpec(transactionsProjection, () => database.db);
+    // One database for the file, its tables emptied after each test.
+    afterEach(reset);
 
     /** One payment's stream: commands decided on its events so far, or events recorded as they are. */
     function payment() {

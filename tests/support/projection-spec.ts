@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { expect } from "vitest";
 import type { Database } from "../../src/db/schema.ts";
 import type { JsonObject, RecordedEvent } from "../../src/eventstore/port.ts";
@@ -12,6 +12,8 @@ import type { Projection, Streams } from "../../src/projections/projection.ts";
  *
  *     const { given } = projectionSpec(transactionsProjection, () => database.db);
  *     await given(authorized).when(captured).then(readWork, { [authorization]: { … } });
+ *
+ * Tests of one file may share a database: `reset` empties the projection's tables between them.
  */
 export function projectionSpec(projection: Projection, db: () => Kysely<Database>) {
   const apply = async (events: readonly RecordedEvent[], log: readonly RecordedEvent[]) => {
@@ -20,6 +22,9 @@ export function projectionSpec(projection: Projection, db: () => Kysely<Database
     await db().transaction().execute((trx) => projection.apply(trx, events, streams));
   };
   return {
+    reset: async () => {
+      await sql`truncate ${sql.join(projection.tables.map((table) => sql.table(table)))}`.execute(db());
+    },
     given: (given: readonly RecordedEvent[]) => ({
       when: (when: readonly RecordedEvent[]) => ({
         async then<Read>(read: (db: Kysely<Database>) => Promise<Read>, expected: Read) {
