@@ -1,6 +1,8 @@
 import type { AllStreamResolvedEvent } from "@kurrent/kurrentdb-client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
+import { subscribeToAll } from "../../src/eventstore/eventstoredb/subscription.ts";
+import { DEFAULT_COALESCE_MS } from "../../src/eventstore/gather.ts";
 import type { EventStore, ReadAllResult } from "../../src/eventstore/port.ts";
 import { createLogger } from "../../src/logger.ts";
 import { readCheckpoint } from "../../src/projections/checkpoints.ts";
@@ -64,9 +66,15 @@ for (const target of testDatabaseTargets()) {
       return (await project(fake, holds(5600n))).store;
     }
 
-    /** Runs the projection until it has taken the first batch `reached` accepts. */
-    async function project(fake: FakeClient, reached: (batch: ReadAllResult) => boolean, batchSize = 10) {
-      const watched = watchCommit(eventStoreOnClient(fake.asClient()), reached);
+    /**
+     * Runs the projection until it has taken the first batch `reached` accepts. `alone`: the store
+     * subscribes to the server's filtered $all for this projection alone (no shared feed, no
+     * catch-up by reads), so the server's checkpoints reach the runner as batches of their own.
+     */
+    async function project(fake: FakeClient, reached: (batch: ReadAllResult) => boolean, { batchSize = 10, alone = false } = {}) {
+      const store = eventStoreOnClient(fake.asClient());
+      const subscribed: EventStore = alone ? { ...store, subscribe: (options) => subscribeToAll(fake.asClient(), options, DEFAULT_COALESCE_MS) } : store;
+      const watched = watchCommit(subscribed, reached);
       runner = new ProjectionRunner({
         db: database.db,
         store: watched.store,
@@ -106,7 +114,7 @@ for (const target of testDatabaseTargets()) {
       const log = [resolved({ n: 1, type: "A" }), ...Array.from({ length: 320 }, (_, i) => resolved({ n: i + 2, type: "B" }))];
       const fake = new FakeClient(log);
       // One item a batch, so each of the server's checkpoints comes as a batch of its own.
-      const watched = await project(fake, (batch) => batch.checkpoint === "32000:32000", 1);
+      const watched = await project(fake, (batch) => batch.checkpoint === "32000:32000", { batchSize: 1, alone: true });
       expect(watched.batches.filter((batch) => batch.events.length === 0)).toHaveLength(10);
       expect((await readCheckpoint(database.db, projection.name)).checkpoint).toBe("100:100");
 

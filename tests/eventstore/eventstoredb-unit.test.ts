@@ -36,6 +36,8 @@ import {
   type ClientResolvedEvent,
 } from "../../src/eventstore/eventstoredb/codec.ts";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
+import { subscribeToAll } from "../../src/eventstore/eventstoredb/subscription.ts";
+import { DEFAULT_COALESCE_MS } from "../../src/eventstore/gather.ts";
 import { FakeClient, asBigInt, resolved, systemRecords } from "./fake-eventstoredb-client.ts";
 
 const systemEvent = (n: number): AllStreamResolvedEvent => resolved({ n, streamId: "$$$stats", type: "$metadata" });
@@ -327,11 +329,10 @@ describe("adapter over a fake client", () => {
       if (index === 0) served.fail(new UnavailableError());
       else fake.write(resolved({ n: 4 }));
     };
-    const store = eventStoreOnClient(fake.asClient());
     const controller = new AbortController();
     const seen: number[] = [];
     const checkpoints: (string | null)[] = [];
-    for await (const batch of store.subscribe({ signal: controller.signal })) {
+    for await (const batch of subscribeToAll(fake.asClient(), { signal: controller.signal }, DEFAULT_COALESCE_MS)) {
       seen.push(...ids(batch.events));
       checkpoints.push(batch.checkpoint);
       if (seen.length >= 3) controller.abort();
@@ -346,10 +347,9 @@ describe("adapter over a fake client", () => {
 
   it("subscribe starts after `after`, filters by type on the server and the client", async () => {
     const fake = new FakeClient([resolved({ n: 5, type: "B" }), resolved({ n: 6, type: "A" }), resolved({ n: 7, type: "B" })]);
-    const store = eventStoreOnClient(fake.asClient());
     const controller = new AbortController();
     const seen: number[] = [];
-    for await (const batch of store.subscribe({ after: "500:500", types: ["B"], signal: controller.signal })) {
+    for await (const batch of subscribeToAll(fake.asClient(), { after: "500:500", types: ["B"], signal: controller.signal }, DEFAULT_COALESCE_MS)) {
       seen.push(...ids(batch.events));
       controller.abort();
     }
@@ -361,8 +361,7 @@ describe("adapter over a fake client", () => {
 
   it("subscribe stops when the consumer breaks out", async () => {
     const fake = new FakeClient([resolved({ n: 1 })]);
-    const store = eventStoreOnClient(fake.asClient());
-    for await (const batch of store.subscribe({ signal: new AbortController().signal })) {
+    for await (const batch of subscribeToAll(fake.asClient(), { signal: new AbortController().signal }, DEFAULT_COALESCE_MS)) {
       expect(ids(batch.events)).toEqual([1]);
       break;
     }
@@ -393,9 +392,8 @@ describe("adapter over a fake client", () => {
     // The server ends the first call once caught up, so the adapter resubscribes from where it got
     // to, having handed out everything that call was sent.
     fake.onSubscribe = (served, index) => (index === 0 ? served.end() : controller.abort());
-    const store = eventStoreOnClient(fake.asClient());
     const batches: ReadAllResult[] = [];
-    for await (const batch of store.subscribe({ types: ["A"], signal: controller.signal })) batches.push(batch);
+    for await (const batch of subscribeToAll(fake.asClient(), { types: ["A"], signal: controller.signal }, DEFAULT_COALESCE_MS)) batches.push(batch);
 
     expect(batches.flatMap((batch) => ids(batch.events))).toEqual(Array.from({ length: 12 }, (_, i) => 5 * i + 1));
     // The server sent checkpoints after 32, 64 and 96 records: the last lies past event 56, the last "A".
@@ -411,9 +409,8 @@ describe("adapter over a fake client", () => {
     const fake = new FakeClient(log);
     const controller = new AbortController();
     fake.onSubscribe = (served, index) => (index === 0 ? served.end() : controller.abort());
-    const store = eventStoreOnClient(fake.asClient());
     const seen: number[] = [];
-    for await (const batch of store.subscribe({ types: ["A"], batchSize: 100, signal: controller.signal })) {
+    for await (const batch of subscribeToAll(fake.asClient(), { types: ["A"], batchSize: 100, signal: controller.signal }, DEFAULT_COALESCE_MS)) {
       // Taking nothing more until the adapter has paused the client makes the client hold events back.
       const client = fake.served[0]?.subscription;
       if (seen.length === 0 && client && !client.isPaused()) await once(client, "pause");

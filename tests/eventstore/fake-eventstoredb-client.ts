@@ -257,11 +257,6 @@ export class FakeClient {
   readonly faults: ServerFault[] = [];
   /** The server's `MaxAppendSize` setting, in bytes. */
   maxAppendSize = MAX_APPEND_SIZE;
-  /**
-   * How long a record takes to reach subscriptions, live or catching up: a busy server, or one that
-   * reads a long log to a subscription after a restart. Reads and appends are not delayed.
-   */
-  subscriptionLatencyMs = 0;
   /** While set, the node is down: every call fails with it. */
   #outage: ServerFault | null = null;
   /**
@@ -301,14 +296,7 @@ export class FakeClient {
   /** A record written to $all now: live subscriptions are sent it. */
   write(record: AllStreamResolvedEvent): void {
     this.log.push(record);
-    const live = this.served.filter((served) => served.live);
-    if (this.subscriptionLatencyMs === 0) for (const served of live) served.serve(record);
-    else this.#afterLatency(() => live.forEach((served) => served.serve(record)));
-  }
-
-  #afterLatency(send: () => void): void {
-    if (this.subscriptionLatencyMs === 0) setImmediate(send);
-    else setTimeout(send, this.subscriptionLatencyMs);
+    for (const served of this.served.filter((served) => served.live)) served.serve(record);
   }
 
   readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
@@ -363,7 +351,7 @@ export class FakeClient {
     const served = new ServedSubscription(options);
     this.served.push(served);
     const index = this.served.length - 1;
-    this.#afterLatency(() => {
+    setImmediate(() => {
       try {
         this.meetFault();
       } catch (error) {

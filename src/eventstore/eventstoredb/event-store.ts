@@ -47,6 +47,7 @@ import {
 } from "./codec.ts";
 import { DEFAULT_COALESCE_MS } from "../gather.ts";
 import { appendItems, detectGroupedAppend, reconnectToLeader, sendGroup, type GroupedAppendCall, type ItemOutcome } from "./grouped-append.ts";
+import { SharedFeed } from "./shared-feed.ts";
 import { subscribeToAll } from "./subscription.ts";
 
 /** Records per read when scanning $all, however few events the caller wants. */
@@ -291,6 +292,11 @@ export function eventStoreOnClient(
     return results;
   }
 
+  // The projections' live subscriptions share one subscription to $all (see SharedFeed).
+  const feed = new SharedFeed(
+    (after, signal, awaited) => subscribeToAll(client, { after, signal, awaited }, coalesceMs),
+    (options) => store.readAll(options),
+  );
   const store: EventStore = {
     async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
       const [result] = await appendAll([validateAppend(streamId, events, expected)]);
@@ -379,7 +385,7 @@ export function eventStoreOnClient(
     },
 
     subscribe(options) {
-      return subscribeToAll(client, options, coalesceMs);
+      return feed.subscribe(options);
     },
 
     async close(): Promise<void> {

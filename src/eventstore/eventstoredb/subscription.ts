@@ -23,6 +23,11 @@ import {
   type LogPosition,
 } from "./codec.ts";
 
+/** A subscription's batch, with each event's place in the log (its `position` is the commit's alone, shared by the events of one append). */
+export interface PositionedBatch extends ReadAllResult {
+  positions: LogPosition[];
+}
+
 /** Events buffered from one subscription; the stream is paused while the consumer lags this far behind. */
 const HIGH_WATER = 1_000;
 
@@ -140,7 +145,7 @@ export async function* subscribeToAll(
   client: KurrentDBClient,
   { after, types, batchSize = 500, signal, awaited }: SubscribeOptions,
   coalesceMs: number,
-): AsyncGenerator<ReadAllResult> {
+): AsyncGenerator<PositionedBatch> {
   let last: LogPosition | null = decodeCheckpoint(after);
   const typeSet = types ? new Set(types) : null;
   const filter = types ? eventTypeFilter({ regex: eventTypesRegex(types) }) : excludeSystemEvents();
@@ -161,16 +166,20 @@ export async function* subscribeToAll(
         }
         const before = last;
         const events: RecordedEvent[] = [];
+        const positions: LogPosition[] = [];
         for (const item of taken.items) {
           const position = "scanned" in item ? item.scanned : positionOf(item.event);
           if (position === null || (last !== null && comparePositions(position, last) <= 0)) continue;
           last = position;
           const event = "event" in item ? toVisibleEvent(item.event, typeSet) : null;
-          if (event) events.push(event);
+          if (event) {
+            events.push(event);
+            positions.push(position);
+          }
         }
         if (last !== null && last !== before) {
           attempt = 0;
-          yield { events, checkpoint: encodeCheckpoint(last) };
+          yield { events, positions, checkpoint: encodeCheckpoint(last) };
         }
         // Live, events arrive one by one: let those of the moment gather into the next batch.
         if (taken.items.length < batchSize) await gatherMoment({ signal, awaited }, coalesceMs);
