@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type ExpressionBuilder, type Kysely, sql, type UpdateObject } from "kysely";
 import type { BindIdempotencyKey } from "../commands/payments/dependencies.ts";
 import type { Database } from "../db/schema.ts";
 import type { TransactionView } from "../domain/payments/index.ts";
 import { newId } from "../ids.ts";
+import { idempotencyRecordWrite } from "../retry/policies.ts";
+import { retry } from "../retry/retry.ts";
 import { principalOf } from "./auth.ts";
 import { type IdempotencyRecords, idempotencyRecords, isRetained } from "./idempotency-records.ts";
 import { ApiProblem } from "./problems.ts";
@@ -243,7 +244,7 @@ export function registerIdempotency(
     const answer = { scope: claim.scope, key: claim.key, token: claim.token, statusCode: reply.statusCode, headers, body };
     const store = () => records.storeAnswer(answer);
     try {
-      await retryBriefly(store);
+      await retry(idempotencyRecordWrite, store);
     } catch (error) {
       // The answer carries a recorded transaction and the key stays bound to it: a retry answers
       // that transaction as it stands, so the caller still gets this answer now.
@@ -273,7 +274,7 @@ async function releaseClaim(db: Kysely<Database>, claim: IdempotencyClaim, token
       where("claim_token", "=", token),
       ...(unbound ? [] : [where("transaction_id", "is", null)]),
     ]);
-  const released = await retryBriefly(async () =>
+  const released = await retry(idempotencyRecordWrite, async () =>
     claim.resourceId === undefined
       ? (await db.deleteFrom("idempotency_records").where(ofThisClaim).executeTakeFirst()).numDeletedRows
       : (await db.updateTable("idempotency_records").set({ locked_until: null }).where(ofThisClaim).executeTakeFirst()).numUpdatedRows,
@@ -318,18 +319,6 @@ export function bindIdempotencyKey(request: FastifyRequest): BindIdempotencyKey 
     }
     return claim.records.bindKey({ scope: claim.scope, key: claim.key, token: claim.token, transactionId, paymentId });
   };
-}
-
-/** A write that a database fault (a dropped connection, a restart) may break: tried again for about 1.5 s. */
-async function retryBriefly<Result>(write: () => Promise<Result>): Promise<Result> {
-  for (let delay = 50; ; delay *= 2) {
-    try {
-      return await write();
-    } catch (error) {
-      if (delay > 800) throw error;
-      await sleep(delay);
-    }
-  }
 }
 
 const inProgress = () =>

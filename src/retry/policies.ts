@@ -86,6 +86,18 @@ export const projectionReachingHead = (withinMs: number): PollPolicy => ({
 });
 
 /**
+ * An idempotency record's write (an answer stored, a claim released) that a database fault of the
+ * moment (a dropped connection, a restart) broke: tried again for about 1.5 s, so the key is not
+ * left blocked for the claim's whole lock.
+ */
+export const idempotencyRecordWrite = {
+  waitsFor: "the database to take an idempotency record's write",
+  maxAttempts: 6,
+  pauseMs: doubling(50, 800),
+  retries: (_failure: unknown) => true,
+} satisfies RetryPolicy;
+
+/**
  * A payment method's deletion, until the payments that read its key have had their processor
  * calls answered: at most one processor timeout and a margin (`withinMs`, see `usesEnded`).
  */
