@@ -4,7 +4,7 @@ import type { Database } from "../../src/db/schema.ts";
 import { type ClientEvent, clientStreamId } from "../../src/domain/clients/decider.ts";
 import { clientsProjection } from "../../src/projections/clients/clients-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
-import { eventLog, projectionSpec } from "../support/projection-spec.ts";
+import { eventLog, idSequence, projectionSpec } from "../support/projection-spec.ts";
 
 const registeredAt = "2026-01-01T00:00:00.000Z";
 const later = "2026-01-02T00:00:00.000Z";
@@ -48,11 +48,7 @@ for (const target of testDatabaseTargets()) {
     const { given } = projectionSpec(clientsProjection, () => database.db);
     const record = eventLog();
     // One database for the file: each test a client of its own, with keys of its own.
-    let ids = 0;
-    const newId = () => {
-      ids += 1;
-      return `0190a8e2-0000-7000-8000-${ids.toString().padStart(12, "0")}`;
-    };
+    const newId = idSequence();
     const newClient = () => {
       const clientId = newId();
       return {

@@ -14,7 +14,7 @@ import { hostConfigurationCreateSchema, type Processor, type ProcessorConfigurat
 import { hostConfigurationsProjection } from "../../src/projections/host-configurations/host-configurations-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { validBodies } from "../support/host-configurations.ts";
-import { eventLog, projectionSpec } from "../support/projection-spec.ts";
+import { eventLog, idSequence, projectionSpec } from "../support/projection-spec.ts";
 
 const t1 = "2026-01-01T00:00:00.000Z";
 const t2 = "2026-01-02T00:00:00.000Z";
@@ -71,11 +71,7 @@ for (const target of testDatabaseTargets()) {
     const { given } = projectionSpec(hostConfigurationsProjection, () => database.db);
     const record = eventLog();
     // One database for the file: each test a client and configurations of its own.
-    let ids = 0;
-    const newId = () => {
-      ids += 1;
-      return `0190a8e2-0000-7000-8000-${ids.toString().padStart(12, "0")}`;
-    };
+    const newId = idSequence();
     const configuration = (hostConfigurationId: string) => (...events: HostConfigurationEvent[]) => record(hostConfigurationStreamId(hostConfigurationId), events);
 
     it("shows a new configuration as the API serves it, no default", async () => {

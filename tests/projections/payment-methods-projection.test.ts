@@ -10,7 +10,7 @@ import {
 } from "../../src/domain/payment-methods/decider.ts";
 import { paymentMethodsProjection } from "../../src/projections/payment-methods/payment-methods-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
-import { eventLog, projectionSpec } from "../support/projection-spec.ts";
+import { eventLog, idSequence, projectionSpec } from "../support/projection-spec.ts";
 
 const clientId = "0190a8e2-0000-7000-8000-0000000000c1";
 const dataKeyId = "0190a8e2-0000-7000-8000-0000000000d1";
@@ -88,10 +88,9 @@ for (const target of testDatabaseTargets()) {
     const { given } = projectionSpec(paymentMethodsProjection, () => database.db);
     const record = eventLog();
     // One database for the file: each test a payment method of its own.
-    let methods = 0;
+    const newMethodId = idSequence();
     const newMethod = () => {
-      methods += 1;
-      const id = `0190a8e2-0000-7000-8000-${methods.toString().padStart(12, "0")}`;
+      const id = newMethodId();
       return { id, events: (...events: (PaymentMethodCreated | PaymentMethodDeleted)[]) => record(paymentMethodStreamId(id), events), read: methodRow(id) };
     };
 

@@ -8,7 +8,7 @@ import { totalsOf } from "../../src/domain/settlements/totals.ts";
 import { type SettlementView, toSettlementView } from "../../src/domain/settlements/view.ts";
 import { settlementsProjection } from "../../src/projections/settlements/settlements-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
-import { eventLog, projectionSpec } from "../support/projection-spec.ts";
+import { eventLog, idSequence, projectionSpec } from "../support/projection-spec.ts";
 
 const saleIds = ["0190a8e2-0000-7000-8000-000000000001", "0190a8e2-0000-7000-8000-000000000002"];
 const candidates = saleIds.map((transactionId) => ({ transactionId, paymentId: transactionId }));
@@ -80,10 +80,9 @@ for (const target of testDatabaseTargets()) {
     const { given } = projectionSpec(settlementsProjection, () => database.db);
     const record = eventLog();
     // One database for the file: each test a batch of its own.
-    let batches = 0;
+    const newBatchId = idSequence();
     const newBatch = () => {
-      batches += 1;
-      const batch = batchOf(`0190a8e2-0000-7000-8000-${batches.toString().padStart(12, "0")}`);
+      const batch = batchOf(newBatchId());
       return { batch, events: (...events: SettlementEvent[]) => record(settlementStreamId(batch.settlementId), events), read: batchRead(batch.settlementId) };
     };
 

@@ -11,7 +11,7 @@ import { webhookEndpointStreamId, type WebhookEndpointEvent, type WebhookEndpoin
 import type { EventSubscription } from "../../src/domain/webhooks/event-types.ts";
 import { webhooksProjection } from "../../src/projections/webhooks/webhooks-projection.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
-import { eventLog, projectionSpec } from "../support/projection-spec.ts";
+import { eventLog, idSequence, projectionSpec } from "../support/projection-spec.ts";
 import { approved, at, hostConfigurationId, initiated } from "../domain/payments/fixtures.ts";
 
 const created = "2026-01-01T00:00:00.000Z";
@@ -81,11 +81,7 @@ for (const target of testDatabaseTargets()) {
     const { given } = projectionSpec(webhooksProjection, () => database.db);
     const record = eventLog();
     // One database for the file: each test a client, endpoints and payments of its own.
-    let ids = 0;
-    const newId = () => {
-      ids += 1;
-      return `0190a8e2-0000-7000-8000-${ids.toString().padStart(12, "0")}`;
-    };
+    const newId = idSequence();
     const endpointEvents = (endpointId: string, ...events: WebhookEndpointEvent[]) => record(webhookEndpointStreamId(endpointId), events);
     const paymentEvents = (paymentId: string, ...events: PaymentEvent[]) => record(`payment-${paymentId}`, events);
     const sale = (saleId: string, clientId: string) => initiated(saleId, "sale", 1000, null, { clientId });

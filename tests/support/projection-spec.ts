@@ -66,3 +66,12 @@ export function eventLog() {
       return { id, streamId, type, data: data as JsonObject, metadata: {}, revision, position, recordedAt: new Date(0) };
     });
 }
+
+/** Ids for the tests of one file that share a database: each call a new one, in order. */
+export function idSequence(): () => string {
+  let last = 0;
+  return () => {
+    last += 1;
+    return `0190a8e2-0000-7000-8000-${last.toString().padStart(12, "0")}`;
+  };
+}
