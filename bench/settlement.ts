@@ -207,13 +207,14 @@ async function awaitingSettlement(target: BenchTarget, hostConfigurationId: stri
 }
 
 /** The batch of the host configuration, closed or not (a refused close answers no id). */
-async function settlementIdOf(target: BenchTarget, hostConfigurationId: string): Promise<string> {
-  const { settlement_id } = await target.connection.db
+/** The batch of the host configuration, if one was opened (a refused close opens none). */
+async function settlementIdOf(target: BenchTarget, hostConfigurationId: string): Promise<string | undefined> {
+  const found = await target.connection.db
     .selectFrom("settlements")
     .select("settlement_id")
     .where("host_configuration_id", "=", hostConfigurationId)
-    .executeTakeFirstOrThrow();
-  return settlement_id;
+    .executeTakeFirst();
+  return found?.settlement_id;
 }
 
 interface EventsOfType {
@@ -348,7 +349,8 @@ async function main(): Promise<void> {
       const [beforeRate = 0, duringRate = 0, afterRate = 0] = perSecond;
       const withoutRate = (beforeRate + afterRate) / 2;
       const cost = 1 - duringRate / withoutRate;
-      const events = await closeEvents(store, await settlementIdOf(target, batchClient.hostConfiguration.id));
+      const settlementId = await settlementIdOf(target, batchClient.hostConfiguration.id);
+      const events = settlementId === undefined ? [] : await closeEvents(store, settlementId);
 
       const results: ResultRow[] = [
         row("events", "store", eventStoreUrl ? "EventStoreDB" : "PostgreSQL"),

@@ -9,6 +9,8 @@ export type TestDatabaseTarget = "postgres" | "pglite";
 
 /** The databases this run tests against: PGlite always, PostgreSQL when DATABASE_URL is set. */
 export function testDatabaseTargets(): TestDatabaseTarget[] {
+  // With the events in a live server, the targets would share its log: one target, the last.
+  if (testEnvironment.journeysEventStoreUrl) return testEnvironment.databaseUrl ? ["postgres"] : ["pglite"];
   return testEnvironment.databaseUrl ? ["pglite", "postgres"] : ["pglite"];
 }
 

@@ -3,6 +3,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "./database.ts";
+import { testEnvironment } from "./environment.ts";
 
 export const TEST_ADMIN_KEY = "test-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -103,7 +104,8 @@ export async function apiRequest(
 function instanceConfig(databaseUrl: string | undefined, environment: Record<string, string>): Config {
   // Long enough that a busy machine's slow answer is not taken for a processor that never answers;
   // the timeout cards are held far longer.
-  return testConfig(databaseUrl, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
+  const liveEvents: Record<string, string> = testEnvironment.journeysEventStoreUrl === undefined ? {} : { EVENTSTORE_URL: testEnvironment.journeysEventStoreUrl };
+  return testConfig(databaseUrl, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...liveEvents, ...environment });
 }
 
 /** The real service on a fresh database, listening on a free loopback port. */
