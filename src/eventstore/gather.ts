@@ -4,6 +4,9 @@ import type { SubscribeOptions } from "./port.ts";
 /** How long a live subscriber gathers by default: short beside a request, long beside one append. */
 export const DEFAULT_COALESCE_MS = 30;
 
+/** How often, by default, a live subscriber at the head reads for the appends of other processes. */
+export const DEFAULT_POLL_INTERVAL_MS = 200;
+
 /**
  * Lets the events of the moment gather for a live subscriber, so that they are applied as one
  * batch (one transaction) rather than one each: for `ms`, or until someone awaits the subscriber

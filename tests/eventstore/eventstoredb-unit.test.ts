@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import {
   ANY,
@@ -16,14 +15,11 @@ import {
 import { ConcurrencyError, InvalidAppendError } from "../../src/eventstore/errors.ts";
 import type { ReadAllResult, RecordedEvent } from "../../src/eventstore/port.ts";
 import {
-  backoffDelay,
   comparePositions,
   decodeCheckpoint,
   describeFailure,
   encodeCheckpoint,
-  eventTypesRegex,
   isMissingStreamError,
-  isPermanentSubscriptionError,
   isTransientError,
   positionOf,
   toActualRevision,
@@ -36,8 +32,7 @@ import {
   type ClientResolvedEvent,
 } from "../../src/eventstore/eventstoredb/codec.ts";
 import { eventStoreOnClient } from "../../src/eventstore/eventstoredb/event-store.ts";
-import { subscribeToAll } from "../../src/eventstore/eventstoredb/subscription.ts";
-import { DEFAULT_COALESCE_MS } from "../../src/eventstore/gather.ts";
+import { AppendSignal, type PositionedBatch, readLive } from "../../src/eventstore/eventstoredb/live-reads.ts";
 import { FakeClient, asBigInt, resolved, systemRecords } from "./fake-eventstoredb-client.ts";
 
 const systemEvent = (n: number): AllStreamResolvedEvent => resolved({ n, streamId: "$$$stats", type: "$metadata" });
@@ -189,12 +184,6 @@ describe("error classification", () => {
     expect(isMissingStreamError(new UnavailableError())).toBe(false);
   });
 
-  it("retries transient subscription errors and gives up on permanent ones", () => {
-    expect(isPermanentSubscriptionError(new UnavailableError())).toBe(false);
-    expect(isPermanentSubscriptionError(new Error("socket hang up"))).toBe(false);
-    expect(isPermanentSubscriptionError(Object.assign(new Error("denied"), { type: "access-denied" }))).toBe(true);
-  });
-
   it("answers a failure that says nothing about a leader change as not transient (a 500, logged)", () => {
     expect(isTransientError(new UnknownError(undefined, "Could not recognize Something Else"))).toBe(false);
     expect(isTransientError(new UnknownError())).toBe(false);
@@ -210,20 +199,6 @@ describe("error classification", () => {
     expect(describeFailure(Object.assign(new Error("14 UNAVAILABLE: read ECONNRESET"), { code: 14 }))).toBe("Error, code 14: 14 UNAVAILABLE: read ECONNRESET");
   });
 
-  it("backs off from 100 ms, doubling, up to 5 s", () => {
-    expect([0, 1, 2, 3, 5, 6, 100].map((attempt) => backoffDelay(attempt))).toEqual([100, 200, 400, 800, 3_200, 5_000, 5_000]);
-  });
-
-  it("builds an anchored, escaped event type regex", () => {
-    const regex = new RegExp(eventTypesRegex(["Payment.Captured.v1", "a+b", "x|y"]));
-    expect(regex.test("Payment.Captured.v1")).toBe(true);
-    expect(regex.test("PaymentXCaptured.v1")).toBe(false);
-    expect(regex.test("a+b")).toBe(true);
-    expect(regex.test("aab")).toBe(false);
-    expect(regex.test("x|y")).toBe(true);
-    expect(regex.test("x")).toBe(false);
-    expect(regex.test("Payment.Captured.v10")).toBe(false);
-  });
 });
 
 describe("adapter over a fake client", () => {
@@ -322,50 +297,67 @@ describe("adapter over a fake client", () => {
     expect(await store.readHead()).toEqual({ position: null, recordedAt: null, checkpoint: null });
   });
 
-  it("subscribe resumes after a dropped subscription without duplicates or gaps, and stops on abort", async () => {
-    const fake = new FakeClient([resolved({ n: 1 }), systemEvent(2), resolved({ n: 3, numeric: true })]);
-    fake.onSubscribe = (served, index) => {
-      // The first call drops after catching up; the second, from event 3, is sent event 3 again.
-      if (index === 0) served.fail(new UnavailableError());
-      else fake.write(resolved({ n: 4 }));
+  /** The live feed over the fake server's reads. */
+  const liveFeed = (fake: FakeClient, options: { after?: string; pollIntervalMs?: number; signal: AbortSignal }, appends = new AppendSignal()) => {
+    const client = fake.asClient();
+    const readAllPage = async (fromPosition: Parameters<typeof client.readAll>[0] extends infer O ? (O extends { fromPosition?: infer P } ? P : never) : never, maxCount: number) => {
+      const page: AllStreamResolvedEvent[] = [];
+      for await (const record of client.readAll({ fromPosition, maxCount })) page.push(record);
+      return page;
     };
+    return readLive(readAllPage, { after: options.after ?? null, signal: options.signal }, { pollIntervalMs: options.pollIntervalMs ?? 60_000, coalesceMs: 10 }, appends);
+  };
+
+  it("the live feed reads $all after `after`, page by page, every visible event with its place in the log", async () => {
+    const log = [resolved({ n: 5, type: "B" }), systemEvent(6), resolved({ n: 7, type: "A" }), ...Array.from({ length: 600 }, (_, i) => resolved({ n: 8 + i }))];
     const controller = new AbortController();
-    const seen: number[] = [];
-    const checkpoints: (string | null)[] = [];
-    for await (const batch of subscribeToAll(fake.asClient(), { signal: controller.signal }, DEFAULT_COALESCE_MS)) {
-      seen.push(...ids(batch.events));
-      checkpoints.push(batch.checkpoint);
-      if (seen.length >= 3) controller.abort();
+    const batches: PositionedBatch[] = [];
+    for await (const batch of liveFeed(new FakeClient(log), { after: "500:500", signal: controller.signal })) {
+      batches.push(batch);
+      if (batches.flatMap((b) => b.events).length === 601) controller.abort();
     }
-    expect(seen).toEqual([1, 3, 4]);
-    expect(checkpoints.at(-1)).toBe("400:400");
-    expect(fake.served).toHaveLength(2);
-    expect(fake.served[0]?.options.fromPosition).toBe("start");
-    expect(fake.served[1]?.options.fromPosition).toEqual({ commit: 300n, prepare: 300n });
-    expect(fake.served.every((served) => served.unsubscribed)).toBe(true);
+    const seen = batches.flatMap((batch) => ids(batch.events));
+    expect(seen).toEqual([7, ...Array.from({ length: 600 }, (_, i) => 8 + i)]);
+    // A page is a batch's worth of records (500), the one at `after` and system ones included.
+    expect(batches.map((batch) => batch.events.length)).toEqual([499, 102]);
+    expect(batches[0]?.positions.slice(0, 2)).toEqual([{ commit: 700n, prepare: 700n }, { commit: 800n, prepare: 800n }]);
+    expect(batches.at(-1)?.checkpoint).toBe("60700:60700");
   });
 
-  it("subscribe starts after `after`, filters by type on the server and the client", async () => {
-    const fake = new FakeClient([resolved({ n: 5, type: "B" }), resolved({ n: 6, type: "A" }), resolved({ n: 7, type: "B" })]);
-    const controller = new AbortController();
-    const seen: number[] = [];
-    for await (const batch of subscribeToAll(fake.asClient(), { after: "500:500", types: ["B"], signal: controller.signal }, DEFAULT_COALESCE_MS)) {
-      seen.push(...ids(batch.events));
-      controller.abort();
-    }
-    expect(seen).toEqual([7]);
-    const filter = fake.served[0]?.options.filter;
-    expect(filter).toMatchObject({ filterOn: "eventType", regex: "^(?:B)$" });
-    expect(fake.served[0]?.options.fromPosition).toEqual({ commit: 500n, prepare: 500n });
-  });
-
-  it("subscribe stops when the consumer breaks out", async () => {
+  it("at the head, the live feed reads again at this process's next append, without waiting for the poll", async () => {
     const fake = new FakeClient([resolved({ n: 1 })]);
-    for await (const batch of subscribeToAll(fake.asClient(), { signal: new AbortController().signal }, DEFAULT_COALESCE_MS)) {
-      expect(ids(batch.events)).toEqual([1]);
-      break;
-    }
-    expect(fake.served[0]?.unsubscribed).toBe(true);
+    const appends = new AppendSignal();
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const feeding = (async () => {
+      for await (const batch of liveFeed(fake, { signal: controller.signal }, appends)) {
+        seen.push(...ids(batch.events));
+        if (seen.length === 2) controller.abort();
+      }
+    })();
+    await expect.poll(() => seen, { timeout: 2_000, interval: 5 }).toEqual([1]);
+    // Past the read after the events of that moment gathered: the feed waits at the head.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    fake.write(resolved({ n: 2 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Written by another process: not read until the poll, a minute away.
+    expect(seen).toEqual([1]);
+    appends.appended();
+    await feeding;
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it("at the head, the live feed reads at each poll for other processes' appends, and stops on abort while it waits", async () => {
+    const fake = new FakeClient([]);
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const feeding = (async () => {
+      for await (const batch of liveFeed(fake, { signal: controller.signal, pollIntervalMs: 20 })) seen.push(...ids(batch.events));
+    })();
+    fake.write(resolved({ n: 1 }));
+    await expect.poll(() => seen, { timeout: 2_000, interval: 5 }).toEqual([1]);
+    controller.abort();
+    await feeding;
   });
 
   /**
@@ -385,41 +377,6 @@ describe("adapter over a fake client", () => {
     for (let n = 61; n <= 100; n += 1) records.push(n % 2 === 0 ? resolved({ n, type: "B" }) : systemRecords.stats(n));
     return records;
   };
-
-  it("a filtered subscription's checkpoint moves past records it does not deliver, at the server's checkpoints", async () => {
-    const fake = new FakeClient(liveLog());
-    const controller = new AbortController();
-    // The server ends the first call once caught up, so the adapter resubscribes from where it got
-    // to, having handed out everything that call was sent.
-    fake.onSubscribe = (served, index) => (index === 0 ? served.end() : controller.abort());
-    const batches: ReadAllResult[] = [];
-    for await (const batch of subscribeToAll(fake.asClient(), { types: ["A"], signal: controller.signal }, DEFAULT_COALESCE_MS)) batches.push(batch);
-
-    expect(batches.flatMap((batch) => ids(batch.events))).toEqual(Array.from({ length: 12 }, (_, i) => 5 * i + 1));
-    // The server sent checkpoints after 32, 64 and 96 records: the last lies past event 56, the last "A".
-    expect(batches.at(-1)?.checkpoint).toBe("9600:9600");
-    expect(fake.served[1]?.options.fromPosition).toEqual({ commit: 9600n, prepare: 9600n });
-  });
-
-  it("a checkpoint never overtakes events the client still holds", async () => {
-    // Far more events and checkpoints than the adapter buffers, so it pauses the client, which then
-    // holds back the few events that come before each checkpoint while the server's checkpoints
-    // keep coming.
-    const log = Array.from({ length: 20_000 }, (_, i) => resolved({ n: i + 1, type: i % 8 === 0 ? "A" : "B" }));
-    const fake = new FakeClient(log);
-    const controller = new AbortController();
-    fake.onSubscribe = (served, index) => (index === 0 ? served.end() : controller.abort());
-    const seen: number[] = [];
-    for await (const batch of subscribeToAll(fake.asClient(), { types: ["A"], batchSize: 100, signal: controller.signal }, DEFAULT_COALESCE_MS)) {
-      // Taking nothing more until the adapter has paused the client makes the client hold events back.
-      const client = fake.served[0]?.subscription;
-      if (seen.length === 0 && client && !client.isPaused()) await once(client, "pause");
-      seen.push(...ids(batch.events));
-      const last = batch.events.at(-1);
-      if (last) expect(decodeCheckpoint(batch.checkpoint)?.commit).toBeGreaterThanOrEqual(last.position);
-    }
-    expect(seen).toEqual(log.filter((record) => record.event?.type === "A").map((record) => Number(record.event?.revision) + 1));
-  });
 
   it("a caught-up filtered reader finds nothing after its checkpoint, whatever follows its last event", async () => {
     const fake = new FakeClient(liveLog());

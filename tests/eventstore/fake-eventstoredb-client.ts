@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import {
   ANY,
   AppendConsistencyViolationError,
@@ -20,16 +19,10 @@ import {
   type EventData,
   type ReadStreamOptions as ClientReadStreamOptions,
   type AllStreamResolvedEvent,
-  type AllStreamSubscription,
   type AppendResult as ClientAppendResult,
   type KurrentDBClient,
-  type Filter,
   type ReadAllOptions as ClientReadAllOptions,
-  type SubscribeToAllOptions,
 } from "@kurrent/kurrentdb-client";
-// The client's own subscription stream, so events and checkpoints reach the adapter in the order,
-// and with the buffering, of the real client.
-import { Subscription } from "@kurrent/kurrentdb-client/dist/streams/utils/Subscription.js";
 // The client's own translation of a failed gRPC call, so a fault is the error the client throws.
 import { convertToCommandError } from "@kurrent/kurrentdb-client/dist/utils/CommandError.js";
 
@@ -73,96 +66,7 @@ export const systemRecords = {
   stats: (n: number) => resolved({ n, streamId: "$stats-127.0.0.1:2113", type: "$statsCollected" }),
 };
 
-/** The search window a server applies to a filtered subscription when the client names none. */
-const DEFAULT_MAX_SEARCH_WINDOW = 32;
-
 const commitOf = (record: AllStreamResolvedEvent): bigint => BigInt(record.event?.position.commit ?? 0n);
-
-/** One message of the gRPC read stream, as the client's Subscription transform reads it. */
-type ReadResponse =
-  | { hasEvent: () => true; getEvent: () => AllStreamResolvedEvent }
-  | { hasCheckpoint: () => true; getCheckpoint: () => { getCommitPosition: () => string; getPreparePosition: () => string } }
-  | { hasCaughtUp: () => true; getCaughtUp: () => { hasTimestamp: () => false } };
-
-function matcher(filter: Filter | undefined): (record: AllStreamResolvedEvent) => boolean {
-  if (!filter) return () => true;
-  const field = (record: AllStreamResolvedEvent) => (filter.filterOn === "eventType" ? record.event?.type : record.event?.streamId) ?? "";
-  if ("regex" in filter) {
-    const regex = new RegExp(filter.regex);
-    return (record) => regex.test(field(record));
-  }
-  return (record) => filter.prefixes.some((prefix) => field(record).startsWith(prefix));
-}
-
-/**
- * What the server does for one subscription to $all: sends the records from `fromPosition` on
- * (the one at it included, which a real server may do after a resubscription) that pass the
- * filter, and, on a filtered subscription, a checkpoint at the last record it scanned after every
- * `checkpointInterval × maxSearchWindow` records, matching or not; then "caught up", then live.
- */
-export class ServedSubscription {
-  unsubscribed = false;
-  /** Whether it has been sent what the log held when it started, so new records go to it live. */
-  live = false;
-  readonly subscription: AllStreamSubscription;
-  readonly #grpc = Object.assign(new PassThrough({ objectMode: true }), { cancel: () => this.#cancel() });
-  readonly #matches: (record: AllStreamResolvedEvent) => boolean;
-  readonly #checkpointEvery: number | null;
-  #scanned = 0;
-
-  constructor(readonly options: SubscribeToAllOptions) {
-    const { filter } = options;
-    this.#matches = matcher(filter);
-    this.#checkpointEvery = filter ? filter.checkpointInterval * (filter.maxSearchWindow ?? DEFAULT_MAX_SEARCH_WINDOW) : null;
-    this.subscription = new Subscription<AllStreamResolvedEvent>(
-      async () => this.#grpc as never,
-      (event) => event as unknown as AllStreamResolvedEvent,
-      {},
-      filter?.checkpointReached,
-    ) as unknown as AllStreamSubscription;
-  }
-
-  /** Serves the records of the log it starts at, then reports it has caught up. */
-  catchUp(log: readonly AllStreamResolvedEvent[]): void {
-    const from = this.options.fromPosition;
-    const start = from === undefined || from === "start" ? 0n : from === "end" ? Infinity : BigInt(from.commit);
-    for (const record of log) if (commitOf(record) >= start) this.serve(record);
-    this.#send({ hasCaughtUp: () => true, getCaughtUp: () => ({ hasTimestamp: () => false }) });
-    this.live = true;
-  }
-
-  serve(record: AllStreamResolvedEvent): void {
-    if (this.unsubscribed) return;
-    if (this.#matches(record)) this.#send({ hasEvent: () => true, getEvent: () => record });
-    this.#scanned += 1;
-    if (this.#checkpointEvery !== null && this.#scanned % this.#checkpointEvery === 0) {
-      const position = record.event?.position ?? { commit: 0n, prepare: 0n };
-      this.#send({
-        hasCheckpoint: () => true,
-        getCheckpoint: () => ({ getCommitPosition: () => String(position.commit), getPreparePosition: () => String(position.prepare) }),
-      });
-    }
-  }
-
-  /** The server closes the call; the client still hands out what it was sent before. */
-  end(): void {
-    this.#grpc.end();
-  }
-
-  /** The call fails, as when the server drops the subscription. */
-  fail(error: Error): void {
-    this.subscription.destroy(error);
-  }
-
-  #send(response: ReadResponse): void {
-    this.#grpc.write(response);
-  }
-
-  #cancel(): void {
-    this.unsubscribed = true;
-    this.#grpc.end();
-  }
-}
 
 /** A failed gRPC call as the client reports it: the status code, and the server's `exception` header when it sends one. */
 function grpcFailure(code: number, details: string, headers: Record<string, string> = {}): Error {
@@ -247,12 +151,11 @@ function rawGrpcFailure(code: number, details: string): Error {
 
 /** Just enough of KurrentDBClient, over an in-memory $all log. */
 export class FakeClient {
-  readonly served: ServedSubscription[] = [];
+  /** Every read of $all, as the client was asked for it. */
+  readonly readsOfAll: ClientReadAllOptions[] = [];
   readonly appends: unknown[][] = [];
   appendResult: () => Promise<ClientAppendResult> = async () => ({ success: true, nextExpectedRevision: 0n });
   streams = new Map<string, AllStreamResolvedEvent[]>();
-  /** Called once a new subscription has been sent what the log held. */
-  onSubscribe: (served: ServedSubscription, index: number) => void = () => {};
   /** Failures the next calls meet, one each, before they reach the log. */
   readonly faults: ServerFault[] = [];
   /** The server's `MaxAppendSize` setting, in bytes. */
@@ -271,10 +174,9 @@ export class FakeClient {
     private readonly backwardsInclusive = false,
   ) {}
 
-  /** The node goes down (its log kept, as on disk): live subscriptions drop, and every call fails with `fault` until `restart`. */
+  /** The node goes down (its log kept, as on disk): every call fails with `fault` until `restart`. */
   stop(fault: ServerFault = serverFaults.unavailable): void {
     this.#outage = fault;
-    for (const served of this.served) if (!served.unsubscribed) served.fail(fault());
   }
 
   restart(): void {
@@ -293,13 +195,14 @@ export class FakeClient {
     this.meetFault();
   }
 
-  /** A record written to $all now: live subscriptions are sent it. */
+  /** A record written to $all now, as by another process. */
   write(record: AllStreamResolvedEvent): void {
     this.log.push(record);
-    for (const served of this.served.filter((served) => served.live)) served.serve(record);
   }
 
-  readAll({ fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" }: ClientReadAllOptions = {}) {
+  readAll(options: ClientReadAllOptions = {}) {
+    const { fromPosition = "start", maxCount = Number.MAX_SAFE_INTEGER, direction = "forwards" } = options;
+    this.readsOfAll.push(options);
     const log = this.log;
     const inclusive = this.backwardsInclusive;
     const meetFault = () => this.meetReadFault();
@@ -345,23 +248,6 @@ export class FakeClient {
 
   async multiStreamAppend(..._args: unknown[]): Promise<AppendRecordsResult> {
     throw new UnsupportedError("multiStreamAppend", "25.1");
-  }
-
-  subscribeToAll(options: SubscribeToAllOptions): AllStreamSubscription {
-    const served = new ServedSubscription(options);
-    this.served.push(served);
-    const index = this.served.length - 1;
-    setImmediate(() => {
-      try {
-        this.meetFault();
-      } catch (error) {
-        served.fail(error as Error);
-        return;
-      }
-      served.catchUp(this.log);
-      this.onSubscribe(served, index);
-    });
-    return served.subscription;
   }
 
   async dispose(): Promise<void> {}

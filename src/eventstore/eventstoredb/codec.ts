@@ -238,16 +238,6 @@ export function describeFailure(error: unknown): string {
   return `${kind}: ${error.message.trim() || "(no message)"}`;
 }
 
-/** Errors that resubscribing cannot cure. */
-export function isPermanentSubscriptionError(error: unknown): boolean {
-  if (typeof error !== "object" || error === null || !("type" in error)) return false;
-  return (
-    error.type === ErrorType.ACCESS_DENIED ||
-    error.type === ErrorType.INVALID_ARGUMENT ||
-    error.type === ErrorType.UNSUPPORTED
-  );
-}
-
 export function isSystemEvent(streamId: string, type: string): boolean {
   return streamId.startsWith("$") || type.startsWith("$");
 }
@@ -301,14 +291,4 @@ export function toVisibleEvent(resolved: ClientResolvedEvent, types: ReadonlySet
   if (!event || isSystemEvent(event.streamId, event.type)) return null;
   if (types !== null && !types.has(event.type)) return null;
   return toRecordedEvent(resolved);
-}
-
-/** An anchored regex (the server uses .NET regexes) matching exactly these event types. */
-export function eventTypesRegex(types: readonly string[]): string {
-  const escaped = types.map((type) => type.replace(/[.*+?^${}()|[\]\\#]/g, "\\$&"));
-  return `^(?:${escaped.join("|")})$`;
-}
-
-export function backoffDelay(attempt: number, initialMs = 100, maxMs = 5_000): number {
-  return Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
 }

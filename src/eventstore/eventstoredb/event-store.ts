@@ -45,10 +45,10 @@ import {
   toVisibleEvent,
   type LogPosition,
 } from "./codec.ts";
-import { DEFAULT_COALESCE_MS } from "../gather.ts";
+import { DEFAULT_COALESCE_MS, DEFAULT_POLL_INTERVAL_MS } from "../gather.ts";
 import { appendItems, detectGroupedAppend, reconnectToLeader, sendGroup, type GroupedAppendCall, type ItemOutcome } from "./grouped-append.ts";
 import { SharedFeed } from "./shared-feed.ts";
-import { subscribeToAll } from "./subscription.ts";
+import { AppendSignal, readLive } from "./live-reads.ts";
 
 /** Records per read when scanning $all, however few events the caller wants. */
 const PAGE_SIZE = 100;
@@ -73,6 +73,8 @@ export interface EventStoreDbOptions {
   maxGroup?: number;
   /** How long a live subscriber lets the events of a moment gather (see gatherMoment), as the PostgreSQL store's option. */
   coalesceMs?: number;
+  /** How often a live subscriber at the head reads for other processes' appends, as the PostgreSQL store's option. */
+  pollIntervalMs?: number;
 }
 
 /**
@@ -150,7 +152,13 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
 /** The adapter over an existing client; exported so unit tests can hand it a fake one. */
 export function eventStoreOnClient(
   client: KurrentDBClient,
-  { retryForMs = eventStoreLeaderElection.withinMs, newReader, maxGroup = 256, coalesceMs = DEFAULT_COALESCE_MS }: EventStoreDbOptions = {},
+  {
+    retryForMs = eventStoreLeaderElection.withinMs,
+    newReader,
+    maxGroup = 256,
+    coalesceMs = DEFAULT_COALESCE_MS,
+    pollIntervalMs = DEFAULT_POLL_INTERVAL_MS,
+  }: EventStoreDbOptions = {},
 ): EventStore {
   /**
    * Whether a call gave up waiting for the store and none has succeeded since: then calls are
@@ -285,16 +293,20 @@ export function eventStoreOnClient(
     if (appends.every(isGroupable) && (await groupedAppendCall()) !== null) {
       const outcome = await groupCommit(appends);
       if (outcome instanceof Error) throw outcome;
+      appendSignal.appended();
       return outcome;
     }
     const results: AppendResult[] = [];
     for (const valid of appends) results.push(await appendAlone(valid));
+    appendSignal.appended();
     return results;
   }
 
-  // The projections' live subscriptions share one subscription to $all (see SharedFeed).
+  // The projections' live feeds share one read of $all at its head (see SharedFeed), woken by this process's appends.
+  const appendSignal = new AppendSignal();
   const feed = new SharedFeed(
-    (after, signal, awaited) => subscribeToAll(client, { after, signal, awaited }, coalesceMs),
+    (after, signal, awaited) =>
+      readLive(readAllPage, { after, signal, awaited }, { pollIntervalMs, coalesceMs }, appendSignal),
     (options) => store.readAll(options),
   );
   const store: EventStore = {

@@ -1,15 +1,15 @@
 import type { Checkpoint, ReadAllOptions, ReadAllResult, SubscribeOptions } from "../port.ts";
 import { comparePositions, decodeCheckpoint, type LogPosition } from "./codec.ts";
-import type { PositionedBatch } from "./subscription.ts";
+import type { PositionedBatch } from "./live-reads.ts";
 
 /**
- * Batches a subscriber may leave untaken before it is detached from the shared subscription and
- * catches up alone: the others never wait for it.
+ * How many of its batches' worth of events a subscriber may leave untaken before it is detached
+ * from the shared feed and catches up alone: the others never wait for it.
  */
-const QUEUE_LIMIT = 16;
+const QUEUE_LIMIT_BATCHES = 16;
 
-/** Opens the one subscription to $all (every type) that live subscribers share, from `after`. */
-export type OpenSharedSubscription = (
+/** Opens the one live feed of $all (every type) that subscribers at the head share, from `after`. */
+export type OpenSharedFeed = (
   after: Checkpoint | null,
   signal: AbortSignal,
   awaited: NonNullable<SubscribeOptions["awaited"]>,
@@ -17,19 +17,27 @@ export type OpenSharedSubscription = (
 
 type Taken = { batch: PositionedBatch } | { detached: true } | { ended: true; error?: unknown };
 
-/** One subscriber of the shared subscription: the batches delivered to it and not yet taken. */
+/** One subscriber of the shared feed: the batches delivered to it and not yet taken. */
 class Member {
   readonly #queue: PositionedBatch[] = [];
+  #queuedEvents = 0;
   #detached = false;
   #ended: { error?: unknown } | undefined;
   #wake: (() => void) | undefined;
 
-  constructor(readonly awaited: SubscribeOptions["awaited"]) {}
+  constructor(
+    readonly awaited: SubscribeOptions["awaited"],
+    private readonly batchSize: number,
+  ) {}
 
   deliver(batch: PositionedBatch): void {
     if (this.#detached) return;
-    if (this.#queue.length >= QUEUE_LIMIT) this.#detached = true;
-    else this.#queue.push(batch);
+    if (this.#queuedEvents + batch.events.length > QUEUE_LIMIT_BATCHES * this.batchSize) {
+      this.#detached = true;
+    } else {
+      this.#queue.push(batch);
+      this.#queuedEvents += batch.events.length;
+    }
     this.#notify();
   }
 
@@ -38,7 +46,7 @@ class Member {
     this.#notify();
   }
 
-  /** The next batch; once those delivered are taken, whether it was detached or the subscription ended. Undefined once `signal` aborts. */
+  /** The next batch; once those delivered are taken, whether it was detached or the feed ended. Undefined once `signal` aborts. */
   async take(signal: AbortSignal): Promise<Taken | undefined> {
     while (this.#queue.length === 0 && !this.#detached && !this.#ended && !signal.aborted) {
       await new Promise<void>((resolve) => {
@@ -51,9 +59,28 @@ class Member {
       });
     }
     if (signal.aborted) return undefined;
-    const batch = this.#queue.shift();
+    const batch = this.#takeQueued();
     if (batch) return { batch };
     return this.#detached ? { detached: true } : { ended: true, ...this.#ended };
+  }
+
+  /**
+   * What piled up since the last take, as one batch of up to `batchSize` events (at least one
+   * batch): a subscriber that applies slower than the feed delivers applies more at once,
+   * rather than one small batch a commit while the rest waits.
+   */
+  #takeQueued(): PositionedBatch | undefined {
+    const first = this.#queue.shift();
+    if (!first) return undefined;
+    const merged: PositionedBatch = { events: [...first.events], positions: [...first.positions], checkpoint: first.checkpoint };
+    for (let next = this.#queue[0]; next && merged.events.length + next.events.length <= this.batchSize; next = this.#queue[0]) {
+      this.#queue.shift();
+      merged.events.push(...next.events);
+      merged.positions.push(...next.positions);
+      merged.checkpoint = next.checkpoint;
+    }
+    this.#queuedEvents -= merged.events.length;
+    return merged;
   }
 
   #notify(): void {
@@ -63,7 +90,7 @@ class Member {
   }
 }
 
-/** The shared subscription while anyone listens: where it stands, and who receives its batches. */
+/** The shared feed while anyone listens: where it stands, and who receives its batches. */
 class Hub {
   readonly members = new Set<Member>();
   readonly #stop = new AbortController();
@@ -71,7 +98,7 @@ class Hub {
   position: Checkpoint | null;
   ended = false;
 
-  constructor(open: OpenSharedSubscription, after: Checkpoint | null) {
+  constructor(open: OpenSharedFeed, after: Checkpoint | null) {
     this.position = after;
     void this.#run(open);
   }
@@ -80,7 +107,7 @@ class Hub {
     this.#stop.abort();
   }
 
-  async #run(open: OpenSharedSubscription): Promise<void> {
+  async #run(open: OpenSharedFeed): Promise<void> {
     let failure: unknown;
     try {
       for await (const batch of open(this.position, this.#stop.signal, (signal) => this.#anyAwaited(signal))) {
@@ -94,7 +121,7 @@ class Hub {
     for (const member of this.members) member.end(failure);
   }
 
-  /** Someone waits for one of the members to catch up: the shared subscription reads at once. */
+  /** Someone waits for one of the members to catch up: the shared feed reads at once. */
   #anyAwaited(signal: AbortSignal): Promise<void> {
     const waits = [...this.members].flatMap((member) => (member.awaited ? [member.awaited(signal)] : []));
     return waits.length === 0 ? new Promise<void>(() => {}) : Promise.race(waits);
@@ -105,26 +132,27 @@ const isBefore = (a: LogPosition | null, b: LogPosition | null) => b !== null &&
 
 /**
  * The live feeds of one EventStoreDB store in this process. Every projection subscribes; each
- * subscription of its own would receive and decode its events apart (over gRPC, gzipped by
+ * feed of its own would read and decode the log's new events apart (over gRPC, gzipped by
  * KurrentDB 26.1.0, at tens of microseconds an event), so the projections' cost grew with their
  * number. Here a subscriber catches up alone (reads filtered by its types), then joins the one
- * subscription to every event that those at the head share, keeping the types it asked for. A
- * subscriber that falls `QUEUE_LIMIT` batches behind is detached and catches up alone again;
- * the shared subscription stops when no one listens.
+ * feed of every event that those at the head share (see live-reads.ts), keeping the types it
+ * asked for. A subscriber takes what piled up for it at once, up to its batch size; one that
+ * falls `QUEUE_LIMIT_BATCHES` batches' worth behind is detached and catches up alone again; the
+ * shared feed stops when no one listens.
  */
 export class SharedFeed {
-  readonly #open: OpenSharedSubscription;
+  readonly #open: OpenSharedFeed;
   readonly #readAll: (options: ReadAllOptions) => Promise<ReadAllResult>;
   #hub: Hub | undefined;
 
-  constructor(open: OpenSharedSubscription, readAll: (options: ReadAllOptions) => Promise<ReadAllResult>) {
+  constructor(open: OpenSharedFeed, readAll: (options: ReadAllOptions) => Promise<ReadAllResult>) {
     this.#open = open;
     this.#readAll = readAll;
   }
 
   /** Every batch after `options.after`, then each new one as it comes, until the signal aborts. */
   async *subscribe(options: SubscribeOptions): AsyncGenerator<ReadAllResult> {
-    const { types, signal, batchSize } = options;
+    const { types, signal, batchSize = 500 } = options;
     const typeSet = types ? new Set(types) : null;
     let after = options.after ?? null;
     while (!signal.aborted) {
@@ -138,9 +166,9 @@ export class SharedFeed {
         if (read.events.length === 0 || signal.aborted) break;
       }
       if (signal.aborted) return;
-      const { member, hub } = this.#join(after, options.awaited);
+      const { member, hub } = this.#join(after, options.awaited, batchSize);
       try {
-        // What the shared subscription delivered before this member joined, read alone.
+        // What the shared feed delivered before this member joined, read alone.
         const joinedAt = hub.position;
         while (isBefore(decodeCheckpoint(after), decodeCheckpoint(joinedAt)) && !signal.aborted) {
           const read = await this.#readAll({ after, types, batchSize });
@@ -175,10 +203,10 @@ export class SharedFeed {
     }
   }
 
-  /** Joins the shared subscription (opened from `after` if none is open): the member receives every batch after the hub's position now. */
-  #join(after: Checkpoint | null, awaited: SubscribeOptions["awaited"]): { member: Member; hub: Hub } {
+  /** Joins the shared feed (opened from `after` if none is open): the member receives every batch after the hub's position now. */
+  #join(after: Checkpoint | null, awaited: SubscribeOptions["awaited"], batchSize: number): { member: Member; hub: Hub } {
     if (!this.#hub || this.#hub.ended) this.#hub = new Hub(this.#open, after);
-    const member = new Member(awaited);
+    const member = new Member(awaited, batchSize);
     this.#hub.members.add(member);
     return { member, hub: this.#hub };
   }

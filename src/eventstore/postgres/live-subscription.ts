@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { DEFAULT_COALESCE_MS, gatherMoment } from "../gather.ts";
+import { DEFAULT_COALESCE_MS, DEFAULT_POLL_INTERVAL_MS, gatherMoment } from "../gather.ts";
 import type { Checkpoint, NewEvent, ReadAllOptions, ReadAllResult, SubscribeOptions } from "../port.ts";
 
 export interface LiveSubscriptionOptions {
@@ -13,7 +13,7 @@ export interface LiveSubscriptionOptions {
   coalesceMs: number;
 }
 
-export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalMs: 200, coalesceMs: DEFAULT_COALESCE_MS };
+export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalMs: DEFAULT_POLL_INTERVAL_MS, coalesceMs: DEFAULT_COALESCE_MS };
 
 type Wake = "append" | "poll" | "abort";
 
