@@ -1,6 +1,5 @@
 import Table from "cli-table3";
 import type { SettlementTotals } from "../domain/settlements/totals.ts";
-import type { SettlementView } from "../domain/settlements/view.ts";
 import type { Ledger } from "./connection.ts";
 import { writeOut } from "./output.ts";
 
@@ -28,16 +27,16 @@ export async function printSettlements({ db }: Ledger, day: string, { colour }: 
     ...(colour ? {} : { style: { head: [], border: [] } }),
   });
   for (const row of rows) {
-    const view = row.view as SettlementView | null;
+    const { view } = row;
     table.push([
       row.settlement_id,
       row.client_id,
       row.processor,
       row.host_configuration_id,
       row.closed_at?.toISOString() ?? "—",
-      view ? String(view.transactionCount) : "—",
-      view ? net(view.totals) : "—",
-      view ? net(view.processorTotals) : "—",
+      String(view.transactionCount),
+      net(view.totals),
+      net(view.processorTotals),
       row.status,
     ]);
   }

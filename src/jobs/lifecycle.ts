@@ -1,7 +1,6 @@
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
 import { closeSettlement, openSettlementsBefore, resumeSettlement, type SettlementContext } from "../commands/settlements.ts";
-import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { scheduledSettlementId } from "../domain/settlements/events.ts";
 import { latestScheduledClose } from "../domain/settlements/schedule.ts";
@@ -84,7 +83,7 @@ export class Lifecycle {
       .execute();
     const now = context.now();
     const due = configurations.map((row) => {
-      const { settings } = row.view as HostConfigurationView;
+      const { settings } = row.view;
       const close = latestScheduledClose(now, settings.settlementTime, settings.timeZone);
       return { row, close, settlementId: scheduledSettlementId(row.host_configuration_id, close.localDate) };
     });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { issueApiKey, registerClient, revokeApiKey, setLimits } from "../../commands/clients.ts";
 import { usageOn } from "../../commands/limits.ts";
-import { type CurrencyLimit, limitsSchema, utcDay } from "../../domain/limits/limits.ts";
+import { limitsSchema, utcDay } from "../../domain/limits/limits.ts";
 import type { CommandContext } from "../../commands/context.ts";
 import { UNKNOWN_KEY_PREFIX } from "../../auth/keys.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
@@ -94,7 +94,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     if (!row) throw notFound("client");
     const date = utcDay(now());
     const limits = await Promise.all(
-      (row.limits as CurrencyLimit[]).map(async (limit) => ({
+      row.limits.map(async (limit) => ({
         ...limit,
         today: { date, ...(await usageOn(context({}), clientId, limit.currency, date)) },
       })),

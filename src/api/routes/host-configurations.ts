@@ -56,8 +56,8 @@ const viewSchema = versionSchema
   .meta({ id: "HostConfiguration" });
 
 type CurrentView = HostConfigurationView & { isDefault: boolean };
-const currentView = (row: { view: unknown; is_default: boolean }): CurrentView => ({
-  ...(row.view as HostConfigurationView),
+const currentView = (row: { view: HostConfigurationView; is_default: boolean }): CurrentView => ({
+  ...row.view,
   isDefault: row.is_default,
 });
 

@@ -82,8 +82,8 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
       .select(["payment_methods.payment_method_id", "view", "client_id", "deleted_at", "encrypted_fingerprint", "wrapped_key"]);
 
   /** The view, with its fingerprint decrypted (a method stored before it moved under its key has it in its view). */
-  function viewOf(row: { payment_method_id: string; view: unknown; encrypted_fingerprint: string | null; wrapped_key: string | null }): PaymentMethodView {
-    const view = row.view as PaymentMethodView;
+  function viewOf(row: { payment_method_id: string; view: PaymentMethodView; encrypted_fingerprint: string | null; wrapped_key: string | null }): PaymentMethodView {
+    const { view } = row;
     if (row.encrypted_fingerprint === null || row.wrapped_key === null) return view;
     const fingerprint = openFingerprint(deps.secrets, row.payment_method_id, row.wrapped_key, row.encrypted_fingerprint);
     return { ...view, card: { ...view.card, fingerprint } };

@@ -12,7 +12,6 @@ import {
   type SettlementResult,
 } from "../../commands/settlements.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
-import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
 import { awaitOwnSettlementWrites, rememberSettlementWrite } from "../../projections/settlements/own-writes.ts";
 import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
@@ -233,7 +232,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
         .$if(to !== undefined, (q) => q.where(closedOrOpened, "<=", upperBoundOf(to!)));
       const rows = await newestFirst(filtered, ["opened_at", "settlement_id"], after, limit).execute();
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(new Date(row.opened_at), row.settlement_id));
-      return { data: page.data.map((row) => row.view as SettlementView), nextCursor: page.nextCursor };
+      return { data: page.data.map((row) => row.view), nextCursor: page.nextCursor };
     },
   );
 
@@ -252,7 +251,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
         .where("settlement_id", "=", request.params.id)
         .executeTakeFirst();
       if (!row || !canSeeClient(principal, row.client_id)) throw notFound("settlement");
-      return row.view as SettlementView;
+      return row.view;
     },
   );
 };

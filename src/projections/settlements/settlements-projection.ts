@@ -9,7 +9,7 @@ import {
   type SettlementEvent,
   settlementEventTypes,
 } from "../../domain/settlements/events.ts";
-import { toSettlementView } from "../../domain/settlements/view.ts";
+import { type SettlementView, toSettlementView } from "../../domain/settlements/view.ts";
 import { defineProjection } from "../projection.ts";
 
 /**
@@ -109,7 +109,8 @@ async function recordCandidates(trx: Transaction<Database>, settlementId: string
   }
 }
 
-const jsonb = (value: object) => sql`${JSON.stringify(value)}::jsonb`;
+/** The batch's view as the column takes it: JSON text, stored as jsonb. */
+const jsonb = (view: SettlementView) => sql<string>`${JSON.stringify(view)}::jsonb`;
 
 /** The batch's identity from its row, if it is still open. */
 async function openBatch(trx: Transaction<Database>, settlementId: string): Promise<BatchIdentity | undefined> {

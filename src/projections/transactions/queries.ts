@@ -21,7 +21,7 @@ export async function findTransaction(
     .where("transaction_id", "=", transactionId)
     .$if(clientId !== undefined, (query) => query.where("client_id", "=", clientId!))
     .executeTakeFirst();
-  return row && { paymentId: row.payment_id, view: row.view as TransactionView };
+  return row && { paymentId: row.payment_id, view: row.view };
 }
 
 /** What a history request filters on; time bounds as instants. */
@@ -98,7 +98,7 @@ export async function settledTransactions(
     .orderBy("settlement_transactions.transaction_id", "desc")
     .limit(limit + 1)
     .execute();
-  return rows.map((row) => ({ transactionId: row.transaction_id, view: row.view as TransactionView }));
+  return rows.map((row) => ({ transactionId: row.transaction_id, view: row.view }));
 }
 
 /** How many transactions the pending resolver has each kind of work for. */
