@@ -1,5 +1,6 @@
 import Table from "cli-table3";
 import type { SettlementTotals } from "../domain/settlements/totals.ts";
+import { settlementsOpenedBetween } from "../projections/settlements/queries.ts";
 import type { Ledger } from "./connection.ts";
 import { writeOut } from "./output.ts";
 
@@ -13,14 +14,7 @@ const net = (totals: readonly SettlementTotals[]) => totals.map((total) => `${to
  */
 export async function printSettlements({ db }: Ledger, day: string, { colour }: { colour: boolean }): Promise<number> {
   const from = new Date(`${day}T00:00:00.000Z`);
-  const rows = await db
-    .selectFrom("settlements")
-    .selectAll()
-    .where("opened_at", ">=", from)
-    .where("opened_at", "<", new Date(from.getTime() + DAY_MS))
-    .orderBy("opened_at")
-    .orderBy("settlement_id")
-    .execute();
+  const rows = await settlementsOpenedBetween(db, from, new Date(from.getTime() + DAY_MS));
   const table = new Table({
     head: ["batch", "client", "processor", "host configuration", "closed at", "transactions", "ledger net", "processor net", "status"],
     // cli-table3 colours its header and borders wherever it writes unless told not to.

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementState } from "../../domain/settlements/decider.ts";
@@ -129,14 +129,4 @@ async function openBatch(trx: Transaction<Database>, settlementId: string): Prom
     localDate: row.local_date,
     cutoff: new Date(row.cutoff).toISOString(),
   };
-}
-
-/** How many closed batches disagree with their processor's totals. */
-export async function countMismatchedSettlements(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom("settlements")
-    .select((select) => select.fn.countAll<string>().as("count"))
-    .where("status", "=", "mismatched")
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
