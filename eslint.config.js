@@ -26,6 +26,19 @@ const transactionsTableQueries = [
   { selector: `TemplateElement[value.raw=/\\b(from|join|update|into)\\s+transactions\\b/i]`, message: transactionsQueryMessage },
 ];
 
+// The read models' tables (and the delivery log and leases read beside them): the routes and the
+// CLI read them only through the queries modules in src/projections.
+const readModelTables =
+  "clients|api_keys|api_key_last_used|host_configurations|payment_methods|settlements|settlement_transactions|webhook_endpoints|webhook_deliveries|webhook_attempts|journal_entries|journal_payments|payments|projection_checkpoints";
+const readModelQueryMessage = "Read a read model through its queries beside its projection (src/projections/<model>/queries.ts), not from a route or the CLI.";
+const readModelTableQueries = [
+  {
+    selector: `CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|innerJoin|leftJoin)$/][arguments.0.value=/^(${readModelTables})( |$)/]`,
+    message: readModelQueryMessage,
+  },
+  { selector: `TemplateElement[value.raw=/\\b(from|join|update|into)\\s+(${readModelTables})\\b/i]`, message: readModelQueryMessage },
+];
+
 export default tseslint.config(
   { ignores: ["node_modules", "data", "coverage", "scratch", "dist", "console/dist", "packages/client/dist", ".build-test-*", "test-artifacts"] },
   js.configs.recommended,
@@ -77,5 +90,11 @@ export default tseslint.config(
     files: ["src/**/*.ts"],
     ignores: ["**/main.ts", "src/projections/**", "src/db/migrations/**"],
     rules: { "no-restricted-syntax": ["error", ...moduleState, ...transactionsTableQueries] },
+  },
+  {
+    // Routes and the CLI build no query of a read model of their own (docs/architecture.md "Projections").
+    files: ["src/api/routes/**/*.ts", "src/cli/**/*.ts"],
+    ignores: ["**/main.ts"],
+    rules: { "no-restricted-syntax": ["error", ...moduleState, ...transactionsTableQueries, ...readModelTableQueries] },
   },
 );

@@ -34,7 +34,7 @@ import { type Simulator, startSimulator } from "./processors/simulator/server.ts
 import { IdempotencyPurge } from "./jobs/idempotency-purge.ts";
 import { LimitSweeper } from "./jobs/limit-sweeper.ts";
 import { Lifecycle } from "./jobs/lifecycle.ts";
-import { countMismatchedSettlements } from "./projections/settlements/settlements-projection.ts";
+import { countMismatchedSettlements } from "./projections/settlements/queries.ts";
 import { measureWebhookQueue } from "./projections/webhooks/queue.ts";
 import { WebhookDispatcher } from "./jobs/webhook-dispatcher.ts";
 import { WebhookLogPurge } from "./jobs/webhook-log-purge.ts";

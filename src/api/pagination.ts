@@ -1,4 +1,3 @@
-import { type SelectQueryBuilder, sql, type StringReference } from "kysely";
 import { z } from "zod";
 import { ApiProblem } from "./problems.ts";
 
@@ -59,23 +58,4 @@ export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
     throw invalidCursor();
   }
   return { at: new Date(at), id };
-}
-
-/**
- * A keyset page, newest first, on (a timestamp, an id): the rows after the cursor's pair, one more
- * than `limit` so that `pageOf` knows whether another page follows.
- */
-export function newestFirst<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>,
-  [at, id]: [StringReference<DB, TB>, StringReference<DB, TB>],
-  after: { at: Date; id: string } | undefined,
-  limit: number,
-): SelectQueryBuilder<DB, TB, O> {
-  return query
-    .$if(after !== undefined, (page) =>
-      page.where(sql<boolean>`(${sql.ref(at)}, ${sql.ref(id)}) < (${after!.at}, ${after!.id})`),
-    )
-    .orderBy(at, "desc")
-    .orderBy(id, "desc")
-    .limit(limit + 1);
 }

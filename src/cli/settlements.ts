@@ -1,6 +1,6 @@
 import Table from "cli-table3";
 import type { SettlementTotals } from "../domain/settlements/totals.ts";
-import type { SettlementView } from "../domain/settlements/view.ts";
+import { settlementsOpenedBetween } from "../projections/settlements/queries.ts";
 import type { Ledger } from "./connection.ts";
 import { writeOut } from "./output.ts";
 
@@ -14,30 +14,23 @@ const net = (totals: readonly SettlementTotals[]) => totals.map((total) => `${to
  */
 export async function printSettlements({ db }: Ledger, day: string, { colour }: { colour: boolean }): Promise<number> {
   const from = new Date(`${day}T00:00:00.000Z`);
-  const rows = await db
-    .selectFrom("settlements")
-    .selectAll()
-    .where("opened_at", ">=", from)
-    .where("opened_at", "<", new Date(from.getTime() + DAY_MS))
-    .orderBy("opened_at")
-    .orderBy("settlement_id")
-    .execute();
+  const rows = await settlementsOpenedBetween(db, from, new Date(from.getTime() + DAY_MS));
   const table = new Table({
     head: ["batch", "client", "processor", "host configuration", "closed at", "transactions", "ledger net", "processor net", "status"],
     // cli-table3 colours its header and borders wherever it writes unless told not to.
     ...(colour ? {} : { style: { head: [], border: [] } }),
   });
   for (const row of rows) {
-    const view = row.view as SettlementView | null;
+    const { view } = row;
     table.push([
       row.settlement_id,
       row.client_id,
       row.processor,
       row.host_configuration_id,
       row.closed_at?.toISOString() ?? "—",
-      view ? String(view.transactionCount) : "—",
-      view ? net(view.totals) : "—",
-      view ? net(view.processorTotals) : "—",
+      String(view.transactionCount),
+      net(view.totals),
+      net(view.processorTotals),
       row.status,
     ]);
   }

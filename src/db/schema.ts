@@ -1,5 +1,12 @@
-import type { ColumnType, Generated } from "kysely";
+import type { ColumnType, Generated, JSONColumnType } from "kysely";
+import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
+import type { JournalLine, PaymentBooks } from "../domain/journal/index.ts";
+import type { CurrencyLimit } from "../domain/limits/limits.ts";
+import type { PaymentMethodView } from "../domain/payment-methods/decider.ts";
 import type { ResolverWork } from "../domain/payments/reversal.ts";
+import type { StoredPaymentState } from "../domain/payments/stored-state.ts";
+import type { TransactionView } from "../domain/payments/view.ts";
+import type { SettlementView } from "../domain/settlements/view.ts";
 import type { WebhookDisabledReason } from "../domain/webhooks/endpoint.ts";
 import type { EventSubscription } from "../domain/webhooks/event-types.ts";
 
@@ -38,8 +45,8 @@ export interface ProjectionCheckpointsTable {
 export interface ClientsTable {
   client_id: string;
   name: string;
-  /** CurrencyLimit[] as last set. */
-  limits: Generated<unknown>;
+  /** As last set; the projection writes it as JSON text. */
+  limits: JSONColumnType<CurrencyLimit[], string | undefined>;
   created_at: Date;
   updated_at: Date;
   revision: Int8;
@@ -91,8 +98,8 @@ export interface HostConfigurationsTable {
   client_id: string;
   enabled: boolean;
   version: number;
-  /** The API view (HostConfigurationView): never holds secrets. */
-  view: unknown;
+  /** The API view: never holds secrets. */
+  view: JSONColumnType<HostConfigurationView>;
   created_at: Date;
   updated_at: Date;
   /** The client's default for this processor: payments that name no configuration run on it. */
@@ -103,7 +110,7 @@ export interface PaymentsTable {
   payment_id: string;
   client_id: string;
   revision: Int8;
-  state: unknown;
+  state: JSONColumnType<StoredPaymentState>;
 }
 
 export interface TransactionsTable {
@@ -123,7 +130,7 @@ export interface TransactionsTable {
   created_at: Date;
   updated_at: Date;
   /** The API transaction object: never holds a card number or CVC. */
-  view: unknown;
+  view: JSONColumnType<TransactionView>;
   /** What the pending resolver still owes it (`resolverWork`); null: nothing. */
   resolver_work: ResolverWork | null;
   host_configuration_id: string;
@@ -144,8 +151,8 @@ export interface SettlementsTable {
   cutoff: Date;
   opened_at: Date;
   closed_at: Date | null;
-  /** The API's batch object, as it stands. */
-  view: unknown;
+  /** The API's batch object, as it stands (never null since migration 0018 filled in those of batches opened before it). */
+  view: JSONColumnType<SettlementView>;
 }
 
 /** A journal entry: balanced lines in one currency, and the event that posted them (src/domain/journal). */
@@ -162,14 +169,14 @@ export interface JournalEntriesTable {
   event_id: string;
   event_type: string;
   event_position: string;
-  lines: unknown;
+  lines: JSONColumnType<JournalLine[]>;
 }
 
 /** What the journal keeps of a payment (its books) to post the payment's next events. */
 export interface JournalPaymentsTable {
   payment_id: string;
   revision: string;
-  books: unknown;
+  books: JSONColumnType<PaymentBooks>;
 }
 
 /** A transaction a batch took (one of its candidates): its paged list keeps those settled in it. */
@@ -261,8 +268,8 @@ export interface PaymentMethodsTable {
   payment_method_id: string;
   client_id: string;
   user_id: string;
-  /** The API view (PaymentMethodView): never the number. */
-  view: unknown;
+  /** The API view: never the number. */
+  view: JSONColumnType<PaymentMethodView>;
   /** The card under its data key; null once deleted. */
   encrypted_card: string | null;
   /** The card's fingerprint under the same data key; null once deleted, and for methods stored before it moved there (their view has it). */

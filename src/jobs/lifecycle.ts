@@ -1,11 +1,12 @@
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
 import { closeSettlement, openSettlementsBefore, resumeSettlement, type SettlementContext } from "../commands/settlements.ts";
-import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { scheduledSettlementId } from "../domain/settlements/events.ts";
 import { latestScheduledClose } from "../domain/settlements/schedule.ts";
 import type { Logger } from "../logger.ts";
+import { everyHostConfiguration } from "../projections/host-configurations/queries.ts";
+import { existingSettlementIds } from "../projections/settlements/queries.ts";
 import { authorizationsCapturableSince } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
 import { ThrottledLog } from "./throttled-log.ts";
@@ -78,23 +79,15 @@ export class Lifecycle {
 
   async #closeScheduledBatches(): Promise<void> {
     const { context } = this.#options;
-    const configurations = await context.db
-      .selectFrom("host_configurations")
-      .select(["host_configuration_id", "client_id", "processor", "view"])
-      .execute();
+    const configurations = await everyHostConfiguration(context.db);
     const now = context.now();
     const due = configurations.map((row) => {
-      const { settings } = row.view as HostConfigurationView;
+      const { settings } = row.view;
       const close = latestScheduledClose(now, settings.settlementTime, settings.timeZone);
       return { row, close, settlementId: scheduledSettlementId(row.host_configuration_id, close.localDate) };
     });
     if (due.length === 0) return;
-    const existing = await context.db
-      .selectFrom("settlements")
-      .select("settlement_id")
-      .where("settlement_id", "in", due.map((batch) => batch.settlementId))
-      .execute();
-    const closed = new Set(existing.map((row) => row.settlement_id));
+    const closed = new Set(await existingSettlementIds(context.db, due.map((batch) => batch.settlementId)));
     for (const { row, close, settlementId } of due) {
       if (this.#periodic.stopped) return;
       if (closed.has(settlementId)) continue;

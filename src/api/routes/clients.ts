@@ -2,16 +2,17 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { issueApiKey, registerClient, revokeApiKey, setLimits } from "../../commands/clients.ts";
 import { usageOn } from "../../commands/limits.ts";
-import { type CurrencyLimit, limitsSchema, utcDay } from "../../domain/limits/limits.ts";
+import { limitsSchema, utcDay } from "../../domain/limits/limits.ts";
 import type { CommandContext } from "../../commands/context.ts";
 import { UNKNOWN_KEY_PREFIX } from "../../auth/keys.ts";
 import { canSeeClient, principalOf } from "../auth.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, pageOf } from "../pagination.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { claimedResourceId } from "../idempotency.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { applyClientWrite } from "../../projections/clients/own-writes.ts";
+import { apiKeysNewestFirst, clientExists, clientsNewestFirst, findClient } from "../../projections/clients/queries.ts";
 
 const clientIdParams = z.strictObject({ clientId: z.uuid() });
 
@@ -86,20 +87,16 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
 
   /** The client with its limits and how much of each it has used today (UTC). */
   async function loadClient(clientId: string) {
-    const row = await db
-      .selectFrom("clients")
-      .select(["client_id", "name", "created_at", "limits"])
-      .where("client_id", "=", clientId)
-      .executeTakeFirst();
-    if (!row) throw notFound("client");
+    const client = await findClient(db, clientId);
+    if (!client) throw notFound("client");
     const date = utcDay(now());
     const limits = await Promise.all(
-      (row.limits as CurrencyLimit[]).map(async (limit) => ({
+      client.limits.map(async (limit) => ({
         ...limit,
         today: { date, ...(await usageOn(context({}), clientId, limit.currency, date)) },
       })),
     );
-    return { id: row.client_id, name: row.name, limits, createdAt: row.created_at.toISOString() };
+    return { id: client.clientId, name: client.name, limits, createdAt: client.createdAt.toISOString() };
   }
 
   app.post(
@@ -137,8 +134,7 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     async (request) => {
       const { limit, cursor } = request.query;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const clients = db.selectFrom("clients").select(["client_id", "created_at"]);
-      const rows = await newestFirst(clients, ["created_at", "client_id"], after, limit).execute();
+      const rows = await clientsNewestFirst(db, after, limit);
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.client_id));
       return { data: await Promise.all(page.data.map((row) => loadClient(row.client_id))), nextCursor: page.nextCursor };
     },
@@ -160,16 +156,10 @@ export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app
     async (request) => {
       const { clientId } = request.params;
       if (!canSeeClient(principalOf(request), clientId)) throw notFound("client");
-      const client = await db.selectFrom("clients").select("client_id").where("client_id", "=", clientId).executeTakeFirst();
-      if (!client) throw notFound("client");
+      if (!(await clientExists(db, clientId))) throw notFound("client");
       const { limit, cursor } = request.query;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const keys = db
-        .selectFrom("api_keys")
-        .leftJoin("api_key_last_used", "api_key_last_used.key_id", "api_keys.key_id")
-        .select(["api_keys.key_id", "prefix", "name", "created_at", "revoked_at", "last_used_at"])
-        .where("client_id", "=", clientId);
-      const rows = await newestFirst(keys, ["created_at", "api_keys.key_id"], after, limit).execute();
+      const rows = await apiKeysNewestFirst(db, clientId, after, limit);
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.key_id));
       return {
         data: page.data.map((row) => ({

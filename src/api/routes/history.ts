@@ -7,7 +7,7 @@ import { processors } from "../../domain/host-configurations/schemas.ts";
 import { currencySchema } from "../../domain/money.ts";
 import { transactionStates, transactionTypes } from "../../domain/payments/index.ts";
 import { ownClientOf, principalOf } from "../auth.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, lowerBoundOf, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { transactionSchema } from "../transaction-schema.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
@@ -59,7 +59,7 @@ export interface HistoryFilter extends TransactionFilter {
  */
 export async function listHistory(db: Kysely<Database>, filter: HistoryFilter): Promise<string> {
   const after = filter.cursor === undefined ? undefined : decodeTimeCursor(filter.cursor);
-  const rows = await newestFirst(transactionsMatching(db, filter), ["created_at", "transaction_id"], after, filter.limit).execute();
+  const rows = await transactionsMatching(db, filter, after, filter.limit);
 
   const page = pageOf(rows, filter.limit, (row) => encodeTimeCursor(new Date(row.created_at), row.transaction_id));
   return `{"data":[${page.data.map((row) => row.view).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;

@@ -30,6 +30,7 @@ import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination
 import { assertClientExists } from "./client-exists.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { waitForDefaultChoice, waitForHostConfigurationWrite } from "../../projections/host-configurations/own-writes.ts";
+import { findHostConfiguration, hostConfigurationsNewestFirst } from "../../projections/host-configurations/queries.ts";
 
 export interface HostConfigurationRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
@@ -56,8 +57,8 @@ const viewSchema = versionSchema
   .meta({ id: "HostConfiguration" });
 
 type CurrentView = HostConfigurationView & { isDefault: boolean };
-const currentView = (row: { view: unknown; is_default: boolean }): CurrentView => ({
-  ...(row.view as HostConfigurationView),
+const currentView = (row: { view: HostConfigurationView; is_default: boolean }): CurrentView => ({
+  ...row.view,
   isDefault: row.is_default,
 });
 
@@ -87,11 +88,7 @@ function registerProcessorRoutes(
 
   /** The configuration as the caller may see it: another processor's or client's is 404. */
   async function visible(request: FastifyRequest, id: string): Promise<CurrentView> {
-    const row = await db
-      .selectFrom("host_configurations")
-      .select(["view", "processor", "client_id", "is_default"])
-      .where("host_configuration_id", "=", id)
-      .executeTakeFirst();
+    const row = await findHostConfiguration(db, id);
     if (!row || row.processor !== processor || !canSeeClient(principalOf(request), row.client_id)) {
       throw notFound("host configuration");
     }
@@ -201,15 +198,10 @@ function registerProcessorRoutes(
       const { clientId, limit, cursor } = request.query;
       if (clientId && !canSeeClient(principal, clientId)) return { data: [], nextCursor: null };
       const ownClient = ownClientOf(principal) ?? clientId;
-      let query = db
-        .selectFrom("host_configurations")
-        .select(["host_configuration_id", "view", "is_default"])
-        .where("processor", "=", processor)
-        .orderBy("host_configuration_id", "desc")
-        .limit(limit + 1);
-      if (ownClient) query = query.where("client_id", "=", ownClient);
-      if (cursor) query = query.where("host_configuration_id", "<", decodeIdCursor(cursor));
-      const page = pageOf(await query.execute(), limit, (row) => encodeIdCursor(row.host_configuration_id));
+      // An empty cursor is no cursor here.
+      const after = cursor ? decodeIdCursor(cursor) : undefined;
+      const rows = await hostConfigurationsNewestFirst(db, { processor, clientId: ownClient, after, limit });
+      const page = pageOf(rows, limit, (row) => encodeIdCursor(row.host_configuration_id));
       return { data: page.data.map(currentView), nextCursor: page.nextCursor };
     },
   );

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/schema.ts";
 import { PENDING_RESOLVER_LEASE, type PassSummary } from "../../jobs/pending-resolver.ts";
+import { listJobLeases, readLastPass } from "../../projections/job-leases.ts";
 import { measureLag } from "../../projections/lag.ts";
-import { countMismatchedSettlements } from "../../projections/settlements/settlements-projection.ts";
+import { countMismatchedSettlements } from "../../projections/settlements/queries.ts";
 import { countPendingByAge } from "../../projections/transactions/pending-ages.ts";
 import { countResolverWork } from "../../projections/transactions/queries.ts";
 import { measureWebhookQueue } from "../../projections/webhooks/queue.ts";
@@ -67,33 +68,10 @@ const operationsStatusSchema = z
   })
   .meta({ id: "OperationsStatus" });
 
-async function readLastPass(db: Kysely<Database>): Promise<PassSummary | null> {
-  const row = await db
-    .selectFrom("projection_checkpoints")
-    .select("last_pass")
-    .where("projection", "=", PENDING_RESOLVER_LEASE)
-    .executeTakeFirst();
-  return row?.last_pass ? passSummarySchema.parse(row.last_pass) : null;
-}
-
-async function listJobs(db: Kysely<Database>) {
-  const rows = await db
-    .selectFrom("projection_checkpoints")
-    .select([
-      "projection",
-      "updated_at",
-      "lease_expires_at",
-      sql<boolean>`owner is not null and lease_expires_at > now()`.as("active"),
-    ])
-    .where("projection", "like", "job:%")
-    .orderBy("projection")
-    .execute();
-  return rows.map((row) => ({
-    name: row.projection.slice("job:".length),
-    active: row.active,
-    lastSeenAt: row.updated_at.toISOString(),
-    leaseExpiresAt: row.lease_expires_at?.toISOString() ?? null,
-  }));
+/** The pending resolver's last pass that did anything, as the API shows it. */
+async function pendingResolverLastPass(db: Kysely<Database>): Promise<PassSummary | null> {
+  const lastPass = await readLastPass(db, PENDING_RESOLVER_LEASE);
+  return lastPass ? passSummarySchema.parse(lastPass) : null;
 }
 
 /** What an operator watches: is everything flowing, and what is stuck. */
@@ -115,8 +93,8 @@ export const operationsRoutes: FastifyPluginAsyncZod<RouteDependencies> = async 
         Promise.all(projections.map((projection) => measureLag(db, store, projection))),
         countPendingByAge(db, checkedAt),
         countResolverWork(db),
-        readLastPass(db),
-        listJobs(db),
+        pendingResolverLastPass(db),
+        listJobLeases(db),
         measureWebhookQueue(db),
         countMismatchedSettlements(db),
       ]);
@@ -131,7 +109,11 @@ export const operationsRoutes: FastifyPluginAsyncZod<RouteDependencies> = async 
         })),
         pending,
         resolver: { owed, lastPass },
-        jobs,
+        jobs: jobs.map((job) => ({
+          ...job,
+          lastSeenAt: job.lastSeenAt.toISOString(),
+          leaseExpiresAt: job.leaseExpiresAt?.toISOString() ?? null,
+        })),
         webhooks,
         settlements: { mismatched },
       };

@@ -19,6 +19,7 @@ import { decodeIdCursor, encodeIdCursor, listQuery, pageOf } from "../pagination
 import { ApiProblem, notFound } from "../problems.ts";
 import type { RouteDependencies } from "./dependencies.ts";
 import { waitForPaymentMethodWrite } from "../../projections/payment-methods/own-writes.ts";
+import { findPaymentMethod, paymentMethodsNewestFirst } from "../../projections/payment-methods/queries.ts";
 import { awaitOwnPaymentWrites } from "../../projections/transactions/own-writes.ts";
 import { paymentsMadeWith } from "../../projections/transactions/queries.ts";
 import { paymentStreamId } from "../../domain/payments/index.ts";
@@ -74,16 +75,9 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
     return principal.clientId;
   };
 
-  /** The rows with what a view needs: its fingerprint is kept under the method's data key. */
-  const rows = () =>
-    db
-      .selectFrom("payment_methods")
-      .leftJoin("payment_method_keys", "payment_method_keys.payment_method_id", "payment_methods.payment_method_id")
-      .select(["payment_methods.payment_method_id", "view", "client_id", "deleted_at", "encrypted_fingerprint", "wrapped_key"]);
-
   /** The view, with its fingerprint decrypted (a method stored before it moved under its key has it in its view). */
-  function viewOf(row: { payment_method_id: string; view: unknown; encrypted_fingerprint: string | null; wrapped_key: string | null }): PaymentMethodView {
-    const view = row.view as PaymentMethodView;
+  function viewOf(row: { payment_method_id: string; view: PaymentMethodView; encrypted_fingerprint: string | null; wrapped_key: string | null }): PaymentMethodView {
+    const { view } = row;
     if (row.encrypted_fingerprint === null || row.wrapped_key === null) return view;
     const fingerprint = openFingerprint(deps.secrets, row.payment_method_id, row.wrapped_key, row.encrypted_fingerprint);
     return { ...view, card: { ...view.card, fingerprint } };
@@ -91,7 +85,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
 
   /** The row as the caller may see it: another client's is 404, and so is a deleted one unless asked for. */
   async function visible(request: FastifyRequest, id: string, { deleted = false } = {}) {
-    const row = await rows().where("payment_methods.payment_method_id", "=", id).executeTakeFirst();
+    const row = await findPaymentMethod(db, id);
     if (!row || !canSeeClient(principalOf(request), row.client_id) || (row.deleted_at !== null && !deleted)) {
       throw notFound("payment method");
     }
@@ -153,14 +147,8 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod<PaymentMethodRouteDepend
       const { clientId, userId, limit, cursor } = request.query;
       if (clientId && !canSeeClient(principal, clientId)) return { data: [], nextCursor: null };
       const ownClient = ownClientOf(principal) ?? clientId;
-      const found = await rows()
-        .where("deleted_at", "is", null)
-        .$if(ownClient !== undefined, (query) => query.where("client_id", "=", ownClient!))
-        .$if(userId !== undefined, (query) => query.where("user_id", "=", userId!))
-        .$if(cursor !== undefined, (query) => query.where("payment_methods.payment_method_id", "<", decodeIdCursor(cursor!)))
-        .orderBy("payment_methods.payment_method_id", "desc")
-        .limit(limit + 1)
-        .execute();
+      const after = cursor === undefined ? undefined : decodeIdCursor(cursor);
+      const found = await paymentMethodsNewestFirst(db, { clientId: ownClient, userId, after, limit });
       const page = pageOf(found, limit, (row) => encodeIdCursor(row.payment_method_id));
       return { data: page.data.map(viewOf), nextCursor: page.nextCursor };
     },

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply } from "fastify";
-import { sql } from "kysely";
 import {
   finishSettlement,
   openSettlement,
@@ -12,14 +11,15 @@ import {
   type SettlementResult,
 } from "../../commands/settlements.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
-import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
 import { awaitOwnSettlementWrites, rememberSettlementWrite } from "../../projections/settlements/own-writes.ts";
+import { findSettlement, settlementOwner, settlementsNewestFirst } from "../../projections/settlements/queries.ts";
+import { hostConfigurationOwner } from "../../projections/host-configurations/queries.ts";
 import { awaitOwnPaymentWrites, rememberPaymentWrite } from "../../projections/transactions/own-writes.ts";
 import { settledTransactions } from "../../projections/transactions/queries.ts";
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
-import { decodeIdCursor, decodeTimeCursor, encodeIdCursor, encodeTimeCursor, listQuery, lowerBoundOf, newestFirst, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
+import { decodeIdCursor, decodeTimeCursor, encodeIdCursor, encodeTimeCursor, listQuery, lowerBoundOf, pageOf, timestamp, upperBoundOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { pascalCase } from "../openapi/pascal-case.ts";
 import { transactionSchema } from "../transaction-schema.ts";
@@ -63,9 +63,6 @@ const settlementsQuery = listQuery.extend({
   from: timestamp.optional().describe("Closed (or, while closing, opened) at or after; a date alone means from the start of that UTC day."),
   to: timestamp.optional().describe("Closed (or, while closing, opened) at or before; a date alone means to the end of that UTC day."),
 });
-
-/** A batch's status in the API, as the settlements table keeps it. */
-const storedStatus = { closing: "open", matched: "matched", mismatched: "mismatched", failed: "failed" } as const;
 
 const tags = ["settlements"];
 
@@ -118,11 +115,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       },
       async (request, reply) => {
         const waitUntil = performance.now() + deps.settlement.syncWaitMs;
-        const configuration = await db
-          .selectFrom("host_configurations")
-          .select(["client_id", "processor"])
-          .where("host_configuration_id", "=", request.params.id)
-          .executeTakeFirst();
+        const configuration = await hostConfigurationOwner(db, request.params.id);
         if (!configuration || configuration.processor !== processor) throw notFound("host configuration");
         // Under an Idempotency-Key, the key belongs to the batch (as to a transaction): a retry,
         // even one that took over the key of a request still closing, answers that batch.
@@ -190,7 +183,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       const principal = principalOf(request);
       const { limit, cursor } = request.query;
       await awaitOwnSettlementWrites(deps, ownClientOf(principal));
-      const batch = await db.selectFrom("settlements").select("client_id").where("settlement_id", "=", request.params.id).executeTakeFirst();
+      const batch = await settlementOwner(db, request.params.id);
       if (!batch || !canSeeClient(principal, batch.client_id)) throw notFound("settlement");
       await awaitOwnPaymentWrites(deps, batch.client_id);
       const after = cursor === undefined ? undefined : decodeIdCursor(cursor);
@@ -221,19 +214,17 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
       const clientId = ownClientOf(principal) ?? askedFor;
       await awaitOwnSettlementWrites(deps, clientId);
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const closedOrOpened = sql<Date>`coalesce(closed_at, opened_at)`;
-      const filtered = db
-        .selectFrom("settlements")
-        .select(["settlement_id", "opened_at", "view"])
-        .$if(status !== undefined, (q) => q.where("status", "=", storedStatus[status!]))
-        .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!))
-        .$if(processor !== undefined, (q) => q.where("processor", "=", processor!))
-        .$if(hostConfigurationId !== undefined, (q) => q.where("host_configuration_id", "=", hostConfigurationId!))
-        .$if(from !== undefined, (q) => q.where(closedOrOpened, ">=", lowerBoundOf(from!)))
-        .$if(to !== undefined, (q) => q.where(closedOrOpened, "<=", upperBoundOf(to!)));
-      const rows = await newestFirst(filtered, ["opened_at", "settlement_id"], after, limit).execute();
+      const filter = {
+        clientId,
+        processor,
+        hostConfigurationId,
+        status,
+        from: from === undefined ? undefined : lowerBoundOf(from),
+        to: to === undefined ? undefined : upperBoundOf(to),
+      };
+      const rows = await settlementsNewestFirst(db, filter, after, limit);
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(new Date(row.opened_at), row.settlement_id));
-      return { data: page.data.map((row) => row.view as SettlementView), nextCursor: page.nextCursor };
+      return { data: page.data.map((row) => row.view), nextCursor: page.nextCursor };
     },
   );
 
@@ -246,13 +237,9 @@ export const settlementRoutes: FastifyPluginAsyncZod<SettlementRouteDependencies
     async (request) => {
       const principal = principalOf(request);
       await awaitOwnSettlementWrites(deps, ownClientOf(principal));
-      const row = await db
-        .selectFrom("settlements")
-        .select(["client_id", "view"])
-        .where("settlement_id", "=", request.params.id)
-        .executeTakeFirst();
+      const row = await findSettlement(db, request.params.id);
       if (!row || !canSeeClient(principal, row.client_id)) throw notFound("settlement");
-      return row.view as SettlementView;
+      return row.view;
     },
   );
 };

@@ -26,7 +26,7 @@ import {
 import { canSeeClient, ownClientOf, principalOf } from "../auth.ts";
 import { eventMetadataOf } from "../event-metadata.ts";
 import { claimedResourceId } from "../idempotency.ts";
-import { decodeTimeCursor, encodeTimeCursor, listQuery, newestFirst, pageOf } from "../pagination.ts";
+import { decodeTimeCursor, encodeTimeCursor, listQuery, pageOf } from "../pagination.ts";
 import { ApiProblem, notFound } from "../problems.ts";
 import { assertClientExists } from "./client-exists.ts";
 import type { RouteDependencies } from "./dependencies.ts";
@@ -142,7 +142,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       if (askedFor !== undefined && !canSeeClient(principal, askedFor)) return { data: [], nextCursor: null };
       const clientId = ownClientOf(principal) ?? askedFor;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const rows = await newestFirst(webhookEndpointsOf(db, clientId), ["created_at", "endpoint_id"], after, limit).execute();
+      const rows = await webhookEndpointsOf(db, clientId, after, limit);
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.endpoint_id));
       return { data: page.data.map(webhookEndpointView), nextCursor: page.nextCursor };
     },
@@ -257,8 +257,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteDependencies> = as
       await visible(request, request.params.id);
       const { limit, cursor } = request.query;
       const after = cursor === undefined ? undefined : decodeTimeCursor(cursor);
-      const attempts = webhookAttemptsOf(db, request.params.id);
-      const rows = await newestFirst(attempts, ["a.created_at", "a.attempt_id"], after, limit).execute();
+      const rows = await webhookAttemptsOf(db, request.params.id, after, limit);
       const page = pageOf(rows, limit, (row) => encodeTimeCursor(row.created_at, row.attempt_id));
       return { data: page.data.map(webhookAttemptView), nextCursor: page.nextCursor };
     },

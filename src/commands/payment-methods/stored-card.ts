@@ -2,7 +2,6 @@ import { type Kysely, sql } from "kysely";
 import { batchWhileBusy } from "../../batching/batch-while-busy.ts";
 import type { Database } from "../../db/schema.ts";
 import { cardSummaryOf, type SafeCard } from "../../domain/cards.ts";
-import type { PaymentMethodView } from "../../domain/payment-methods/decider.ts";
 import type { Secret } from "../../domain/secret.ts";
 import type { Logger } from "../../logger.ts";
 import type { CardDetails } from "../../processors/port.ts";
@@ -83,7 +82,7 @@ export class PaymentMethodLookup {
           {
             clientId: row.client_id,
             userId: row.user_id,
-            summary: cardSummaryOf((row.view as PaymentMethodView).card, { paidWithMethod: true }),
+            summary: cardSummaryOf(row.view.card, { paidWithMethod: true }),
             encryptedCard: row.encrypted_card!,
             wrappedKey: row.wrapped_key,
           },

@@ -155,7 +155,7 @@ async function postClose(
     .where("kind", "=", "transaction_settled")
     .execute();
   const settledNet = settledNetOf([
-    ...written.map((row) => ({ kind: "transaction_settled" as const, currency: row.currency, lines: row.lines as JournalEntry["lines"] })),
+    ...written.map((row) => ({ kind: "transaction_settled" as const, currency: row.currency, lines: row.lines })),
     ...unwritten.filter((entry) => entry.settlementId === settlementId),
   ]);
   const { clientId, processor } = identity;

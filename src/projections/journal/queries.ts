@@ -72,7 +72,7 @@ export async function journalEntries(
     eventId: row.event_id,
     eventType: row.event_type,
     eventPosition: String(row.event_position),
-    lines: row.lines as JournalLine[],
+    lines: row.lines,
   }));
 }
 

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementState } from "../../domain/settlements/decider.ts";
@@ -9,7 +9,7 @@ import {
   type SettlementEvent,
   settlementEventTypes,
 } from "../../domain/settlements/events.ts";
-import { toSettlementView } from "../../domain/settlements/view.ts";
+import { type SettlementView, toSettlementView } from "../../domain/settlements/view.ts";
 import { defineProjection } from "../projection.ts";
 
 /**
@@ -109,7 +109,8 @@ async function recordCandidates(trx: Transaction<Database>, settlementId: string
   }
 }
 
-const jsonb = (value: object) => sql`${JSON.stringify(value)}::jsonb`;
+/** The batch's view as the column takes it: JSON text, stored as jsonb. */
+const jsonb = (view: SettlementView) => sql<string>`${JSON.stringify(view)}::jsonb`;
 
 /** The batch's identity from its row, if it is still open. */
 async function openBatch(trx: Transaction<Database>, settlementId: string): Promise<BatchIdentity | undefined> {
@@ -128,14 +129,4 @@ async function openBatch(trx: Transaction<Database>, settlementId: string): Prom
     localDate: row.local_date,
     cutoff: new Date(row.cutoff).toISOString(),
   };
-}
-
-/** How many closed batches disagree with their processor's totals. */
-export async function countMismatchedSettlements(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom("settlements")
-    .select((select) => select.fn.countAll<string>().as("count"))
-    .where("status", "=", "mismatched")
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }

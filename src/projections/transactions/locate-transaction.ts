@@ -21,6 +21,5 @@ export const transactionLocator =
         .executeTakeFirst(),
     );
     if (!row) return undefined;
-    const { hostConfigurationId } = row.view as { hostConfigurationId: string };
-    return { paymentId: row.payment_id, processor: row.processor as Processor, hostConfigurationId };
+    return { paymentId: row.payment_id, processor: row.processor as Processor, hostConfigurationId: row.view.hostConfigurationId };
   };

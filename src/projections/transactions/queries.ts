@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import type { ResolverWork, TransactionStateName, TransactionStatus, TransactionType, TransactionView } from "../../domain/payments/index.ts";
+import { newestFirst, type TimeKey } from "../newest-first.ts";
 
 /**
  * Every read of the transactions read model outside its projection: the API's, the jobs' and the
@@ -21,7 +22,7 @@ export async function findTransaction(
     .where("transaction_id", "=", transactionId)
     .$if(clientId !== undefined, (query) => query.where("client_id", "=", clientId!))
     .executeTakeFirst();
-  return row && { paymentId: row.payment_id, view: row.view as TransactionView };
+  return row && { paymentId: row.payment_id, view: row.view };
 }
 
 /** What a history request filters on; time bounds as instants. */
@@ -43,11 +44,11 @@ export interface TransactionFilter {
 }
 
 /**
- * The transactions a filter selects, each with its view as the projection's own JSON text, as a
- * query the caller pages (newest first on `created_at`, `transaction_id`).
+ * A page of the transactions a filter selects, newest first on (`created_at`, `transaction_id`),
+ * each with its view as the projection's own JSON text.
  */
-export function transactionsMatching(db: Kysely<Database>, filter: TransactionFilter) {
-  return db
+export function transactionsMatching(db: Kysely<Database>, filter: TransactionFilter, after: TimeKey | undefined, limit: number) {
+  const matching = db
     .selectFrom("transactions")
     .select(["transaction_id", "created_at", sql<string>`view::text`.as("view")])
     .$if(filter.clientId !== undefined, (q) => q.where("client_id", "=", filter.clientId!))
@@ -64,6 +65,7 @@ export function transactionsMatching(db: Kysely<Database>, filter: TransactionFi
     .$if(filter.createdTo !== undefined, (q) => q.where("created_at", "<=", filter.createdTo!))
     .$if(filter.amountMin !== undefined, (q) => q.where("amount", ">=", String(filter.amountMin!)))
     .$if(filter.amountMax !== undefined, (q) => q.where("amount", "<=", String(filter.amountMax!)));
+  return newestFirst(matching, ["created_at", "transaction_id"], after, limit).execute();
 }
 
 /** The payments a client made with a payment method, oldest first: their intents record its uses. */
@@ -98,7 +100,7 @@ export async function settledTransactions(
     .orderBy("settlement_transactions.transaction_id", "desc")
     .limit(limit + 1)
     .execute();
-  return rows.map((row) => ({ transactionId: row.transaction_id, view: row.view as TransactionView }));
+  return rows.map((row) => ({ transactionId: row.transaction_id, view: row.view }));
 }
 
 /** How many transactions the pending resolver has each kind of work for. */

@@ -2,10 +2,11 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from "../../db/schema.ts";
 import type { WebhookDisabledReason } from "../../domain/webhooks/endpoint.ts";
 import type { EventSubscription } from "../../domain/webhooks/event-types.ts";
+import { newestFirst, type TimeKey } from "../newest-first.ts";
 
 /**
  * The API's reads of the webhook endpoints read model (`webhooks-projection.ts` writes it) and of
- * the delivery log its outbox feeds. The lists are queries the caller pages, newest first.
+ * the delivery log its outbox feeds. The lists are pages newest first, `limit + 1` rows.
  */
 
 /** An endpoint as the API shows it: never its secret. */
@@ -58,13 +59,14 @@ export async function findWebhookEndpoint(db: Kysely<Database>, endpointId: stri
   return row && webhookEndpointView(row);
 }
 
-/** The endpoints not deleted, one client's when `clientId` is given; paged on `created_at`, `endpoint_id`. */
-export function webhookEndpointsOf(db: Kysely<Database>, clientId: string | undefined) {
-  return db
+/** A page of the endpoints not deleted, one client's when `clientId` is given; on (`created_at`, `endpoint_id`). */
+export function webhookEndpointsOf(db: Kysely<Database>, clientId: string | undefined, after: TimeKey | undefined, limit: number) {
+  const endpoints = db
     .selectFrom("webhook_endpoints")
     .select(endpointColumns)
     .where("deleted", "=", false)
     .$if(clientId !== undefined, (q) => q.where("client_id", "=", clientId!));
+  return newestFirst(endpoints, ["created_at", "endpoint_id"], after, limit).execute();
 }
 
 /** A delivery attempt as the API shows it. */
@@ -83,9 +85,9 @@ export interface WebhookAttemptView {
   createdAt: string;
 }
 
-/** An endpoint's delivery attempts, each with its message; paged on `a.created_at`, `a.attempt_id`. */
-export function webhookAttemptsOf(db: Kysely<Database>, endpointId: string) {
-  return db
+/** A page of an endpoint's delivery attempts, each with its message; on (`a.created_at`, `a.attempt_id`). */
+export function webhookAttemptsOf(db: Kysely<Database>, endpointId: string, after: TimeKey | undefined, limit: number) {
+  const attempts = db
     .selectFrom("webhook_attempts as a")
     .innerJoin("webhook_deliveries as d", "d.delivery_id", "a.delivery_id")
     .select([
@@ -102,6 +104,7 @@ export function webhookAttemptsOf(db: Kysely<Database>, endpointId: string) {
       "a.created_at",
     ])
     .where("a.endpoint_id", "=", endpointId);
+  return newestFirst(attempts, ["a.created_at", "a.attempt_id"], after, limit).execute();
 }
 
 type WebhookAttemptRow = Omit<Selectable<WebhookAttemptsTable>, "endpoint_id"> & Pick<Selectable<WebhookDeliveriesTable>, "message_id" | "event_type">;
