@@ -3,7 +3,7 @@
  * failures it waits out. docs/architecture.md ("Retries") has them as a table.
  */
 import { ConcurrencyError } from "../eventstore/errors.ts";
-import { isTransientError } from "../eventstore/eventstoredb/codec.ts";
+import { isTransientError, SubscriptionDroppedError } from "../eventstore/eventstoredb/codec.ts";
 import { doubling, jittered, type PollPolicy, type RetryPolicy } from "./retry.ts";
 
 /**
@@ -66,6 +66,19 @@ export const eventStoreFirstAnswer = {
 } satisfies RetryPolicy;
 
 /**
+ * A subscription to $all that dropped (a server restarting, a connection lost): subscribed again
+ * from the last position it passed. It ran until stopped before; 1,000 drops in a row without an
+ * event between them (over 80 minutes of pauses) is a server gone, not a blip, and the projection
+ * runner, told of it, logs it and subscribes again from its checkpoint.
+ */
+export const eventStoreSubscriptionDropped = {
+  waitsFor: "a dropped subscription to $all to be open again",
+  maxAttempts: 1_000,
+  pauseMs: doubling(100, 5_000),
+  retries: (error) => error instanceof SubscriptionDroppedError,
+} satisfies RetryPolicy;
+
+/**
  * A read that follows its own write, polling the read model while no runner of this service
  * says when the projection applied it; after the bound the read goes on (the write is durable).
  */
@@ -84,6 +97,28 @@ export const projectionReachingHead = (withinMs: number): PollPolicy => ({
   withinMs,
   pauseMs: () => 50,
 });
+
+/**
+ * `ledger verify`'s comparison, until the live read model stands where the replay stands (its last
+ * applied event the replay's): a look at once, then one every 200 ms, the replay caught up again
+ * before each; for the caller's `withinMs` (what is left of `--settle-seconds`).
+ */
+export const readModelReachingReplay = (withinMs: number): PollPolicy => ({
+  waitsFor: "the live read model to stand where the replay of the log stands",
+  withinMs,
+  pauseMs: (looks) => (looks === 1 ? 0 : 200),
+});
+
+/**
+ * A process lock file whose process has died, removed: taken again at once. A second refusal is
+ * another process that took it in between, thrown as it is.
+ */
+export const deadProcessLockTakeover = {
+  waitsFor: "a lock file a dead process left, removed, to be taken",
+  maxAttempts: 2,
+  pauseMs: (_failures: number) => 0,
+  retries: (error) => error instanceof Error && "code" in error && error.code === "EEXIST",
+} satisfies RetryPolicy;
 
 /**
  * An idempotency record's write (an answer stored, a claim released) that a database fault of the

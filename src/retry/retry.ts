@@ -26,6 +26,19 @@ export interface PollPolicy {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** `pause`, ended at once when `signal` aborts. */
+const pauseUnlessAborted = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const end = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", end);
+      resolve();
+    };
+    const timer = setTimeout(end, ms);
+    signal.addEventListener("abort", end, { once: true });
+  });
+
 /**
  * `attempt` (given its try's number, from 1) until it succeeds. A failure the policy does not
  * retry, or one after which the bound leaves no further try, is thrown as it is: no pause is begun
@@ -37,13 +50,45 @@ export async function retry<T>(policy: RetryPolicy, attempt: (tryNumber: number)
     try {
       return await attempt(tryNumber);
     } catch (error) {
-      const pauseMs = policy.pauseMs(tryNumber);
-      const outOfTries = tryNumber >= (policy.maxAttempts ?? Infinity);
-      const outOfTime = performance.now() - started + pauseMs > (policy.withinMs ?? Infinity);
-      if (!policy.retries(error) || outOfTries || outOfTime) throw error;
+      const pauseMs = pauseBeforeNextTry(policy, error, tryNumber, started);
+      if (pauseMs === undefined) throw error;
       if (pauseMs > 0) await pause(pauseMs);
     }
   }
+}
+
+/**
+ * The items of a feed that `open` opens again after each failure the policy retries (a
+ * subscription that drops), once the policy's pause is over. An item is progress: the failures
+ * and the time bound count from the first failure after the last item. Ends, quietly, when
+ * `signal` aborts (a pause ends at once) or when the feed itself ends.
+ */
+export async function* retryFeed<T>(policy: RetryPolicy, signal: AbortSignal, open: () => AsyncIterable<T>): AsyncGenerator<T> {
+  let failures = 0;
+  let failingSince = 0;
+  while (!signal.aborted) {
+    try {
+      for await (const item of open()) {
+        failures = 0;
+        yield item;
+      }
+      return;
+    } catch (error) {
+      if (failures === 0) failingSince = performance.now();
+      failures += 1;
+      const pauseMs = pauseBeforeNextTry(policy, error, failures, failingSince);
+      if (pauseMs === undefined) throw error;
+      await pauseUnlessAborted(pauseMs, signal);
+    }
+  }
+}
+
+/** The pause after the `failures`-th failure in a row, begun at `started`; `undefined` when the policy gives up. */
+function pauseBeforeNextTry(policy: RetryPolicy, error: unknown, failures: number, started: number): number | undefined {
+  const pauseMs = policy.pauseMs(failures);
+  const outOfTries = failures >= (policy.maxAttempts ?? Infinity);
+  const outOfTime = performance.now() - started + pauseMs > (policy.withinMs ?? Infinity);
+  return !policy.retries(error) || outOfTries || outOfTime ? undefined : pauseMs;
 }
 
 /**

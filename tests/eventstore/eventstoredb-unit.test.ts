@@ -16,7 +16,6 @@ import {
 import { ConcurrencyError, InvalidAppendError } from "../../src/eventstore/errors.ts";
 import type { ReadAllResult, RecordedEvent } from "../../src/eventstore/port.ts";
 import {
-  backoffDelay,
   comparePositions,
   decodeCheckpoint,
   describeFailure,
@@ -208,10 +207,6 @@ describe("error classification", () => {
       "UnknownError, type unknown: Could not recognize Server Is Not Ready",
     );
     expect(describeFailure(Object.assign(new Error("14 UNAVAILABLE: read ECONNRESET"), { code: 14 }))).toBe("Error, code 14: 14 UNAVAILABLE: read ECONNRESET");
-  });
-
-  it("backs off from 100 ms, doubling, up to 5 s", () => {
-    expect([0, 1, 2, 3, 5, 6, 100].map((attempt) => backoffDelay(attempt))).toEqual([100, 200, 400, 800, 3_200, 5_000, 5_000]);
   });
 
   it("builds an anchored, escaped event type regex", () => {

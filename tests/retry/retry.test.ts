@@ -1,15 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConcurrencyError } from "../../src/eventstore/errors.ts";
+import { SubscriptionDroppedError } from "../../src/eventstore/eventstoredb/codec.ts";
 import {
   cardUsesEnding,
+  deadProcessLockTakeover,
   eventStoreLeaderElection,
+  eventStoreSubscriptionDropped,
   hotStreamRevisionConflict,
   projectionCatchUp,
   projectionReachingHead,
+  readModelReachingReplay,
   storeRecoveryForAnOutcome,
   streamRevisionConflict,
 } from "../../src/retry/policies.ts";
-import { doubling, poll, retry, type RetryPolicy } from "../../src/retry/retry.ts";
+import { doubling, poll, retry, retryFeed, type RetryPolicy } from "../../src/retry/retry.ts";
 
 const conflict = () => new ConcurrencyError("payment-1", 3n, 4n);
 
@@ -72,6 +76,60 @@ describe("retry", () => {
       if (tryNumber < 3) throw new Error("again");
     });
     expect(numbers).toEqual([1, 2, 3]);
+  });
+});
+
+describe("retryFeed", () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] }));
+  afterEach(() => vi.useRealTimers());
+
+  /** Each opening yields its items, then fails with its failure (ends, when it has none); `opened` records when each began. */
+  function feedOf(openings: { items: number[]; failure?: unknown }[]) {
+    const opened: number[] = [];
+    const open = async function* () {
+      opened.push(Date.now());
+      const { items, failure } = openings[opened.length - 1] ?? { items: [] };
+      yield* items;
+      if (failure !== undefined) throw failure;
+    };
+    return { open, opened };
+  }
+
+  async function collect<T>(feed: AsyncIterable<T>): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of feed) items.push(item);
+    return items;
+  }
+
+  const policy: RetryPolicy = { waitsFor: "a test", maxAttempts: 3, pauseMs: doubling(100, 1_000), retries: (error) => error !== "permanent" };
+
+  it("opens the feed again after each failure, its pauses counted from the last item", async () => {
+    const { open, opened } = feedOf([{ items: [1], failure: "a" }, { items: [], failure: "b" }, { items: [2], failure: "c" }, { items: [3] }]);
+    const items = collect(retryFeed(policy, new AbortController().signal, open));
+    await vi.runAllTimersAsync();
+    expect(await items).toEqual([1, 2, 3]);
+    // 100 ms after the first failure, 200 after the second in a row, 100 again after an item.
+    expect(opened.map((at) => at - opened[0]!)).toEqual([0, 100, 300, 400]);
+  });
+
+  it("throws the last failure once the failures in a row reach the bound, and at once one it does not retry", async () => {
+    const spent = feedOf([{ items: [1], failure: "a" }, { items: [], failure: "b" }, { items: [], failure: "c" }, { items: [2] }]);
+    const failed = collect(retryFeed(policy, new AbortController().signal, spent.open)).catch((error: unknown) => error);
+    await vi.runAllTimersAsync();
+    expect(await failed).toBe("c");
+    const permanent = feedOf([{ items: [], failure: "permanent" }, { items: [1] }]);
+    await expect(collect(retryFeed(policy, new AbortController().signal, permanent.open))).rejects.toBe("permanent");
+    expect(permanent.opened).toHaveLength(1);
+  });
+
+  it("ends quietly when the signal aborts during a pause", async () => {
+    const stop = new AbortController();
+    const { open, opened } = feedOf([{ items: [1], failure: "a" }, { items: [2] }]);
+    const items = collect(retryFeed(policy, stop.signal, open));
+    await vi.advanceTimersByTimeAsync(50);
+    stop.abort();
+    expect(await items).toEqual([1]);
+    expect(opened).toHaveLength(1);
   });
 });
 
@@ -155,6 +213,25 @@ describe("the policies", () => {
     expect(eventStoreLeaderElection.withinMs).toBe(10_000);
     expect([1, 2, 3, 4, 9].map(eventStoreLeaderElection.pauseMs)).toEqual([50, 100, 200, 250, 250]);
     expect(eventStoreLeaderElection.retries(conflict())).toBe(false);
+  });
+
+  it("subscribe again to $all after a drop, 1,000 drops in a row at most, pauses doubling from 100 ms to 5 s", () => {
+    expect(eventStoreSubscriptionDropped.maxAttempts).toBe(1_000);
+    expect([1, 2, 3, 4, 6, 7, 101].map(eventStoreSubscriptionDropped.pauseMs)).toEqual([100, 200, 400, 800, 3_200, 5_000, 5_000]);
+    expect(eventStoreSubscriptionDropped.retries(new SubscriptionDroppedError(undefined))).toBe(true);
+    expect(eventStoreSubscriptionDropped.retries(new Error("access denied"))).toBe(false);
+  });
+
+  it("compare a read model with its replay at once, then every 200 ms, as long as the caller says", () => {
+    expect(readModelReachingReplay(10_000)).toMatchObject({ withinMs: 10_000 });
+    expect([1, 2, 3].map(readModelReachingReplay(10_000).pauseMs)).toEqual([0, 200, 200]);
+  });
+
+  it("take a dead process's lock file over once, at once, when the link finds it there", () => {
+    expect(deadProcessLockTakeover).toMatchObject({ maxAttempts: 2 });
+    expect(deadProcessLockTakeover.pauseMs(1)).toBe(0);
+    expect(deadProcessLockTakeover.retries(Object.assign(new Error("exists"), { code: "EEXIST" }))).toBe(true);
+    expect(deadProcessLockTakeover.retries(Object.assign(new Error("denied"), { code: "EACCES" }))).toBe(false);
   });
 
   it("poll a projection for a write 5 s, and for the log's head and a card's uses as long as the caller says", () => {

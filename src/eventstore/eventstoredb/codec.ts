@@ -238,6 +238,17 @@ export function describeFailure(error: unknown): string {
   return `${kind}: ${error.message.trim() || "(no message)"}`;
 }
 
+/**
+ * A subscription to $all ended, by an error (`cause`) or by the server, in a way subscribing
+ * again may mend: any end but an `isPermanentSubscriptionError`.
+ */
+export class SubscriptionDroppedError extends Error {
+  constructor(cause: unknown) {
+    super("The subscription to $all dropped", { cause });
+    this.name = "SubscriptionDroppedError";
+  }
+}
+
 /** Errors that resubscribing cannot cure. */
 export function isPermanentSubscriptionError(error: unknown): boolean {
   if (typeof error !== "object" || error === null || !("type" in error)) return false;
@@ -307,8 +318,4 @@ export function toVisibleEvent(resolved: ClientResolvedEvent, types: ReadonlySet
 export function eventTypesRegex(types: readonly string[]): string {
   const escaped = types.map((type) => type.replace(/[.*+?^${}()|[\]\\#]/g, "\\$&"));
   return `^(?:${escaped.join("|")})$`;
-}
-
-export function backoffDelay(attempt: number, initialMs = 100, maxMs = 5_000): number {
-  return Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   START,
   eventTypeFilter,
@@ -10,14 +9,16 @@ import {
 } from "@kurrent/kurrentdb-client";
 import { gatherMoment } from "../gather.ts";
 import type { ReadAllResult, RecordedEvent, SubscribeOptions } from "../port.ts";
+import { eventStoreSubscriptionDropped } from "../../retry/policies.ts";
+import { retryFeed } from "../../retry/retry.ts";
 import {
-  backoffDelay,
   comparePositions,
   decodeCheckpoint,
   encodeCheckpoint,
   eventTypesRegex,
   isPermanentSubscriptionError,
   positionOf,
+  SubscriptionDroppedError,
   toLogPosition,
   toVisibleEvent,
   type LogPosition,
@@ -138,57 +139,67 @@ class SubscriptionBuffer {
  * it scanned, so it trails the end of the log by fewer than 32 records once caught up (the server
  * sends none while the log is quiet). Live, it lets the events of a moment gather into one batch
  * (see gatherMoment), as the PostgreSQL subscription does. Filtered $all subscriptions can drop;
- * on error or end it resubscribes with exponential backoff from the last position it passed,
- * skipping anything at or before it, so nothing is yielded twice or skipped.
+ * on error or end it subscribes again (`eventStoreSubscriptionDropped`) from the last position it
+ * passed, skipping anything at or before it, so nothing is yielded twice or skipped.
  */
-export async function* subscribeToAll(
+export function subscribeToAll(
   client: KurrentDBClient,
   { after, types, batchSize = 500, signal, awaited }: SubscribeOptions,
   coalesceMs: number,
 ): AsyncGenerator<PositionedBatch> {
-  let last: LogPosition | null = decodeCheckpoint(after);
   const typeSet = types ? new Set(types) : null;
   const filter = types ? eventTypeFilter({ regex: eventTypesRegex(types) }) : excludeSystemEvents();
-  let attempt = 0;
+  const from = { last: decodeCheckpoint(after) };
+  return retryFeed(eventStoreSubscriptionDropped, signal, () =>
+    subscribeOnce(
+      (checkpointReached) => client.subscribeToAll({ fromPosition: from.last ?? START, filter: { ...filter, checkpointReached } }),
+      { from, typeSet, batchSize, signal, awaited, coalesceMs },
+    ),
+  );
+}
 
-  while (!signal.aborted) {
-    const buffer = new SubscriptionBuffer(
-      (checkpointReached) => client.subscribeToAll({ fromPosition: last ?? START, filter: { ...filter, checkpointReached } }),
-      signal,
-    );
-    let failure: unknown;
-    try {
-      for (;;) {
-        const taken = await buffer.take(Math.max(1, batchSize));
-        if ("ended" in taken) {
-          failure = taken.error;
-          break;
-        }
-        const before = last;
-        const events: RecordedEvent[] = [];
-        const positions: LogPosition[] = [];
-        for (const item of taken.items) {
-          const position = "scanned" in item ? item.scanned : positionOf(item.event);
-          if (position === null || (last !== null && comparePositions(position, last) <= 0)) continue;
-          last = position;
-          const event = "event" in item ? toVisibleEvent(item.event, typeSet) : null;
-          if (event) {
-            events.push(event);
-            positions.push(position);
-          }
-        }
-        if (last !== null && last !== before) {
-          attempt = 0;
-          yield { events, positions, checkpoint: encodeCheckpoint(last) };
-        }
-        // Live, events arrive one by one: let those of the moment gather into the next batch.
-        if (taken.items.length < batchSize) await gatherMoment({ signal, awaited }, coalesceMs);
+/**
+ * One subscription's batches, until it ends: quietly when `signal` aborts, else by throwing what
+ * ended it (a `SubscriptionDroppedError` unless no new subscription can mend it). `from.last`, the
+ * last position passed, moves with each batch, so the next subscription starts there.
+ */
+async function* subscribeOnce(
+  open: OpenSubscription,
+  { from, typeSet, batchSize, signal, awaited, coalesceMs }: {
+    from: { last: LogPosition | null };
+    typeSet: ReadonlySet<string> | null;
+    batchSize: number;
+    signal: AbortSignal;
+    awaited: SubscribeOptions["awaited"];
+    coalesceMs: number;
+  },
+): AsyncGenerator<PositionedBatch> {
+  const buffer = new SubscriptionBuffer(open, signal);
+  try {
+    for (;;) {
+      const taken = await buffer.take(Math.max(1, batchSize));
+      if ("ended" in taken) {
+        if (signal.aborted) return;
+        throw taken.error !== undefined && isPermanentSubscriptionError(taken.error) ? taken.error : new SubscriptionDroppedError(taken.error);
       }
-    } finally {
-      await buffer.dispose();
+      const before = from.last;
+      const events: RecordedEvent[] = [];
+      const positions: LogPosition[] = [];
+      for (const item of taken.items) {
+        const position = "scanned" in item ? item.scanned : positionOf(item.event);
+        if (position === null || (from.last !== null && comparePositions(position, from.last) <= 0)) continue;
+        from.last = position;
+        const event = "event" in item ? toVisibleEvent(item.event, typeSet) : null;
+        if (event) {
+          events.push(event);
+          positions.push(position);
+        }
+      }
+      if (from.last !== null && from.last !== before) yield { events, positions, checkpoint: encodeCheckpoint(from.last) };
+      // Live, events arrive one by one: let those of the moment gather into the next batch.
+      if (taken.items.length < batchSize) await gatherMoment({ signal, awaited }, coalesceMs);
     }
-    if (signal.aborted) return;
-    if (failure !== undefined && isPermanentSubscriptionError(failure)) throw failure;
-    await sleep(backoffDelay(attempt++), undefined, { signal }).catch(() => undefined);
+  } finally {
+    await buffer.dispose();
   }
 }
