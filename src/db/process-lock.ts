@@ -1,4 +1,6 @@
 import { link, readFile, rm, writeFile } from "node:fs/promises";
+import { deadProcessLockTakeover } from "../retry/policies.ts";
+import { retry } from "../retry/retry.ts";
 
 /** The lock is another running process's. */
 export class ProcessLockHeldError extends Error {
@@ -24,22 +26,29 @@ export async function takeProcessLock(file: string, what: string): Promise<Proce
   const own = `${file}.${process.pid}`;
   await writeFile(own, `${process.pid}\n`);
   try {
-    for (let attempt = 0; ; attempt += 1) {
+    return await retry(deadProcessLockTakeover, async (tryNumber) => {
       try {
         await link(own, file);
         return { release: () => rm(file, { force: true }) };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+        // A refusal on the last try is another process that took the lock in between: thrown as it is.
+        const triesLeft = tryNumber < deadProcessLockTakeover.maxAttempts;
+        if ((error as NodeJS.ErrnoException).code === "EEXIST" && triesLeft) await removeDeadClaim(file, what);
+        throw error;
       }
-      const holder = Number.parseInt(await readFile(file, "utf8"), 10);
-      if (isRunning(holder)) {
-        throw new ProcessLockHeldError(`${what} is in use by process ${holder}: stop it first (${file})`, holder);
-      }
-      await rm(file, { force: true });
-    }
+    });
   } finally {
     await rm(own, { force: true });
   }
+}
+
+/** Removes the claim in `file` if its process has died; throws naming it if it runs. */
+async function removeDeadClaim(file: string, what: string): Promise<void> {
+  const holder = Number.parseInt(await readFile(file, "utf8"), 10);
+  if (isRunning(holder)) {
+    throw new ProcessLockHeldError(`${what} is in use by process ${holder}: stop it first (${file})`, holder);
+  }
+  await rm(file, { force: true });
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Processor } from "../domain/host-configurations/schemas.ts";
+import type { ConnectorTransport } from "./connector.ts";
 import { type CredentialsLog, credentialsReader } from "./credentials.ts";
 import { type CallOutcome, type HttpClient, timedHttpClient } from "./http.ts";
 import type { Connectors } from "./port.ts";
-import { createProcessorA } from "./processor-a.ts";
-import { createProcessorB } from "./processor-b.ts";
-import { createProcessorC } from "./processor-c.ts";
-import { createProcessorD } from "./processor-d.ts";
+import { processorA } from "./processor-a.ts";
+import { processorB } from "./processor-b.ts";
+import { processorC } from "./processor-c.ts";
+import { processorD } from "./processor-d.ts";
 
 export interface ConnectorsOptions {
   /** Where each processor listens, without a trailing slash, e.g. the simulator's `baseUrls`. */
@@ -19,14 +20,16 @@ export interface ConnectorsOptions {
 }
 
 export function createConnectors({ baseUrls, http, observeCall, log }: ConnectorsOptions): Connectors {
-  const base = (processor: Processor) => baseUrls[processor].replace(/\/+$/, "");
-  const httpFor = (processor: Processor) =>
-    observeCall ? timedHttpClient(http, (outcome, seconds) => observeCall(processor, outcome, seconds)) : http;
   const credentials = credentialsReader(log);
+  const transport = (processor: Processor): ConnectorTransport => ({
+    http: observeCall ? timedHttpClient(http, (outcome, seconds) => observeCall(processor, outcome, seconds)) : http,
+    baseUrl: baseUrls[processor].replace(/\/+$/, ""),
+    credentials,
+  });
   return {
-    processor_a: createProcessorA(httpFor("processor_a"), base("processor_a")),
-    processor_b: createProcessorB(httpFor("processor_b"), base("processor_b"), credentials),
-    processor_c: createProcessorC(httpFor("processor_c"), base("processor_c"), credentials),
-    processor_d: createProcessorD(httpFor("processor_d"), base("processor_d"), credentials),
+    processor_a: processorA(transport("processor_a")),
+    processor_b: processorB(transport("processor_b")),
+    processor_c: processorC(transport("processor_c")),
+    processor_d: processorD(transport("processor_d")),
   };
 }

@@ -1,11 +1,9 @@
 import { z } from "zod";
-import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
-import { type AnswerReader, type BatchAnswer, batchCloseOutcome, inquiryOutcome, submitOutcome } from "./exchange.ts";
-import { configurationFor } from "./host-configuration.ts";
-import type { HttpClient } from "./http.ts";
+import type { HostConfigurationFields } from "../domain/host-configurations/schemas.ts";
+import { defineConnector, readWith } from "./connector.ts";
 import { compact } from "./json.ts";
-import type { BatchCloseRequest, Operation, ProcessorConnector, ProcessorRequest } from "./port.ts";
-import { cardOf, parentOf, twoDigits } from "./request.ts";
+import type { Operation } from "./port.ts";
+import { twoDigits } from "./request.ts";
 
 /** processor_a: ISO 8583 flavoured JSON, one path per operation, no credentials. */
 
@@ -25,8 +23,7 @@ const messageTypes: Record<Operation, string> = {
 };
 
 /** The merchant and terminal blocks every message carries. */
-function acceptor(view: HostConfigurationView) {
-  const { merchant, settings } = configurationFor("processor_a", view);
+function acceptor({ merchant, settings }: HostConfigurationFields<"processor_a">) {
   return {
     merchant: compact({ ...merchant }),
     terminal: compact({
@@ -42,61 +39,12 @@ function acceptor(view: HostConfigurationView) {
   };
 }
 
-function message(request: ProcessorRequest) {
-  const card = cardOf(request);
-  const parent = parentOf(request);
-  return compact({
-    messageType: messageTypes[request.operation],
-    processingCode: request.operation === "refund" ? "200000" : "000000",
-    transactionReference: request.transactionId,
-    originalTransactionReference: parent?.transactionId,
-    originalRetrievalReferenceNumber: parent?.reference,
-    amount: String(request.amount).padStart(12, "0"),
-    currency: request.currency,
-    ...acceptor(request.hostConfiguration.view),
-    card:
-      card &&
-      compact({
-        pan: card.number.expose(),
-        expiry: `${twoDigits(card.expYear)}${twoDigits(card.expMonth)}`,
-        cvv2: card.cvc?.expose(),
-        cardholderName: card.holderName,
-      }),
-  });
-}
-
-/** A 0500 reconciliation request: the batch is our settlement id, its items our transaction ids. */
-function batchMessage(request: BatchCloseRequest) {
-  return {
-    messageType: "0500",
-    processingCode: "920000",
-    batchReference: request.settlementId,
-    transactionReferences: [...request.transactionIds],
-    ...acceptor(request.hostConfiguration.view),
-  };
-}
-
 const answerSchema = z.object({
   responseCode: z.string(),
   responseText: z.string().optional(),
   approvalCode: z.string().optional(),
   retrievalReferenceNumber: z.string().optional(),
 });
-
-const reader: AnswerReader = {
-  answer(body) {
-    const parsed = answerSchema.safeParse(body);
-    if (!parsed.success) return undefined;
-    const data = parsed.data;
-    return {
-      code: data.responseCode,
-      message: data.responseText,
-      authorizationCode: data.approvalCode,
-      reference: data.retrievalReferenceNumber,
-    };
-  },
-  notFound: (body) => answerSchema.safeParse(body).data?.responseCode === "25",
-};
 
 // Reconciliation totals are wider than one transaction's amount, as in ISO 8583: n10 counts, n16 amounts.
 const unsigned = (length: number) =>
@@ -132,27 +80,55 @@ const batchAnswerSchema = z.object({
     .optional(),
 });
 
-function readBatchAnswer(body: unknown): BatchAnswer | undefined {
-  const parsed = batchAnswerSchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { responseCode, responseText, totals, settledTransactionReferences } = parsed.data;
-  return { code: responseCode, message: responseText, totals, transactionIds: settledTransactionReferences };
-}
-
-export function createProcessorA(http: HttpClient, baseUrl: string): ProcessorConnector {
-  const root = `${baseUrl}/processor_a/v1`;
-  return {
-    processor: "processor_a",
-    async submit(request) {
-      return submitOutcome(await http.post(`${root}/${paths[request.operation]}`, message(request)), reader);
+export const processorA = defineConnector({
+  processor: "processor_a",
+  root: "/processor_a/v1",
+  submit: ({ request, card, parent, configuration }) => ({
+    path: paths[request.operation],
+    body: compact({
+      messageType: messageTypes[request.operation],
+      processingCode: request.operation === "refund" ? "200000" : "000000",
+      transactionReference: request.transactionId,
+      originalTransactionReference: parent?.transactionId,
+      originalRetrievalReferenceNumber: parent?.reference,
+      amount: String(request.amount).padStart(12, "0"),
+      currency: request.currency,
+      ...acceptor(configuration),
+      card:
+        card &&
+        compact({
+          pan: card.number.expose(),
+          expiry: `${twoDigits(card.expYear)}${twoDigits(card.expMonth)}`,
+          cvv2: card.cvc?.expose(),
+          cardholderName: card.holderName,
+        }),
+    }),
+  }),
+  inquiry: (transactionId, { merchant }) => ({
+    path: `transactions/${encodeURIComponent(transactionId)}?${new URLSearchParams({ merchantNumber: merchant.merchantNumber })}`,
+  }),
+  /** A 0500 reconciliation request: the batch is our settlement id, its items our transaction ids. */
+  batchClose: (request, configuration) => ({
+    path: "batch-close",
+    body: {
+      messageType: "0500",
+      processingCode: "920000",
+      batchReference: request.settlementId,
+      transactionReferences: [...request.transactionIds],
+      ...acceptor(configuration),
     },
-    async inquire({ transactionId, hostConfiguration }) {
-      const { merchant } = configurationFor("processor_a", hostConfiguration.view);
-      const query = new URLSearchParams({ merchantNumber: merchant.merchantNumber });
-      return inquiryOutcome(await http.get(`${root}/transactions/${encodeURIComponent(transactionId)}?${query}`), reader);
-    },
-    async closeBatch(request) {
-      return batchCloseOutcome(await http.post(`${root}/batch-close`, batchMessage(request)), readBatchAnswer);
-    },
-  };
-}
+  }),
+  answer: readWith(answerSchema, (data) => ({
+    code: data.responseCode,
+    message: data.responseText,
+    authorizationCode: data.approvalCode,
+    reference: data.retrievalReferenceNumber,
+  })),
+  notFound: answerSchema.extend({ responseCode: z.literal("25") }),
+  batchAnswer: readWith(batchAnswerSchema, ({ responseCode, responseText, totals, settledTransactionReferences }) => ({
+    code: responseCode,
+    message: responseText,
+    totals,
+    transactionIds: settledTransactionReferences,
+  })),
+});

@@ -1,25 +1,9 @@
 import { z } from "zod";
-import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
-import type { CredentialsReader } from "./credentials.ts";
-import {
-  type AnswerReader,
-  type BatchAnswer,
-  batchCloseOutcome,
-  inquiryOutcome,
-  submitOutcome,
-  unusableCredentials,
-} from "./exchange.ts";
-import { configurationFor } from "./host-configuration.ts";
-import type { HttpClient } from "./http.ts";
+import type { HostConfigurationFields } from "../domain/host-configurations/schemas.ts";
+import { defineConnector, readWith } from "./connector.ts";
 import { compact } from "./json.ts";
-import type {
-  BatchCloseRequest,
-  Operation,
-  ProcessorConnector,
-  ProcessorHostConfiguration,
-  ProcessorRequest,
-} from "./port.ts";
-import { cardOf, parentOf, twoDigits } from "./request.ts";
+import type { Operation } from "./port.ts";
+import { twoDigits } from "./request.ts";
 
 /** processor_b: a header/transaction envelope on one path; the Datawire id travels in a header. */
 
@@ -32,8 +16,7 @@ const types: Record<Operation, string> = {
 };
 
 /** The envelope's header: who sends, on every message. */
-function header(view: HostConfigurationView) {
-  const { merchant, settings } = configurationFor("processor_b", view);
+function header({ merchant, settings }: HostConfigurationFields<"processor_b">) {
   return compact({
     merchantId: merchant.merchantId,
     groupId: merchant.groupId,
@@ -45,38 +28,6 @@ function header(view: HostConfigurationView) {
   });
 }
 
-function message(request: ProcessorRequest) {
-  const card = cardOf(request);
-  const parent = parentOf(request);
-  return {
-    header: header(request.hostConfiguration.view),
-    transaction: compact({
-      type: types[request.operation],
-      clientRef: request.transactionId,
-      originalClientRef: parent?.transactionId,
-      originalReferenceNumber: parent?.reference,
-      amount: { value: request.amount, currency: request.currency },
-      card:
-        card &&
-        compact({
-          accountNumber: card.number.expose(),
-          expirationDate: `${twoDigits(card.expMonth)}${twoDigits(card.expYear)}`,
-          securityCode: card.cvc?.expose(),
-          cardholderName: card.holderName,
-        }),
-    }),
-  };
-}
-
-/** The batch is our settlement id, its items our transaction ids as the `clientRef`s we sent. */
-function batchMessage(request: BatchCloseRequest) {
-  return {
-    header: header(request.hostConfiguration.view),
-    batch: { type: "CLOSE", batchRef: request.settlementId, clientRefs: [...request.transactionIds] },
-  };
-}
-
-
 const answerSchema = z.object({
   result: z.object({
     responseCode: z.string(),
@@ -85,17 +36,6 @@ const answerSchema = z.object({
     referenceNumber: z.string().optional(),
   }),
 });
-const notFoundSchema = z.object({ error: z.object({ code: z.literal("TRANSACTION_NOT_FOUND") }) });
-
-const reader: AnswerReader = {
-  answer(body) {
-    const parsed = answerSchema.safeParse(body);
-    if (!parsed.success) return undefined;
-    const { responseCode, responseMessage, authId, referenceNumber } = parsed.data.result;
-    return { code: responseCode, message: responseMessage, authorizationCode: authId, reference: referenceNumber };
-  },
-  notFound: (body) => notFoundSchema.safeParse(body).success,
-};
 
 const tally = z.number().int().nonnegative();
 const batchAnswerSchema = z.object({
@@ -117,46 +57,59 @@ const batchAnswerSchema = z.object({
     .optional(),
 });
 
-function readBatchAnswer(body: unknown): BatchAnswer | undefined {
-  const parsed = batchAnswerSchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { result, batch } = parsed.data;
-  const totals = batch?.totals.map((total) => ({
-    currency: total.currency,
-    salesCount: total.saleCount,
-    salesAmount: total.saleValue,
-    refundsCount: total.refundCount,
-    refundsAmount: total.refundValue,
-    netAmount: total.netValue,
-  }));
-  return { code: result.responseCode, message: result.responseMessage, totals, transactionIds: batch?.settledClientRefs };
-}
-
-export function createProcessorB(http: HttpClient, baseUrl: string, credentials: CredentialsReader): ProcessorConnector {
-  const root = `${baseUrl}/processor_b`;
+export const processorB = defineConnector({
+  processor: "processor_b",
+  root: "/processor_b",
   /** The Datawire id header: the schema holds it to 20 digits, so it is never dropped from a header. */
-  const authHeaders = (hostConfiguration: ProcessorHostConfiguration) => {
-    const read = credentials.read("processor_b", hostConfiguration);
-    return read.ok ? { ok: true as const, headers: { "x-datawire-id": read.credentials.datawireId } } : read;
-  };
-  return {
-    processor: "processor_b",
-    async submit(request) {
-      const body = message(request);
-      const auth = authHeaders(request.hostConfiguration);
-      if (!auth.ok) return unusableCredentials.submit(auth.unusable);
-      return submitOutcome(await http.post(`${root}/transactions`, body, auth.headers), reader);
+  credentials: ({ datawireId }) => ({ headers: { "x-datawire-id": datawireId } }),
+  submit: ({ request, card, parent, configuration }) => ({
+    path: "transactions",
+    body: {
+      header: header(configuration),
+      transaction: compact({
+        type: types[request.operation],
+        clientRef: request.transactionId,
+        originalClientRef: parent?.transactionId,
+        originalReferenceNumber: parent?.reference,
+        amount: { value: request.amount, currency: request.currency },
+        card:
+          card &&
+          compact({
+            accountNumber: card.number.expose(),
+            expirationDate: `${twoDigits(card.expMonth)}${twoDigits(card.expYear)}`,
+            securityCode: card.cvc?.expose(),
+            cardholderName: card.holderName,
+          }),
+      }),
     },
-    async inquire({ transactionId, hostConfiguration }) {
-      const auth = authHeaders(hostConfiguration);
-      if (!auth.ok) return unusableCredentials.inquiry(auth.unusable);
-      return inquiryOutcome(await http.get(`${root}/transactions/${encodeURIComponent(transactionId)}`, auth.headers), reader);
+  }),
+  inquiry: (transactionId) => ({ path: `transactions/${encodeURIComponent(transactionId)}` }),
+  /** The batch is our settlement id, its items our transaction ids as the `clientRef`s we sent. */
+  batchClose: (request, configuration) => ({
+    path: "batches",
+    body: {
+      header: header(configuration),
+      batch: { type: "CLOSE", batchRef: request.settlementId, clientRefs: [...request.transactionIds] },
     },
-    async closeBatch(request) {
-      const body = batchMessage(request);
-      const auth = authHeaders(request.hostConfiguration);
-      if (!auth.ok) return unusableCredentials.batchClose(auth.unusable);
-      return batchCloseOutcome(await http.post(`${root}/batches`, body, auth.headers), readBatchAnswer);
-    },
-  };
-}
+  }),
+  answer: readWith(answerSchema, ({ result }) => ({
+    code: result.responseCode,
+    message: result.responseMessage,
+    authorizationCode: result.authId,
+    reference: result.referenceNumber,
+  })),
+  notFound: z.object({ error: z.object({ code: z.literal("TRANSACTION_NOT_FOUND") }) }),
+  batchAnswer: readWith(batchAnswerSchema, ({ result, batch }) => ({
+    code: result.responseCode,
+    message: result.responseMessage,
+    totals: batch?.totals.map((total) => ({
+      currency: total.currency,
+      salesCount: total.saleCount,
+      salesAmount: total.saleValue,
+      refundsCount: total.refundCount,
+      refundsAmount: total.refundValue,
+      netAmount: total.netValue,
+    })),
+    transactionIds: batch?.settledClientRefs,
+  })),
+});

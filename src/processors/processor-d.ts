@@ -1,25 +1,8 @@
 import { z } from "zod";
-import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
-import {
-  type AnswerReader,
-  type BatchAnswer,
-  batchCloseOutcome,
-  inquiryOutcome,
-  submitOutcome,
-  unusableCredentials,
-} from "./exchange.ts";
-import type { CredentialsReader } from "./credentials.ts";
-import { configurationFor } from "./host-configuration.ts";
-import type { HttpClient } from "./http.ts";
+import type { HostConfigurationFields } from "../domain/host-configurations/schemas.ts";
+import { type CheckedRequest, defineConnector, readWith } from "./connector.ts";
 import { compact } from "./json.ts";
-import type {
-  BatchCloseRequest,
-  Operation,
-  ProcessorConnector,
-  ProcessorHostConfiguration,
-  ProcessorRequest,
-} from "./port.ts";
-import { cardOf, parentOf } from "./request.ts";
+import type { Operation } from "./port.ts";
 
 /** processor_d: resource-style REST with a bearer API key; follow-ups are sub-resources of the payment. */
 
@@ -29,16 +12,14 @@ const followUpPaths: Record<Exclude<Operation, "authorization" | "sale">, string
   void: "reversals",
 };
 
-function path(request: ProcessorRequest): string {
-  const parent = parentOf(request);
+/** A follow-up goes under its parent: the processor's own id when we have it; it also accepts the reference we gave the parent. */
+function paymentPath({ request, parent }: CheckedRequest<"processor_d">): string {
   if (!parent || request.operation === "authorization" || request.operation === "sale") return "payments";
-  // The processor's own id when we have it; it also accepts the reference we gave the parent.
   return `payments/${encodeURIComponent(parent.reference ?? parent.transactionId)}/${followUpPaths[request.operation]}`;
 }
 
 /** The acquirer and terminal objects every resource carries. */
-function acceptor(view: HostConfigurationView) {
-  const { merchant, settings } = configurationFor("processor_d", view);
+function acceptor({ merchant, settings }: HostConfigurationFields<"processor_d">) {
   return {
     acquirer: compact({
       bin: merchant.acquirerBin,
@@ -55,52 +36,11 @@ function acceptor(view: HostConfigurationView) {
   };
 }
 
-function message(request: ProcessorRequest) {
-  const card = cardOf(request);
-  return compact({
-    reference: request.transactionId,
-    capture: request.operation === "sale" ? true : request.operation === "authorization" ? false : undefined,
-    amount: { value: request.amount, currency: request.currency },
-    ...acceptor(request.hostConfiguration.view),
-    paymentMethod:
-      card &&
-      compact({
-        type: "card",
-        number: card.number.expose(),
-        expiryMonth: card.expMonth,
-        expiryYear: card.expYear,
-        cvc: card.cvc?.expose(),
-        holderName: card.holderName,
-      }),
-  });
-}
-
-/** A settlement resource: its reference is our settlement id, its payments our transaction ids. */
-function batchMessage(request: BatchCloseRequest) {
-  return {
-    reference: request.settlementId,
-    ...acceptor(request.hostConfiguration.view),
-    payments: [...request.transactionIds],
-  };
-}
-
-
 const answerSchema = z.object({
   id: z.string(),
   result: z.object({ code: z.string(), message: z.string().optional() }),
   authorizationCode: z.string().optional(),
 });
-const notFoundSchema = z.object({ error: z.object({ type: z.literal("resource_missing") }) });
-
-const reader: AnswerReader = {
-  answer(body) {
-    const parsed = answerSchema.safeParse(body);
-    if (!parsed.success) return undefined;
-    const { id, result, authorizationCode } = parsed.data;
-    return { code: result.code, message: result.message, authorizationCode, reference: id };
-  },
-  notFound: (body) => notFoundSchema.safeParse(body).success,
-};
 
 const tally = z.object({ count: z.number().int().nonnegative(), value: z.number().int().nonnegative() });
 const batchAnswerSchema = z.object({
@@ -111,11 +51,50 @@ const batchAnswerSchema = z.object({
     .optional(),
 });
 
-function readBatchAnswer(body: unknown): BatchAnswer | undefined {
-  const parsed = batchAnswerSchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  const { result, totals, settled_payments } = parsed.data;
-  return {
+export const processorD = defineConnector({
+  processor: "processor_d",
+  root: "/processor_d/v2",
+  /** The bearer API key: the schema holds it to what a header value carries unchanged. */
+  credentials: ({ secretApiKey }) => ({ headers: { authorization: `Bearer ${secretApiKey}` } }),
+  submit: (checked) => {
+    const { request, card, configuration } = checked;
+    const { operation, transactionId, amount, currency } = request;
+    return {
+      path: paymentPath(checked),
+      body: compact({
+        reference: transactionId,
+        capture: operation === "sale" ? true : operation === "authorization" ? false : undefined,
+        amount: { value: amount, currency },
+        ...acceptor(configuration),
+        paymentMethod:
+          card &&
+          compact({
+            type: "card",
+            number: card.number.expose(),
+            expiryMonth: card.expMonth,
+            expiryYear: card.expYear,
+            cvc: card.cvc?.expose(),
+            holderName: card.holderName,
+          }),
+      }),
+      headers: { "idempotency-key": transactionId },
+    };
+  },
+  inquiry: (transactionId) => ({ path: `references/${encodeURIComponent(transactionId)}` }),
+  /** A settlement resource: its reference is our settlement id, its payments our transaction ids. */
+  batchClose: (request, configuration) => ({
+    path: "settlements",
+    body: { reference: request.settlementId, ...acceptor(configuration), payments: [...request.transactionIds] },
+    headers: { "idempotency-key": request.settlementId },
+  }),
+  answer: readWith(answerSchema, ({ id, result, authorizationCode }) => ({
+    code: result.code,
+    message: result.message,
+    authorizationCode,
+    reference: id,
+  })),
+  notFound: z.object({ error: z.object({ type: z.literal("resource_missing") }) }),
+  batchAnswer: readWith(batchAnswerSchema, ({ result, totals, settled_payments }) => ({
     code: result.code,
     message: result.message,
     transactionIds: settled_payments,
@@ -127,39 +106,5 @@ function readBatchAnswer(body: unknown): BatchAnswer | undefined {
       refundsAmount: refunds.value,
       netAmount: net.value,
     })),
-  };
-}
-
-export function createProcessorD(http: HttpClient, baseUrl: string, credentials: CredentialsReader): ProcessorConnector {
-  const root = `${baseUrl}/processor_d/v2`;
-  /** The bearer API key: the schema holds it to what a header value carries unchanged. */
-  const authorization = (hostConfiguration: ProcessorHostConfiguration) => {
-    const read = credentials.read("processor_d", hostConfiguration);
-    return read.ok ? { ok: true as const, headers: { authorization: `Bearer ${read.credentials.secretApiKey}` } } : read;
-  };
-  return {
-    processor: "processor_d",
-    async submit(request) {
-      const body = message(request);
-      const auth = authorization(request.hostConfiguration);
-      if (!auth.ok) return unusableCredentials.submit(auth.unusable);
-      const result = await http.post(`${root}/${path(request)}`, body, {
-        ...auth.headers,
-        "idempotency-key": request.transactionId,
-      });
-      return submitOutcome(result, reader);
-    },
-    async inquire({ transactionId, hostConfiguration }) {
-      const auth = authorization(hostConfiguration);
-      if (!auth.ok) return unusableCredentials.inquiry(auth.unusable);
-      return inquiryOutcome(await http.get(`${root}/references/${encodeURIComponent(transactionId)}`, auth.headers), reader);
-    },
-    async closeBatch(request) {
-      const body = batchMessage(request);
-      const auth = authorization(request.hostConfiguration);
-      if (!auth.ok) return unusableCredentials.batchClose(auth.unusable);
-      const result = await http.post(`${root}/settlements`, body, { ...auth.headers, "idempotency-key": request.settlementId });
-      return batchCloseOutcome(result, readBatchAnswer);
-    },
-  };
-}
+  })),
+});

@@ -13,7 +13,13 @@ export function cardOf(request: ProcessorRequest): CardDetails | undefined {
   return request.card;
 }
 
-export function parentOf(request: ProcessorRequest): { transactionId: string; reference?: string } | undefined {
+/** A follow-up's parent: our id, and the processor's reference from its approval when we have it. */
+export interface ParentTransaction {
+  transactionId: string;
+  reference?: string;
+}
+
+export function parentOf(request: ProcessorRequest): ParentTransaction | undefined {
   if (!isFollowUp(request.operation)) return undefined;
   if (!request.parentTransactionId) throw new Error(`A ${request.operation} needs its parent transaction.`);
   return {

@@ -1,7 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Checkpoint, EventStore, JsonObject, RecordedEvent } from "../eventstore/port.ts";
+import { readModelReachingReplay } from "../retry/policies.ts";
+import { poll } from "../retry/retry.ts";
 import { readCheckpoint } from "./checkpoints.ts";
 import type { Projection } from "./projection.ts";
 import { applyInto, notReplayed, type Replayed, replayInto, type SchemaRef, withShadowTables } from "./rebuild.ts";
@@ -58,8 +59,6 @@ export interface VerifyReadModelOptions {
   /** Before each comparison: on a snapshot, brings the live read model up to the log, since nothing else does. */
   beforeCompare?: () => Promise<void>;
 }
-
-const SETTLE_POLL_MS = 200;
 
 /**
  * Replays the log into scratch copies of the projection's tables (never swapped in) and compares
@@ -154,28 +153,29 @@ export interface CompareWithReplayOptions extends Omit<VerifyReadModelOptions, "
 export async function compareWithReplay(options: CompareWithReplayOptions): Promise<ReadModelVerdict> {
   const { db, store, projection, schema, deadline, batchSize = 2_000, sampleSize = 10, onProgress, beforeCompare } = options;
   let { replayed } = options;
-  for (;;) {
+  let compared: { live: bigint | null; differences?: TableDifference[] } = { live: null };
+  let looks = 0;
+  const settled = await poll(readModelReachingReplay(Math.max(0, deadline - Date.now())), async () => {
+    looks += 1;
+    if (looks > 1) replayed = await replayInto({ db, store, projection, schema, from: replayed, batchSize, onProgress });
     await beforeCompare?.();
-    const compared = await db
+    compared = await db
       .transaction()
       .setIsolationLevel("repeatable read")
       .execute(async (trx) => {
         const live = (await readCheckpoint(trx, projection.name)).lastPosition;
-        if (live !== (replayed.last?.position ?? null)) return { live, differences: undefined };
+        if (live !== (replayed.last?.position ?? null)) return { live };
         return { live, differences: await compareTables(trx, projection, schema, sampleSize) };
       });
     // Client commands apply their own events at once, so rows may hold an event that neither the
     // runner nor the replay could read yet: such differences only say the comparison came early.
     const early = compared.differences?.length && (await store.hasEventsAfter(replayed.checkpoint, projection.eventTypes));
-    if (compared.differences && !early) {
-      return { projection: projection.name, status: "compared", events: replayed.events, differences: compared.differences };
-    }
-    if (Date.now() >= deadline) {
-      return { projection: projection.name, status: "unsettled", live: compared.live, replayed: replayed.last?.position ?? null };
-    }
-    await sleep(SETTLE_POLL_MS);
-    replayed = await replayInto({ db, store, projection, schema, from: replayed, batchSize, onProgress });
+    return compared.differences !== undefined && !early;
+  });
+  if (settled && compared.differences) {
+    return { projection: projection.name, status: "compared", events: replayed.events, differences: compared.differences };
   }
+  return { projection: projection.name, status: "unsettled", live: compared.live, replayed: replayed.last?.position ?? null };
 }
 
 /** The tables that differ; empty when the read model equals the replay. */

@@ -86,6 +86,28 @@ export const projectionReachingHead = (withinMs: number): PollPolicy => ({
 });
 
 /**
+ * `ledger verify`'s comparison, until the live read model stands where the replay stands (its last
+ * applied event the replay's): a look at once, then one every 200 ms, the replay caught up again
+ * before each; for the caller's `withinMs` (what is left of `--settle-seconds`).
+ */
+export const readModelReachingReplay = (withinMs: number): PollPolicy => ({
+  waitsFor: "the live read model to stand where the replay of the log stands",
+  withinMs,
+  pauseMs: (looks) => (looks === 1 ? 0 : 200),
+});
+
+/**
+ * A process lock file whose process has died, removed: taken again at once. A second refusal is
+ * another process that took it in between, thrown as it is.
+ */
+export const deadProcessLockTakeover = {
+  waitsFor: "a lock file a dead process left, removed, to be taken",
+  maxAttempts: 2,
+  pauseMs: (_failures: number) => 0,
+  retries: (error) => error instanceof Error && "code" in error && error.code === "EEXIST",
+} satisfies RetryPolicy;
+
+/**
  * An idempotency record's write (an answer stored, a claim released) that a database fault of the
  * moment (a dropped connection, a restart) broke: tried again for about 1.5 s, so the key is not
  * left blocked for the claim's whole lock.

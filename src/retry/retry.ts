@@ -37,13 +37,19 @@ export async function retry<T>(policy: RetryPolicy, attempt: (tryNumber: number)
     try {
       return await attempt(tryNumber);
     } catch (error) {
-      const pauseMs = policy.pauseMs(tryNumber);
-      const outOfTries = tryNumber >= (policy.maxAttempts ?? Infinity);
-      const outOfTime = performance.now() - started + pauseMs > (policy.withinMs ?? Infinity);
-      if (!policy.retries(error) || outOfTries || outOfTime) throw error;
+      const pauseMs = pauseBeforeNextTry(policy, error, tryNumber, started);
+      if (pauseMs === undefined) throw error;
       if (pauseMs > 0) await pause(pauseMs);
     }
   }
+}
+
+/** The pause after the `failures`-th failure in a row, begun at `started`; `undefined` when the policy gives up. */
+function pauseBeforeNextTry(policy: RetryPolicy, error: unknown, failures: number, started: number): number | undefined {
+  const pauseMs = policy.pauseMs(failures);
+  const outOfTries = failures >= (policy.maxAttempts ?? Infinity);
+  const outOfTime = performance.now() - started + pauseMs > (policy.withinMs ?? Infinity);
+  return !policy.retries(error) || outOfTries || outOfTime ? undefined : pauseMs;
 }
 
 /**

@@ -5,7 +5,6 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/logger.ts";
 import { createHttpClient } from "../../src/processors/http.ts";
-import { createProcessorA } from "../../src/processors/processor-a.ts";
 import type { HostConfigurationView } from "../../src/domain/host-configurations/decider.ts";
 import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
 import { type Service, startService } from "../../src/service.ts";
@@ -177,7 +176,7 @@ for (const target of testDatabaseTargets()) {
       const sold = await sale(900);
       // Voided at the processor behind the ledger's back: the processor will not count it.
       const http = createHttpClient({ timeoutMs: 5_000 });
-      const voided = await createProcessorA(http, simulator.url).submit({
+      const voided = await createConnectors({ baseUrls: simulator.baseUrls, http }).processor_a.submit({
         operation: "void",
         transactionId: newId(),
         parentTransactionId: sold.id,

@@ -7,8 +7,8 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { HostConfigurationView } from "../../src/domain/host-configurations/decider.ts";
 import { newId } from "../../src/ids.ts";
+import { createConnectors } from "../../src/processors/connectors.ts";
 import { createHttpClient } from "../../src/processors/http.ts";
-import { createProcessorA } from "../../src/processors/processor-a.ts";
 import { startSimulator, type Simulator } from "../../src/processors/simulator/server.ts";
 import { openTestDatabase, type TestDatabase, testDatabaseTargets } from "../support/database.ts";
 import { testEnvironment } from "../support/environment.ts";
@@ -192,7 +192,7 @@ for (const target of testDatabaseTargets()) {
       const unseen = await pay("sale", "4242424242424242", 900);
       expect(unseen.status, unseen.text).toBe(201);
       const http = createHttpClient({ timeoutMs: 5_000 });
-      const voidedBehindTheBack = await createProcessorA(http, simulator.url).submit({
+      const voidedBehindTheBack = await createConnectors({ baseUrls: simulator.baseUrls, http }).processor_a.submit({
         operation: "void",
         transactionId: newId(),
         parentTransactionId: unseen.body.id,

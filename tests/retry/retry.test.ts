@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConcurrencyError } from "../../src/eventstore/errors.ts";
 import {
   cardUsesEnding,
+  deadProcessLockTakeover,
   eventStoreLeaderElection,
   hotStreamRevisionConflict,
   projectionCatchUp,
   projectionReachingHead,
+  readModelReachingReplay,
   storeRecoveryForAnOutcome,
   streamRevisionConflict,
 } from "../../src/retry/policies.ts";
@@ -155,6 +157,18 @@ describe("the policies", () => {
     expect(eventStoreLeaderElection.withinMs).toBe(10_000);
     expect([1, 2, 3, 4, 9].map(eventStoreLeaderElection.pauseMs)).toEqual([50, 100, 200, 250, 250]);
     expect(eventStoreLeaderElection.retries(conflict())).toBe(false);
+  });
+
+  it("compare a read model with its replay at once, then every 200 ms, as long as the caller says", () => {
+    expect(readModelReachingReplay(10_000)).toMatchObject({ withinMs: 10_000 });
+    expect([1, 2, 3].map(readModelReachingReplay(10_000).pauseMs)).toEqual([0, 200, 200]);
+  });
+
+  it("take a dead process's lock file over once, at once, when the link finds it there", () => {
+    expect(deadProcessLockTakeover).toMatchObject({ maxAttempts: 2 });
+    expect(deadProcessLockTakeover.pauseMs(1)).toBe(0);
+    expect(deadProcessLockTakeover.retries(Object.assign(new Error("exists"), { code: "EEXIST" }))).toBe(true);
+    expect(deadProcessLockTakeover.retries(Object.assign(new Error("denied"), { code: "EACCES" }))).toBe(false);
   });
 
   it("poll a projection for a write 5 s, and for the log's head and a card's uses as long as the caller says", () => {
