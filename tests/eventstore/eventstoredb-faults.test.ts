@@ -126,7 +126,11 @@ describe.each<ServerRelease>(["EventStoreDB 24.10", "KurrentDB 26.1"])("failures
     clearTimeout(timer);
     expect(seen.map((e) => e.type)).toEqual(["A", "B", "C", "D"]);
     // Read on from where it was, never from the start of the log again.
-    const resumedFrom = server.readsOfAll.slice(readsBefore).map((read) => read.fromPosition);
+    // (A read of one record from the start only asks whether the server serves reads at all.)
+    const resumedFrom = server.readsOfAll
+      .slice(readsBefore)
+      .filter((read) => read.maxCount !== 1)
+      .map((read) => read.fromPosition);
     expect(resumedFrom.length).toBeGreaterThan(0);
     expect(resumedFrom.every((from) => typeof from === "object" && from.commit >= BigInt(seen[1]!.position))).toBe(true);
   }, 20_000);

@@ -297,6 +297,14 @@ describe("adapter over a fake client", () => {
     expect(await store.readHead()).toEqual({ position: null, recordedAt: null, checkpoint: null });
   });
 
+  it("readAll from a checkpoint where no record of $all begins is a RangeError, not an outage (KurrentDB answers it unavailable)", async () => {
+    const store = eventStoreOnClient(new FakeClient([resolved({ n: 1 }), resolved({ n: 2 })]).asClient());
+    await expect(store.readAll({ after: "150:150" })).rejects.toBeInstanceOf(RangeError);
+    expect(ids((await store.readAll({ after: "100:100" })).events)).toEqual([2]);
+    // Past the end of the log, the server answers with nothing.
+    expect((await store.readAll({ after: "900:900" })).events).toEqual([]);
+  });
+
   /** The live feed over the fake server's reads. */
   const liveFeed = (fake: FakeClient, options: { after?: string; pollIntervalMs?: number; signal: AbortSignal }, appends = new AppendSignal()) => {
     const client = fake.asClient();

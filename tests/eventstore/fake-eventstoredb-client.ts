@@ -211,6 +211,10 @@ export class FakeClient {
       meetFault();
       let page: AllStreamResolvedEvent[];
       if (direction === "forwards") {
+        // As KurrentDB 26.1 answers a read from inside the log where no record begins.
+        if (typeof fromPosition === "object" && !log.some((event) => commitOf(event) === BigInt(fromPosition.commit)) && log.some((event) => commitOf(event) > BigInt(fromPosition.commit))) {
+          throw new UnavailableError();
+        }
         page = fromPosition === "start" ? log : fromPosition === "end" ? [] : log.filter((event) => commitOf(event) >= BigInt(fromPosition.commit));
       } else {
         const before =

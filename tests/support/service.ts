@@ -24,6 +24,7 @@ export function testConfig(databaseUrl: string | undefined, environment: Record<
     // clock has them looked for more than once, at start, before it made anything.
     LIFECYCLE_CHECK_INTERVAL_MS: "3600000",
     ...testSecrets,
+    ...(testEnvironment.journeysEventStoreUrl === undefined ? {} : { EVENTSTORE_URL: testEnvironment.journeysEventStoreUrl }),
     ...environment,
   });
 }
@@ -104,8 +105,7 @@ export async function apiRequest(
 function instanceConfig(databaseUrl: string | undefined, environment: Record<string, string>): Config {
   // Long enough that a busy machine's slow answer is not taken for a processor that never answers;
   // the timeout cards are held far longer.
-  const liveEvents: Record<string, string> = testEnvironment.journeysEventStoreUrl === undefined ? {} : { EVENTSTORE_URL: testEnvironment.journeysEventStoreUrl };
-  return testConfig(databaseUrl, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...liveEvents, ...environment });
+  return testConfig(databaseUrl, { PROCESSOR_TIMEOUT_MS: "2000", PENDING_RESOLVER_INTERVAL_MS: "200", ...environment });
 }
 
 /** The real service on a fresh database, listening on a free loopback port. */

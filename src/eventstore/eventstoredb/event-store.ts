@@ -4,6 +4,7 @@ import {
   KurrentDBClient,
   FORWARDS,
   START,
+  UnavailableError,
   jsonEvent,
   type AllStreamResolvedEvent,
   type ReadPosition,
@@ -216,7 +217,28 @@ export function eventStoreOnClient(
   }
 
   const readAllPage = (fromPosition: ReadPosition, maxCount: number, backwards = false): Promise<AllStreamResolvedEvent[]> =>
-    reading((reader) => collect(reader.readAll({ fromPosition, maxCount, direction: backwards ? BACKWARDS : FORWARDS })));
+    reading(async (reader) => {
+      const read = () => collect(reader.readAll({ fromPosition, maxCount, direction: backwards ? BACKWARDS : FORWARDS }));
+      try {
+        return await read();
+      } catch (error) {
+        if (typeof fromPosition !== "object" || !(error instanceof UnavailableError)) throw error;
+        // KurrentDB answers a read from a position where no record of $all begins as unavailable
+        // (26.1, live): refused again while a read from the start is served, it is no place in the log.
+        try {
+          return await read();
+        } catch (second) {
+          if (!(second instanceof UnavailableError) || !(await servesFromStart(reader))) throw second;
+          throw new RangeError(`No record of $all begins at ${fromPosition.commit}:${fromPosition.prepare}.`, { cause: second });
+        }
+      }
+    });
+
+  const servesFromStart = (reader: KurrentDBClient) =>
+    collect(reader.readAll({ fromPosition: START, maxCount: 1 })).then(
+      () => true,
+      () => false,
+    );
 
   /** Only an idempotent re-append comes back without a position: take it from the stream's last event. */
   async function positionOfRevision(streamId: string, revision: bigint): Promise<bigint> {
