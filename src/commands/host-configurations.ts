@@ -49,6 +49,17 @@ async function run(
   return { ok: true, value: result.events.length > 0 ? { view, revision: result.tip.revision } : { view } };
 }
 
+/**
+ * The ids of the client's enabled configurations of the processor made before (by id) `before`,
+ * at most `limit`: a lookup across streams, answered by the read side (src/projections) and
+ * given at service start.
+ */
+export type EnabledConfigurationsBefore = (query: { clientId: string; processor: Processor; before: string; limit: number }) => Promise<string[]>;
+
+export interface HostConfigurationContext extends CommandContext {
+  enabledConfigurationsBefore: EnabledConfigurationsBefore;
+}
+
 /** What a configuration's credentials are bound to: moved to another configuration, they do not decrypt. */
 export const credentialsContext = (hostConfigurationId: string) => `host-configuration/${hostConfigurationId}/credentials`;
 
@@ -64,7 +75,7 @@ function encrypted(secrets: SecretBox, hostConfigurationId: string, credentials:
  * client's stream has it; `defaultChosen`: the default this call recorded, if it did.
  */
 export async function createHostConfiguration(
-  context: CommandContext,
+  context: HostConfigurationContext,
   secrets: SecretBox,
   hostConfigurationId: string,
   input: HostConfigurationInput,
@@ -110,7 +121,7 @@ async function createdBefore(
  * call recorded.
  */
 async function chooseFirstDefault(
-  context: CommandContext,
+  context: HostConfigurationContext,
   input: HostConfigurationInput,
   hostConfigurationId: string,
 ): Promise<{ current?: string | undefined; chosen?: DefaultChosen | undefined }> {
@@ -118,18 +129,10 @@ async function chooseFirstDefault(
   const client = await readStream(context.store, clientDecider, clientStreamId(clientId), false);
   const current = client.state.defaultHostConfigurations.get(input.processor);
   if (current !== undefined) return { current };
-  const enabledBefore = await context.db
-    .selectFrom("host_configurations")
-    .select("host_configuration_id")
-    .where("client_id", "=", clientId)
-    .where("processor", "=", input.processor)
-    .where("enabled", "=", true)
-    .where("host_configuration_id", "<", hostConfigurationId)
-    .limit(2)
-    .execute();
+  const enabledBefore = await context.enabledConfigurationsBefore({ clientId, processor: input.processor, before: hostConfigurationId, limit: 2 });
   const candidate =
     enabledBefore.length === 1
-      ? enabledBefore[0]!.host_configuration_id
+      ? enabledBefore[0]!
       : enabledBefore.length === 0 && input.configuration.enabled
         ? hostConfigurationId
         : undefined;

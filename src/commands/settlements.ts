@@ -18,7 +18,6 @@ import { type SettlementView, toSettlementView } from "../domain/settlements/vie
 import type { Connectors } from "../processors/port.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { Logger } from "../logger.ts";
-import type { SettlementsTable } from "../db/schema.ts";
 import type { CommandContext } from "./context.ts";
 import type { PaymentWritten } from "./payments/run-transaction.ts";
 import { execute, type KnownStream, readStream } from "./execute.ts";
@@ -61,7 +60,8 @@ export interface BatchWritten {
   clientId: string;
   settlementId: string;
   revision: bigint;
-  status: SettlementsTable["status"];
+  /** As the settlements read model shows the batch: closing is `open` there. */
+  status: "open" | Exclude<SettlementView["status"], "closing">;
 }
 
 /**
@@ -492,17 +492,3 @@ type SettledTransaction = SettledItem & { transactionId: string };
 
 /** A candidate as the processor's answer leaves it: settled (with where its payment's stream stood after), disputed, or neither. */
 type Judged = { settled?: SettledTransaction | undefined; disputed?: SettledTransaction | undefined; written?: PaymentWritten };
-
-/** The open batches older than `olderThan`: their openers died or never heard the processor. */
-export async function openSettlementsBefore(context: CommandContext, olderThan: Date): Promise<string[]> {
-  const rows = await context.db
-    .selectFrom("settlements")
-    .select("settlement_id")
-    .where("status", "=", "open")
-    .where("opened_at", "<", olderThan)
-    .orderBy("opened_at")
-    .limit(100)
-    .execute();
-  return rows.map((row) => row.settlement_id);
-}
-

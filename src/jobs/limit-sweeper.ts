@@ -1,4 +1,3 @@
-import type { CommandContext } from "../commands/context.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { NewEvent } from "../eventstore/port.ts";
@@ -17,9 +16,10 @@ import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
 import type { Logger } from "../logger.ts";
 import { transactionsHoldingLimits } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
+import type { JobContext } from "./job-context.ts";
 
 export interface LimitSweeperOptions {
-  context: CommandContext;
+  context: JobContext;
   logger: Logger;
   intervalMs: number;
   /**

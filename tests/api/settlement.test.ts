@@ -398,10 +398,9 @@ for (const target of testDatabaseTargets()) {
       const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, createLogger("silent")));
       const baseUrls = { processor_a: relay.url, processor_b: relay.url, processor_c: relay.url, processor_d: relay.url };
       const store = new PostgresEventStore(api.database.db);
-      const registries = createRegistries(store, api.database.db);
+      const registries = createRegistries(store);
       /** What another instance's lifecycle job works with, on the same stores. */
       const context = (overrides: Partial<SettlementContext> = {}): SettlementContext => ({
-        db: api.database.db,
         store,
         registries,
         now: () => new Date(),

@@ -17,6 +17,7 @@ import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts
 import { newId } from "../../src/ids.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { ProcessorConnector } from "../../src/processors/port.ts";
+import { enabledConfigurationsBefore } from "../../src/projections/host-configurations/enabled-before.ts";
 import { ReadYourWrites } from "../../src/projections/read-your-writes.ts";
 import { ProjectionRunner } from "../../src/projections/runner.ts";
 import { settlementCandidatesOf } from "../../src/projections/transactions/settlement-candidates.ts";
@@ -66,7 +67,7 @@ for (const target of testDatabaseTargets()) {
         database = await openTestDatabase(target);
         server = new FakeServer();
         store = openStore(server, database);
-        registries = createRegistries(store, database.db);
+        registries = createRegistries(store);
         const logger = createLogger("silent");
         const readYourWrites = new ReadYourWrites();
         runners = [transactionsProjection, settlementsProjection].map(
@@ -74,12 +75,12 @@ for (const target of testDatabaseTargets()) {
         );
         for (const runner of runners) runner.start();
         const secrets = createSecretBox({ activeKeyId: "test", keys: { test: Buffer.alloc(32, 7) } });
-        const registered = await registerClient({ db: database.db, store, registries, now, metadata }, newId(), "Acme");
+        const registered = await registerClient({ store, registries, now, metadata }, newId(), "Acme");
         if (!registered.ok) throw new Error(registered.detail);
         clientId = registered.value.clientId;
         const { credentials, ...configuration } = hostConfigurationSchemas.processor_a.create.parse({ ...validBodies.processor_a, clientId });
         const input = { processor: "processor_a", configuration, credentials } as HostConfigurationInput;
-        const created = await createHostConfiguration({ db: database.db, store, registries, now, metadata }, secrets, newId(), input);
+        const created = await createHostConfiguration({ store, registries, now, metadata, enabledConfigurationsBefore: enabledConfigurationsBefore(database.db) }, secrets, newId(), input);
         if (!created.ok) throw new Error(created.detail);
         hostConfigurationId = created.value.view.id;
         // The processor settles every transaction it is sent.
@@ -93,7 +94,6 @@ for (const target of testDatabaseTargets()) {
         };
         const connector = (processor: Processor): ProcessorConnector => ({ processor, submit: notUsed, inquire: notUsed, closeBatch });
         context = {
-          db: database.db,
           store,
           registries,
           now,

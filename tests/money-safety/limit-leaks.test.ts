@@ -51,10 +51,9 @@ for (const target of testDatabaseTargets()) {
       // What a process that died at the wrong moment leaves behind, written as it would have.
       const store = openEventStore(undefined, api.database.db);
       const context: CommandContext = {
-        db: api.database.db,
         store,
         now: clock.now,
-        registries: createRegistries(store, api.database.db),
+        registries: createRegistries(store),
         metadata: { actor: { role: "system" } },
       };
       // Died after reserving, before recording the intent.

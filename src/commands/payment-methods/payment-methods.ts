@@ -1,5 +1,4 @@
 import { safeCard } from "../../domain/cards.ts";
-import type { SecretBox } from "../../crypto/secrets.ts";
 import {
   paymentMethodDecider,
   type PaymentMethodCreated,
@@ -11,11 +10,11 @@ import {
 import { newId } from "../../ids.ts";
 import type { CommandContext, CommandResult } from "../context.ts";
 import { execute, readStream } from "../execute.ts";
-import { markDeleting, sealCard, shredCard, usesEnded } from "./vault.ts";
+import type { CardVault } from "./card-vault.ts";
 import type { Secret } from "../../domain/secret.ts";
 
 export interface VaultContext extends CommandContext {
-  secrets: SecretBox;
+  cardVault: CardVault;
   fingerprint: (cardNumber: Secret<string>) => string;
 }
 
@@ -42,7 +41,7 @@ export async function createPaymentMethod(context: VaultContext, input: NewPayme
   const now = context.now();
   const { number, expMonth, expYear, holderName } = input.card;
   const fingerprint = context.fingerprint(number);
-  const sealed = await sealCard(context.db, context.secrets, { paymentMethodId, dataKeyId: newId() }, { number, holderName }, fingerprint, now);
+  const sealed = await context.cardVault.seal({ paymentMethodId, dataKeyId: newId() }, { number, holderName }, fingerprint, now);
   const streamId = paymentMethodStreamId(paymentMethodId);
   const result = await execute(
     context.store,
@@ -81,7 +80,7 @@ async function createdBefore(context: CommandContext, { paymentMethodId, clientI
  * without sending) and the method not yet deleted: a retry carries on.
  */
 export async function deletePaymentMethod(
-  context: CommandContext,
+  context: VaultContext,
   clientId: string,
   paymentMethodId: string,
   processorTimeoutMs: number,
@@ -89,11 +88,11 @@ export async function deletePaymentMethod(
   const streamId = paymentMethodStreamId(paymentMethodId);
   const known = await visibleStream(context, streamId, clientId);
   if (!known) return { ok: false, error: "not_found", detail: "No such payment method." };
-  await markDeleting(context.db, paymentMethodId);
-  if (!(await usesEnded(context.db, paymentMethodId, processorTimeoutMs))) {
+  await context.cardVault.markDeleting(paymentMethodId);
+  if (!(await context.cardVault.usesEnded(paymentMethodId, processorTimeoutMs))) {
     return { ok: false, error: "payments_under_way", detail: "Payments with this payment method are still being sent; retry the deletion." };
   }
-  await shredCard(context.db, paymentMethodId);
+  await context.cardVault.shred(paymentMethodId);
   const command = { type: "DeletePaymentMethod" as const, paymentMethodId, clientId, now: context.now().toISOString() };
   const result = await context.registries.groupCommits.execute(paymentMethodDecider, streamId, command, context.metadata, {
     lastEventOnly: true,

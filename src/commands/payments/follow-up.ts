@@ -16,7 +16,7 @@ export type FollowUp = { transactionId: string; parentTransactionId: string } & 
 export async function followUp(context: PaymentContext, clientId: string, input: FollowUp) {
   const parent = await context.locateTransaction(clientId, input.parentTransactionId);
   if (!parent) return { ok: false as const, error: "not_found" as const, detail: "No such transaction." };
-  const { hostConfigurations } = await context.registries.paymentSettings.of(clientId);
+  const { hostConfigurations } = await context.paymentSettingsOf(clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, parent, hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
 

@@ -32,7 +32,7 @@ export interface StartPayment {
  * it is recorded as declined (`limit_exceeded`) and never reaches the processor.
  */
 export async function startPayment(context: PaymentContext, input: StartPayment) {
-  const settings = await context.registries.paymentSettings.of(input.clientId);
+  const settings = await context.paymentSettingsOf(input.clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, input, settings.hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
   const { transactionId, paying } = input;
