@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { fold } from "../domain/decider.ts";
-import { type PaymentState, paymentStreamId, settleable, type TransactionState } from "../domain/payments/index.ts";
-import { readEvents } from "../eventstore/typed-read.ts";
-import { settlementClaimDecider, settlementClaimStreamId } from "../domain/settlements/claim.ts";
+import { type PaymentState, settleable, type TransactionState } from "../domain/payments/index.ts";
 import { type SettlementCommand, settlementDecider, type SettlementState } from "../domain/settlements/decider.ts";
 import {
   type BatchIdentity,
@@ -11,7 +9,6 @@ import {
   candidatesIn,
   type SettlementCandidate,
   type SettlementEvent,
-  settlementStreamId,
 } from "../domain/settlements/events.ts";
 import { type SettledItem, totalsOf } from "../domain/settlements/totals.ts";
 import { type SettlementView, toSettlementView } from "../domain/settlements/view.ts";
@@ -20,8 +17,8 @@ import type { SecretBox } from "../crypto/secrets.ts";
 import type { Logger } from "../logger.ts";
 import type { CommandContext } from "./context.ts";
 import type { PaymentWritten } from "./payments/run-transaction.ts";
-import { execute, type KnownStream, readStream } from "./execute.ts";
-import { executePayment, knownPayment } from "./payments/payment-stream.ts";
+import type { KnownStream } from "./execute.ts";
+import { payments, settlementClaims, settlements } from "./streams.ts";
 import { loadHostConfiguration } from "./payments/host-configuration.ts";
 import { OverloadedError } from "../overload.ts";
 import { inSpan, traceMetadata } from "../telemetry/spans.ts";
@@ -151,9 +148,8 @@ export async function openSettlement(context: SettlementContext, batch: BatchToC
 
 /** The batch's opening event, its candidates in chunks, then its seal: `false` when the batch exists already. */
 async function recordBatch(context: SettlementContext, batch: BatchToClose, candidates: readonly SettlementCandidate[]): Promise<boolean> {
-  const streamId = settlementStreamId(batch.settlementId);
   const step = (command: SettlementCommand, known?: KnownStream<SettlementState>) =>
-    execute(context.store, settlementDecider, streamId, command, context.metadata, known ? { known } : {});
+    settlements.handle(context, batch.settlementId, command, known && { known });
   const now = () => context.now().toISOString();
   const { settlementId, clientId, processor, hostConfigurationId, localDate, cutoff } = batch;
   const opened = await step({ type: "OpenSettlement", batch: { settlementId, clientId, processor, hostConfigurationId, localDate, cutoff: cutoff.toISOString() }, now: now() });
@@ -173,7 +169,7 @@ async function recordBatch(context: SettlementContext, batch: BatchToClose, cand
 async function abandonOpening(context: SettlementContext, batch: BatchToClose, cause: unknown): Promise<void> {
   const message = `The batch could not be opened: ${cause instanceof Error ? cause.message : String(cause)}`;
   try {
-    const failed = await execute(context.store, settlementDecider, settlementStreamId(batch.settlementId), { type: "FailSettlement", message, now: context.now().toISOString() }, context.metadata);
+    const failed = await settlements.handle(context, batch.settlementId, { type: "FailSettlement", message, now: context.now().toISOString() });
     if (!failed.ok && failed.state.status !== "none") return;
     await release(context, batch);
   } catch (error) {
@@ -182,7 +178,7 @@ async function abandonOpening(context: SettlementContext, batch: BatchToClose, c
 }
 
 async function firstEventOf(context: SettlementContext, settlementId: string): Promise<SettlementEvent | undefined> {
-  const [first] = await readEvents(context.store, settlementDecider.isEvent, settlementStreamId(settlementId), { maxCount: 1 });
+  const [first] = await settlements.events(context, settlementId, { maxCount: 1 });
   return first;
 }
 
@@ -199,9 +195,8 @@ type Claimed =
  * never got its first event is this opener's to take (its first opener died).
  */
 async function claim(context: SettlementContext, batch: BatchToClose, { staleAfterMs }: CloseOptions): Promise<Claimed> {
-  const streamId = settlementClaimStreamId(batch.hostConfigurationId);
   for (let attempt = 1; attempt <= 3; attempt += 1) {
-    const { state, tip } = await readStream(context.store, settlementClaimDecider, streamId, true);
+    const { state, tip } = await settlementClaims.read(context, batch.hostConfigurationId);
     const stale = state.claimedBy !== null && context.now().getTime() - Date.parse(state.since) >= staleAfterMs;
     if (state.claimedBy === batch.settlementId) {
       if (!stale || (await firstEventOf(context, batch.settlementId)) !== undefined) return { kind: "shared" };
@@ -209,7 +204,7 @@ async function claim(context: SettlementContext, batch: BatchToClose, { staleAft
     }
     const other = state.claimedBy ?? undefined;
     if (other !== undefined && stale) {
-      const { state: otherBatch } = await readStream(context.store, settlementDecider, settlementStreamId(other), false);
+      const { state: otherBatch } = await settlements.read(context, other);
       if (otherBatch.status === "open" || otherBatch.status === "opening") {
         // Finishing it releases its claim; a processor that still does not answer keeps it open.
         const finished = await finishSettlement(context, other, { staleAfterMs });
@@ -217,13 +212,11 @@ async function claim(context: SettlementContext, batch: BatchToClose, { staleAft
         continue;
       }
     }
-    const claimed = await execute(
-      context.store,
-      settlementClaimDecider,
-      streamId,
+    const claimed = await settlementClaims.handle(
+      context,
+      batch.hostConfigurationId,
       { type: "Claim", settlementId: batch.settlementId, ...(stale && other ? { takeOver: other } : {}), now: context.now().toISOString() },
-      context.metadata,
-      { lastEventOnly: true, known: { state, tip } },
+      { known: { state, tip } },
     );
     if (claimed.ok) return { kind: "took" };
     return busy(other ?? "another");
@@ -240,14 +233,7 @@ const renew = (context: SettlementContext, batch: ClaimedBatch) => updateClaim(c
 const release = (context: SettlementContext, batch: ClaimedBatch) => updateClaim(context, batch, "Release");
 
 async function updateClaim(context: SettlementContext, batch: ClaimedBatch, type: "Renew" | "Release"): Promise<void> {
-  await execute(
-    context.store,
-    settlementClaimDecider,
-    settlementClaimStreamId(batch.hostConfigurationId),
-    { type, settlementId: batch.settlementId, now: context.now().toISOString() },
-    context.metadata,
-    { lastEventOnly: true },
-  );
+  await settlementClaims.handle(context, batch.hostConfigurationId, { type, settlementId: batch.settlementId, now: context.now().toISOString() });
 }
 
 /**
@@ -259,8 +245,7 @@ async function updateClaim(context: SettlementContext, batch: ClaimedBatch, type
  * only has its claim released. Answers the batch as it stands.
  */
 export async function finishSettlement(context: SettlementContext, settlementId: string, { staleAfterMs }: CloseOptions): Promise<SettlementResult> {
-  const streamId = settlementStreamId(settlementId);
-  const history = await readEvents(context.store, settlementDecider.isEvent, streamId);
+  const history = await settlements.events(context, settlementId);
   const state = fold(settlementDecider, history);
   const known: KnownStream<SettlementState> = { state, tip: history.at(-1) };
   switch (state.status) {
@@ -272,7 +257,8 @@ export async function finishSettlement(context: SettlementContext, settlementId:
       return answer(known);
     case "opening": {
       if (context.now().getTime() - Date.parse(state.openedAt) < staleAfterMs) return answer(known, "Its candidates are being recorded.");
-      const failed = await execute(context.store, settlementDecider, streamId, { type: "FailSettlement", message: "Its opener stopped before recording every candidate; nothing was sent to the processor.", now: context.now().toISOString() }, context.metadata, { known });
+      const message = "Its opener stopped before recording every candidate; nothing was sent to the processor.";
+      const failed = await settlements.handle(context, settlementId, { type: "FailSettlement", message, now: context.now().toISOString() }, { known });
       return finishSettlement(context, settlementId, { staleAfterMs: failed.ok ? staleAfterMs : Infinity });
     }
     case "open":
@@ -287,7 +273,7 @@ export async function finishSettlement(context: SettlementContext, settlementId:
 export async function resumeSettlement(context: SettlementContext, settlementId: string, options: CloseOptions): Promise<SettlementResult> {
   const opened = await firstEventOf(context, settlementId);
   if (opened?.type === "SettlementOpened.v1" || opened?.type === "SettlementOpened.v2") {
-    const { state } = await readStream(context.store, settlementClaimDecider, settlementClaimStreamId(opened.data.hostConfigurationId), true);
+    const { state } = await settlementClaims.read(context, opened.data.hostConfigurationId);
     const renewedAgo = state.claimedBy === settlementId ? context.now().getTime() - Date.parse(state.since) : Infinity;
     if (renewedAgo < options.staleAfterMs) return (await settlementAsItStands(context, settlementId)) ?? busy(settlementId);
   }
@@ -326,7 +312,6 @@ async function closeAtProcessor(
 ): Promise<SettlementResult> {
   const { settlementId } = batch;
   await renew(context, batch);
-  const streamId = settlementStreamId(settlementId);
   const hostConfiguration = await loadHostConfiguration(context, batch.hostConfigurationId);
   const processorAnswer = await context.connectors[batch.processor].closeBatch({
     settlementId,
@@ -337,9 +322,9 @@ async function closeAtProcessor(
     return answer(known, `${processorAnswer.message} The batch stays open and is closed as soon as the processor answers.`);
   }
   if (processorAnswer.kind === "refused") {
-    const failed = await execute(context.store, settlementDecider, streamId, { type: "FailSettlement", message: processorAnswer.message, now: context.now().toISOString() }, context.metadata, { known });
+    const failed = await settlements.handle(context, settlementId, { type: "FailSettlement", message: processorAnswer.message, now: context.now().toISOString() }, { known });
     context.logger.error({ settlementId, hostConfigurationId: batch.hostConfigurationId }, "the processor refused to close a settlement batch");
-    return settled(context, failed.ok ? failed : await readStream(context.store, settlementDecider, streamId, false));
+    return settled(context, failed.ok ? failed : await settlements.read(context, settlementId));
   }
   let renewedAt = performance.now();
   const keepClaim = async () => {
@@ -348,10 +333,9 @@ async function closeAtProcessor(
     await renew(context, batch);
   };
   const { settled: marked, disputed, paymentsWritten } = await markSettled(context, batch, candidates, new Set(processorAnswer.transactionIds), keepClaim);
-  const closed = await execute(
-    context.store,
-    settlementDecider,
-    streamId,
+  const closed = await settlements.handle(
+    context,
+    settlementId,
     {
       type: "CloseSettlement",
       transactionCount: marked.length,
@@ -360,9 +344,9 @@ async function closeAtProcessor(
       now: context.now().toISOString(),
     },
     // settlement.closed's deliveries link back to this close.
-    { ...context.metadata, ...traceMetadata() },
+    { metadata: traceMetadata() },
   );
-  const result = await settled(context, closed.ok ? closed : await readStream(context.store, settlementDecider, streamId, false), paymentsWritten);
+  const result = await settled(context, closed.ok ? closed : await settlements.read(context, settlementId), paymentsWritten);
   if (closed.ok && result.kind === "batch") {
     const { status, transactionCount, totals, processorTotals } = result.settlement;
     const fields = { settlementId, clientId: batch.clientId, hostConfigurationId: batch.hostConfigurationId, status, transactionCount, totals };
@@ -404,9 +388,8 @@ function answer(
 
 /** The batch as its first and last events leave it (a cheap read, for answering a batch that another call is closing). */
 export async function settlementAsItStands(context: SettlementContext, settlementId: string): Promise<SettlementResult | undefined> {
-  const streamId = settlementStreamId(settlementId);
-  const [first] = await readEvents(context.store, settlementDecider.isEvent, streamId, { maxCount: 1 });
-  const [last] = await readEvents(context.store, settlementDecider.isEvent, streamId, { direction: "backwards", maxCount: 1 });
+  const [first] = await settlements.events(context, settlementId, { maxCount: 1 });
+  const [last] = await settlements.events(context, settlementId, { direction: "backwards", maxCount: 1 });
   if (!first || !last) return undefined;
   const state = fold(settlementDecider, first.revision === last.revision ? [first] : [first, last]);
   return answer({ state, tip: last });
@@ -435,10 +418,10 @@ async function markSettled(
   for (let start = 0; start < candidates.length; start += MARKING_CHUNK) {
     const chunkStarted = performance.now();
     const chunk = candidates.slice(start, start + MARKING_CHUNK);
-    const streams = await context.store.readStreams(chunk.map((candidate) => paymentStreamId(candidate.paymentId)));
+    const streams = await context.store.readStreams(chunk.map((candidate) => payments.streamId(candidate.paymentId)));
     const judged = await Promise.all(
       chunk.map(async (candidate): Promise<Judged> => {
-        const payment = knownPayment(candidate.paymentId, streams.get(paymentStreamId(candidate.paymentId)) ?? []);
+        const payment = payments.fold(candidate.paymentId, streams.get(payments.streamId(candidate.paymentId)) ?? []);
         if (settledByProcessor.has(candidate.transactionId)) return markOne(context, batch, candidate, payment);
         return { disputed: settledItemOf(candidate.transactionId, payment.state, settleable) };
       }),
@@ -477,7 +460,7 @@ async function markOne(
   { transactionId, paymentId }: SettlementCandidate,
   payment: KnownStream<PaymentState>,
 ): Promise<Judged> {
-  const marked = await executePayment(
+  const marked = await payments.handle(
     context,
     paymentId,
     { type: "SettleTransaction", transactionId, settlementId, now: context.now().toISOString() },

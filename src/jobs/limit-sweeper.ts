@@ -12,7 +12,7 @@ import {
 } from "../domain/limits/usage.ts";
 import { reservationOf } from "../commands/limits.ts";
 import { paymentDecider } from "../domain/payments/index.ts";
-import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
+import { payments } from "../commands/streams.ts";
 import type { Logger } from "../logger.ts";
 import { transactionsHoldingLimits } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
@@ -157,7 +157,7 @@ export class LimitSweeper {
    * what the payment holds (`limitHeldBy`).
    */
   async #held(reservation: OpenReservation, settledBefore: number): Promise<number> {
-    const events = await readPaymentEvents(this.#options.context.store, reservation.transactionId);
+    const events = await payments.events(this.#options.context, reservation.transactionId);
     const [intent] = events;
     const lastEvent = events.at(-1);
     if (!intent || !lastEvent || reservationOf(intent)?.reservationId !== reservation.reservationId) return 0;

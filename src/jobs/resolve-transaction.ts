@@ -1,4 +1,5 @@
-import { execute, type KnownStream } from "../commands/execute.ts";
+import type { KnownStream } from "../commands/execute.ts";
+import { payments } from "../commands/streams.ts";
 import { sendRelease } from "../commands/payments/run-transaction.ts";
 import { giveLimitBack } from "../commands/limits.ts";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
@@ -12,7 +13,6 @@ import {
   paymentDecider,
   type PaymentEvent,
   type PaymentState,
-  paymentStreamId,
   resolverWork,
   type ResolverWork,
   type ReversalResult,
@@ -21,7 +21,6 @@ import {
 import { newId } from "../ids.ts";
 import type { InquiryOutcome, ProcessorConnector, ProcessorHostConfiguration } from "../processors/port.ts";
 import { fold } from "../domain/decider.ts";
-import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
 import { inSpan, linksToRecorded, traceMetadata } from "../telemetry/spans.ts";
 
 export interface ResolverTiming {
@@ -78,7 +77,7 @@ export async function resolveTransaction(
   paymentId: string,
   transactionId: string,
 ): Promise<PendingResolution | null> {
-  const events = await readPaymentEvents(context.store, paymentId);
+  const events = await payments.events(context, paymentId);
   const payment = fold(paymentDecider, events);
   const transaction = payment.transactions.get(transactionId);
   const work = transaction && resolverWork(transaction);
@@ -229,11 +228,7 @@ async function recordResolution(job: Job, command: PaymentCommand, resolution: P
  * stream after it; undefined when nothing was recorded.
  */
 async function record({ context, paymentId }: Job, command: PaymentCommand): Promise<KnownStream<PaymentState> | undefined> {
-  const recorded = await execute(context.store, paymentDecider, paymentStreamId(paymentId), command, {
-    ...context.metadata,
-    resolvedBy: "pending-resolver",
-    ...traceMetadata(),
-  });
+  const recorded = await payments.handle(context, paymentId, command, { metadata: { resolvedBy: "pending-resolver", ...traceMetadata() } });
   if (!recorded.ok || recorded.events.length === 0) return undefined;
   await giveLimitBack(context, paymentId, recorded);
   return recorded;

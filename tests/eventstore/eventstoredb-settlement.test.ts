@@ -2,11 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRegistries, type Registries } from "../../src/commands/context.ts";
 import { createHostConfiguration, type HostConfigurationInput } from "../../src/commands/host-configurations.ts";
 import { registerClient } from "../../src/commands/clients.ts";
-import { execute } from "../../src/commands/execute.ts";
+import { payments } from "../../src/commands/streams.ts";
 import { closeSettlement, type SettlementContext, type SettlementResult } from "../../src/commands/settlements.ts";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
 import { hostConfigurationSchemas, type Processor } from "../../src/domain/host-configurations/schemas.ts";
-import { paymentDecider, paymentStreamId } from "../../src/domain/payments/index.ts";
 import { settlementClaimStreamId } from "../../src/domain/settlements/claim.ts";
 import { settlementStreamId } from "../../src/domain/settlements/events.ts";
 import { totalsOf } from "../../src/domain/settlements/totals.ts";
@@ -113,8 +112,7 @@ for (const target of testDatabaseTargets()) {
       async function approvedSales(count: number): Promise<string[]> {
         const saleIds = Array.from({ length: count }, () => newId());
         const sell = async (transactionId: string, n: number) => {
-          const streamId = paymentStreamId(transactionId);
-          const initiated = await execute(store, paymentDecider, streamId, {
+          const initiated = await payments.handle({ store, registries, metadata }, transactionId, {
             type: "InitiateTransaction",
             transactionType: "sale",
             transactionId,
@@ -129,9 +127,10 @@ for (const target of testDatabaseTargets()) {
             reference: null,
             metadata: {},
             now: now().toISOString(),
-          }, metadata);
+          });
           const approved = { code: "00", message: "Approved", authorizationCode: "A1", reference: `r${n}` };
-          await execute(store, paymentDecider, streamId, { type: "RecordOutcome", transactionId, outcome: { status: "approved", processorResponse: approved }, now: now().toISOString() }, metadata, { known: initiated.ok ? initiated : undefined });
+          const outcome = { status: "approved", processorResponse: approved } as const;
+          await payments.handle({ store, registries, metadata }, transactionId, { type: "RecordOutcome", transactionId, outcome, now: now().toISOString() }, initiated.ok ? { known: initiated } : {});
         };
         // A few sales at a time, as payment traffic comes: PostgreSQL commits their appends together.
         for (let start = 0; start < count; start += SALES_AT_ONCE) {

@@ -17,7 +17,7 @@ import { giveLimitBack } from "../limits.ts";
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { outcomeOf } from "./outcome.ts";
-import { executePayment, readPayment } from "./payment-stream.ts";
+import { payments } from "../streams.ts";
 import { storeRecoveryForAnOutcome } from "../../retry/policies.ts";
 import { retry } from "../../retry/retry.ts";
 
@@ -105,7 +105,7 @@ export async function sendRelease(
   if (release?.status !== "pending") return undefined;
   const request = followUpRequest(recorded.state, releaseTransactionId, hostConfiguration);
   await sendAndRecord(context, paymentId, { transactionId: release.id, clientId: release.clientId }, request, recorded);
-  return readPayment(context, paymentId);
+  return payments.read(context, paymentId);
 }
 
 /** The transaction a processor call is for, and whose it is. */
@@ -130,7 +130,7 @@ export async function recordIntent(
       state: paymentDecider.initialState(),
     };
   }
-  return executePayment(context, paymentId, initiate, { metadata: intentMetadata, ...(newPayment && { known: newPaymentStream }) });
+  return payments.handle(context, paymentId, initiate, { metadata: intentMetadata, ...(newPayment && { known: newPaymentStream }) });
 }
 
 /**
@@ -167,7 +167,7 @@ async function recordOutcome(
 ): Promise<KnownStream<PaymentState>> {
   const record = async () => {
     try {
-      const recorded = await executePayment(
+      const recorded = await payments.handle(
         context,
         paymentId,
         { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, releaseTransactionId, now: context.now().toISOString() },
@@ -180,7 +180,7 @@ async function recordOutcome(
           context.logger.error({ err: error, transactionId: initiate.transactionId }, "giving a limit back failed"),
         );
       }
-      return recorded.ok ? recorded : await readPayment(context, paymentId);
+      return recorded.ok ? recorded : await payments.read(context, paymentId);
     } catch (error) {
       context.logger.error({ err: error, transactionId: initiate.transactionId }, "recording a processor's answer failed");
       throw error;
@@ -212,7 +212,7 @@ export async function transactionAsItStands(
   context: PaymentContext,
   { transactionId, paymentId }: { transactionId: string; paymentId: string },
 ): Promise<TransactionAsItStands | undefined> {
-  const { state, tip } = await readPayment(context, paymentId);
+  const { state, tip } = await payments.read(context, paymentId);
   const transaction = state.transactions.get(transactionId);
   if (!transaction) return undefined;
   return asRecorded(paymentId, { clientId: transaction.clientId, transactionId }, state, tip);

@@ -7,7 +7,7 @@ import type { StoredCard } from "../payment-methods/stored-card.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { executePayment } from "./payment-stream.ts";
+import { payments } from "../streams.ts";
 import { answerRefusedIntent, asRecorded, failUnsent, recordIntent, sendAndRecord } from "./run-transaction.ts";
 
 export interface StartPayment {
@@ -92,7 +92,7 @@ async function declineForLimit(
 ) {
   const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
   if (!initiated.ok) return answerRefusedIntent(initiate.transactionId, initiate, initiated);
-  const declined = await executePayment(
+  const declined = await payments.handle(
     context,
     initiate.transactionId,
     {
