@@ -1,6 +1,6 @@
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
-import { closeSettlement, resumeSettlement, type SettlementContext } from "../commands/settlements.ts";
+import { closeSettlement, resumeSettlement, type SettlementContext } from "../commands/settlements/index.ts";
 import type { HostConfigurationView } from "../domain/host-configurations/decider.ts";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { scheduledSettlementId } from "../domain/settlements/events.ts";

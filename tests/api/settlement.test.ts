@@ -16,7 +16,7 @@ import { startProcessorRelay } from "../support/processor-relay.ts";
 import { everyProcessorAt, type Json, startTestService, type TestService, testConfig } from "../support/service.ts";
 import { transactionsProjection } from "../../src/projections/transactions/transactions-projection.ts";
 import { whileProjectionStalled } from "../support/stalled-projection.ts";
-import { closeSettlement, finishSettlement, type SettlementContext } from "../../src/commands/settlements.ts";
+import { closeSettlement, finishSettlement, type SettlementContext } from "../../src/commands/settlements/index.ts";
 import { loadMasterKeys } from "../../src/crypto/master-keys.ts";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
 import { settlementClaimStreamId } from "../../src/domain/settlements/claim.ts";

@@ -3,7 +3,7 @@ import { createRegistries, type Registries } from "../../src/commands/context.ts
 import { createHostConfiguration, type HostConfigurationInput } from "../../src/commands/host-configurations.ts";
 import { registerClient } from "../../src/commands/clients.ts";
 import { payments } from "../../src/commands/streams.ts";
-import { closeSettlement, type SettlementContext, type SettlementResult } from "../../src/commands/settlements.ts";
+import { closeSettlement, type SettlementContext, type SettlementResult } from "../../src/commands/settlements/index.ts";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
 import { hostConfigurationSchemas, type Processor } from "../../src/domain/host-configurations/schemas.ts";
 import { settlementClaimStreamId } from "../../src/domain/settlements/claim.ts";

@@ -10,7 +10,7 @@ import {
   type SettlementContext,
   settlementAsItStands,
   type SettlementResult,
-} from "../../commands/settlements.ts";
+} from "../../commands/settlements/index.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import type { SettlementView } from "../../domain/settlements/view.ts";
 import { newId } from "../../ids.ts";
