@@ -16,7 +16,7 @@ import type { EventMetadata, Execution, KnownStream } from "../execute.ts";
 import { giveLimitBack } from "../limits.ts";
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
-import { outcomeOf } from "./outcome.ts";
+import { outcomeToRecord } from "./outcome.ts";
 import { payments } from "../streams.ts";
 import { storeRecoveryForAnOutcome } from "../../retry/policies.ts";
 import { retry } from "../../retry/retry.ts";
@@ -80,9 +80,9 @@ export async function sendAndRecord(
     context.logger.warn({ transactionId: transaction.transactionId, intentAgeMs }, "the intent took too long to record; the processor call is not sent");
   }
   const answer = sendable ? await context.connectors[request.hostConfiguration.view.processor].submit(request) : null;
-  const outcome = answer && outcomeOf(answer);
+  const outcome = answer && outcomeToRecord(answer);
   const releaseTransactionId = newId();
-  const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, releaseTransactionId, initiated) : initiated;
+  const recorded = outcome ? await recordOutcomeOrLeavePending(context, paymentId, transaction, outcome, releaseTransactionId, initiated) : initiated;
   const result = asRecorded(paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);
   const release = await sendRelease(context, paymentId, releaseTransactionId, request.hostConfiguration, recorded);
@@ -145,19 +145,20 @@ export async function failUnsent(
   initiated: KnownStream<PaymentState>,
 ): Promise<TransactionResult> {
   const outcome = { status: "failed", reason, processorResponse: null } as const;
-  const recorded = await recordOutcome(context, paymentId, transaction, outcome, newId(), initiated);
+  const recorded = await recordOutcomeOrLeavePending(context, paymentId, transaction, outcome, newId(), initiated);
   const result = asRecorded(paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);
   return result;
 }
 
 /**
- * Records the processor's answer. It is a fact that already happened: a conflict is decided again
+ * Records the transaction's outcome (`RecordOutcome`): the processor's answer, or a failure decided
+ * before anything was sent. It is a fact that already happened: a conflict is decided again
  * until it lands, and a failing store is retried for a while (`storeRecoveryForAnOutcome`); if it
  * still fails, the transaction stays pending as its intent left it, and the resolver will learn
  * the answer from the processor.
  */
-async function recordOutcome(
+async function recordOutcomeOrLeavePending(
   context: PaymentContext,
   paymentId: string,
   initiate: Sent,
