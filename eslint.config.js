@@ -55,11 +55,22 @@ export default tseslint.config(
   // The layering (README "Architecture"): domain <- commands <- api; projections <- api. Commands
   // decide from their streams and never import the read side; a lookup across streams reaches
   // them as a port they own, implemented in src/projections and given at service start.
+  // Nor do commands build a query: no database schema, no kysely (a read model may lag, and the
+  // card vault's tables are the vault's, src/vault), so a read-model query cannot be written there.
   ...[
     { layer: "domain", forbidden: ["commands", "projections", "api"] },
-    { layer: "commands", forbidden: ["projections", "api"] },
+    {
+      layer: "commands",
+      forbidden: ["projections", "api"],
+      queries: [
+        {
+          regex: "^kysely(/|$)|^(\\.\\./)+db(/|$)",
+          message: "src/commands queries no table: it decides on its streams, and reads across them through a port it declares (src/commands/context.ts).",
+        },
+      ],
+    },
     { layer: "projections", forbidden: ["commands", "api"] },
-  ].map(({ layer, forbidden }) => ({
+  ].map(({ layer, forbidden, queries = [] }) => ({
     files: [`src/${layer}/**/*.ts`],
     rules: {
       "no-restricted-imports": [
@@ -70,6 +81,7 @@ export default tseslint.config(
               regex: `^(\\.\\./)+(${forbidden.join("|")})(/|$)`,
               message: `src/${layer} does not import src/{${forbidden.join(",")}} (README "Architecture": the layering).`,
             },
+            ...queries,
           ],
         },
       ],

@@ -26,6 +26,10 @@ import { startProjectionRunners } from "./projections/projector.ts";
 import { ReadYourWrites } from "./projections/read-your-writes.ts";
 import { transactionLocator } from "./projections/transactions/locate-transaction.ts";
 import { settlementCandidatesOf } from "./projections/transactions/settlement-candidates.ts";
+import { paymentSettingsLookup } from "./projections/clients/payment-settings.ts";
+import { enabledConfigurationsBefore } from "./projections/host-configurations/enabled-before.ts";
+import { createCardVault } from "./vault/card-vault.ts";
+import { createStoredCards } from "./vault/stored-cards.ts";
 import { createConnectors } from "./processors/connectors.ts";
 import { processors } from "./domain/host-configurations/schemas.ts";
 import type { Secret } from "./domain/secret.ts";
@@ -104,12 +108,14 @@ export async function startService(
   // Timed within the append's span, so that the append histogram's exemplar is that span.
   const timedStore = timedEventStore(rawStore, metrics);
   const store = tracing.enabled ? tracedEventStore(timedStore, tracer) : timedStore;
-  const registries = createRegistries(store, database.db, tracer);
+  const registries = createRegistries(store, tracer);
   const readYourWrites = new ReadYourWrites();
   // The read side's lookups across streams, which commands take as ports.
   const readSide = {
     locateTransaction: transactionLocator({ db: database.db, store, readYourWrites }),
     settlementCandidates: settlementCandidatesOf(database.db, store),
+    paymentSettingsOf: paymentSettingsLookup(database.db),
+    enabledConfigurationsBefore: enabledConfigurationsBefore(database.db),
   };
   const adminKey = await resolveAdminKey(database.db, config.adminApiKey);
   const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, logger));
@@ -117,6 +123,8 @@ export async function startService(
     await loadFingerprintKeys({ configured: config.cardFingerprintKey, db: database.db, secrets, dataDir: config.dataDir, logger }),
   );
   const fingerprint = fingerprintKeys.fingerprint;
+  // The card vault's keys, kept apart from the event log and the read models.
+  const vault = { cardVault: createCardVault(database.db, secrets), storedCards: createStoredCards(database.db, secrets) };
   // With no processor URLs configured, the simulator of all four runs on loopback.
   let simulator: Simulator | undefined;
   let baseUrls = config.processorUrls;
@@ -148,6 +156,7 @@ export async function startService(
     metrics,
     registries,
     ...readSide,
+    ...vault,
     metadata: { actor: { role: "system" } },
   };
   const resolver = new PendingResolver({
@@ -222,6 +231,7 @@ export async function startService(
     registries,
     readYourWrites,
     ...readSide,
+    ...vault,
     metrics,
     serverTiming,
     // The app's dependencies take the token as text (src/api/app.ts); it is compared, never printed.

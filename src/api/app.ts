@@ -28,6 +28,8 @@ import { journalRoutes } from "./routes/journal.ts";
 import { operationsRoutes } from "./routes/operations.ts";
 import { paymentMethodRoutes } from "./routes/payment-methods.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
+import type { EnabledConfigurationsBefore } from "../commands/host-configurations.ts";
+import type { CardVault } from "../commands/payment-methods/card-vault.ts";
 import { registerPublishedCheckpointKeys } from "./routes/published-checkpoint-keys.ts";
 import { registerServiceIndex } from "./routes/service-index.ts";
 import { type SettlementRouteDependencies, settlementRoutes } from "./routes/settlements.ts";
@@ -68,6 +70,8 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   loadShedding: LoadSheddingOptions;
   /** Which webhook URLs endpoints may name. */
   webhookUrlPolicy: UrlPolicy;
+  enabledConfigurationsBefore: EnabledConfigurationsBefore;
+  cardVault: CardVault;
   /** Set: the server speaks HTTPS with these options (`./tls.ts`); unset: plain HTTP. */
   https?: HttpsServerOptions;
 }

@@ -1,4 +1,4 @@
-import { rewrapDataKeys } from "../commands/payment-methods/vault.ts";
+import { rewrapDataKeys } from "../vault/card-vault.ts";
 import { loadMasterKeys } from "../crypto/master-keys.ts";
 import { createSecretBox } from "../crypto/secrets.ts";
 import type { Secret } from "../domain/secret.ts";

@@ -1,8 +1,8 @@
 import { generateApiKey, hashApiKey, keyPrefixOf } from "../auth/keys.ts";
-import { type ClientFailure, clientDecider, clientStreamId, type ClientCommand } from "../domain/clients/decider.ts";
+import type { ClientFailure, ClientCommand } from "../domain/clients/decider.ts";
 import type { CurrencyLimit } from "../domain/limits/limits.ts";
 import type { CommandContext, CommandResult as Result } from "./context.ts";
-import { execute, readStream } from "./execute.ts";
+import { clients } from "./streams.ts";
 
 type CommandResult<T> = Result<T, ClientFailure>;
 
@@ -14,7 +14,7 @@ type CommandResult<T> = Result<T, ClientFailure>;
 type Written = { revision: bigint | undefined };
 
 async function runClientCommand(context: CommandContext, clientId: string, command: ClientCommand): Promise<CommandResult<Written>> {
-  const result = await execute(context.store, clientDecider, clientStreamId(clientId), command, context.metadata);
+  const result = await clients.handle(context, clientId, command);
   if (!result.ok) return result;
   return { ok: true, value: { revision: result.tip?.revision } };
 }
@@ -28,7 +28,7 @@ export async function registerClient(context: CommandContext, clientId: string, 
   const result = await runClientCommand(context, clientId, { type: "RegisterClient", clientId, name, now });
   if (result.ok) return { ok: true, value: { clientId, ...result.value } };
   if (result.error !== "already_exists") return result;
-  const { tip } = await readStream(context.store, clientDecider, clientStreamId(clientId), true);
+  const tip = await clients.tip(context, clientId);
   return { ok: true, value: { clientId, revision: tip?.revision } };
 }
 
@@ -49,7 +49,7 @@ export async function issueApiKey(
   const result = await runClientCommand(context, clientId, command);
   if (result.ok) return { ok: true, value: { keyId, key, name: name ?? null, createdAt: now, ...result.value } };
   if (result.error !== "already_exists") return result;
-  const { state, tip } = await readStream(context.store, clientDecider, clientStreamId(clientId), false);
+  const { state, tip } = await clients.read(context, clientId);
   const issued = state.keys.get(keyId);
   if (!issued) throw new Error("an API key refused as issued is not in its client's stream");
   return { ok: true, value: { keyId, key: null, name: issued.name, createdAt: issued.issuedAt, revision: tip?.revision } };

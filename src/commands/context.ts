@@ -1,13 +1,9 @@
 import type { Tracer } from "@opentelemetry/api";
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
 import type { EventStore } from "../eventstore/port.ts";
 import { tracingOff } from "../telemetry/tracing.ts";
 import { GroupCommits } from "./execute-batched.ts";
-import { PaymentMethodLookup } from "./payment-methods/stored-card.ts";
 import type { EventMetadata } from "./execute.ts";
 import { HostConfigurationCache } from "./payments/host-configuration.ts";
-import { PaymentSettingsLookup } from "./payments/payment-settings.ts";
 
 /**
  * What one service keeps in memory between requests: made when it starts (`src/service.ts`) and
@@ -18,28 +14,26 @@ export interface Registries {
   groupCommits: GroupCommits;
   /** Host configurations loaded from this service's event store, credentials decrypted. */
   hostConfigurations: HostConfigurationCache;
-  /** Clients' limits and host configurations as payments read them, lookups grouped. */
-  paymentSettings: PaymentSettingsLookup;
-  /** Payment methods with their wrapped data keys as payments read them, lookups grouped. */
-  paymentMethods: PaymentMethodLookup;
   /** Where spans go: the no-op tracer while tracing is off. */
   tracer: Tracer;
 }
 
-/** A service's registries, empty, over the event store its commands append to and the database they read. */
-export function createRegistries(store: EventStore, db: Kysely<Database>, tracer: Tracer = tracingOff.tracer): Registries {
+/** A service's registries, empty, over the event store its commands append to. */
+export function createRegistries(store: EventStore, tracer: Tracer = tracingOff.tracer): Registries {
   return {
     groupCommits: new GroupCommits(store, tracer),
     hostConfigurations: new HostConfigurationCache(),
-    paymentSettings: new PaymentSettingsLookup(db),
-    paymentMethods: new PaymentMethodLookup(db),
     tracer,
   };
 }
 
-/** What every command needs: the stores, the clock, who is asking, and the service's registries. */
+/**
+ * What every command needs: the event store, the clock, who is asking, and the service's
+ * registries. No database: a command decides on its streams, and a lookup across streams reaches
+ * it as a port of its own (`LocateTransaction`, `PaymentSettingsOf`, `StoredCards`, `CardVault`,
+ * …) that the service gives at start.
+ */
 export interface CommandContext {
-  db: Kysely<Database>;
   store: EventStore;
   now: () => Date;
   metadata: EventMetadata;

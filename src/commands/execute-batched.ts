@@ -6,8 +6,7 @@ import { type EventMetadata, type Execution, type KnownStream, readStream } from
 import { type Batched, batchWhileBusy } from "../batching/batch-while-busy.ts";
 import type { Tracer } from "@opentelemetry/api";
 import { inSpan } from "../telemetry/spans.ts";
-import { hotStreamRevisionConflict } from "../retry/policies.ts";
-import { retry } from "../retry/retry.ts";
+import { retry, type RetryPolicy } from "../retry/retry.ts";
 
 interface Queued<State, Command> {
   command: Command;
@@ -20,6 +19,8 @@ export interface BatchedOptions<State> {
   lastEventOnly?: boolean;
   /** What the caller knows of the stream; used when this process holds no fresher view of it. */
   known?: KnownStream<State>;
+  /** Another process's append landing on the stream: decide the batch again on the fresh stream under it. */
+  retryPolicy: RetryPolicy;
 }
 
 /**
@@ -28,8 +29,8 @@ export interface BatchedOptions<State> {
  * in flight wait, then are decided one after another on the state the last append left and
  * appended together in one round trip, at the expected revision. Within a service they never
  * conflict; across services and processes the expected revision still serializes them, and a
- * conflicting batch is decided again on the fresh stream until it lands
- * (`hotStreamRevisionConflict`): a command that fits never fails because another one raced it.
+ * conflicting batch is decided again on the fresh stream until it lands (the stream handler's
+ * policy, `hotStreamRevisionConflict`): a command that fits never fails because another one raced it.
  *
  * One per service and its event store (made in `src/service.ts`, on the contexts as
  * `registries.groupCommits`). It holds a stream's queue only while an append to it is queued or
@@ -51,7 +52,7 @@ export class GroupCommits {
     streamId: string,
     command: Command,
     metadata: EventMetadata,
-    options: BatchedOptions<State> = {},
+    options: BatchedOptions<State>,
   ): Promise<Execution<State, Event, Failure>> {
     const attributes = { "ledger.command": command.type, "ledger.stream": streamId };
     return inSpan(this.#tracer, `decide ${command.type}`, { attributes }, async (span) => {
@@ -70,7 +71,7 @@ export class GroupCommits {
     streamId: string,
     command: Command,
     metadata: EventMetadata,
-    { lastEventOnly = false, known }: BatchedOptions<State> = {},
+    { lastEventOnly = false, known, retryPolicy }: BatchedOptions<State>,
   ): Promise<Execution<State, Event, Failure>> {
     const streams = this.#streams;
     type Commit = Batched<Queued<State, Command>, Execution<State, Event, Failure>>;
@@ -82,7 +83,7 @@ export class GroupCommits {
       const forget = () => streams.delete(streamId);
       const commitKnowing = async (batch: Queued<State, Command>[]) => {
         try {
-          const committed = await commitBatch(store, decider, streamId, batch, left ?? batch[0]!.known, lastEventOnly);
+          const committed = await commitBatch(store, decider, streamId, batch, left ?? batch[0]!.known, { lastEventOnly, retryPolicy });
           left = committed.stream;
           return committed.results;
         } catch (error) {
@@ -115,11 +116,14 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
   streamId: string,
   batch: readonly Queued<State, Command>[],
   known: KnownStream<State> | undefined,
-  lastEventOnly: boolean,
+  { lastEventOnly, retryPolicy }: { lastEventOnly: boolean; retryPolicy: RetryPolicy },
 ): Promise<Committed<State, Event, Failure>> {
   let trusted = known;
   // Only a conflict on this stream means another process wrote it; any other is thrown.
-  const policy = { ...hotStreamRevisionConflict, retries: (error: unknown) => error instanceof ConcurrencyError && error.streamId === streamId };
+  const policy = {
+    ...retryPolicy,
+    retries: (error: unknown) => error instanceof ConcurrencyError && error.streamId === streamId && retryPolicy.retries(error),
+  };
   return retry(policy, async () => {
     let decided = decideBatch(decider, streamId, batch, trusted ?? (await readStream(store, decider, streamId, lastEventOnly)));
     // A refusal appends nothing, so no expected revision would catch a remembered state that

@@ -2,8 +2,7 @@ import { type Decider, fold } from "../domain/decider.ts";
 import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { EventStore, ExpectedRevision, JsonObject } from "../eventstore/port.ts";
 import { readEvents } from "../eventstore/typed-read.ts";
-import { streamRevisionConflict } from "../retry/policies.ts";
-import { retry } from "../retry/retry.ts";
+import { retry, type RetryPolicy } from "../retry/retry.ts";
 
 /** Why and by whom: recorded with every event. */
 export type EventMetadata = JsonObject;
@@ -27,11 +26,14 @@ export interface ExecuteOptions<State> {
   known?: KnownStream<State>;
   /** Fold only the stream's last event: for streams whose every event carries the whole state. */
   lastEventOnly?: boolean;
+  /** A concurrent write between the read and the append: read, decide and append again under it. */
+  retryPolicy: RetryPolicy;
 }
 
 /**
  * Loads a stream, folds it, decides, and appends with the expected revision. On a concurrent
- * write it reloads and decides again (`streamRevisionConflict`); a conflict that persists is thrown.
+ * write it reloads and decides again (`retryPolicy`); a conflict that persists is thrown. Called
+ * by the streams' handlers (`streamHandler`), which bind the decider, stream and policy.
  */
 export function execute<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   store: EventStore,
@@ -39,9 +41,9 @@ export function execute<State, Command, Event extends { type: string; data: obje
   streamId: string,
   command: Command,
   metadata: EventMetadata,
-  { known, lastEventOnly = false }: ExecuteOptions<State> = {},
+  { known, lastEventOnly = false, retryPolicy }: ExecuteOptions<State>,
 ): Promise<Execution<State, Event, Failure>> {
-  return retry(streamRevisionConflict, async (tryNumber): Promise<Execution<State, Event, Failure>> => {
+  return retry(retryPolicy, async (tryNumber): Promise<Execution<State, Event, Failure>> => {
     const { state, tip: last } =
       tryNumber === 1 && known ? known : await readStream(store, decider, streamId, lastEventOnly);
     const decision = decider.decide(command, state);

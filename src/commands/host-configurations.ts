@@ -1,10 +1,8 @@
 import type { SecretBox } from "../crypto/secrets.ts";
-import { type ClientCommand, clientDecider, type ClientState, clientStreamId } from "../domain/clients/decider.ts";
+import type { ClientCommand, ClientState } from "../domain/clients/decider.ts";
 import {
   asEncryptedSecret,
   type HostConfigurationFailure,
-  hostConfigurationDecider,
-  hostConfigurationStreamId,
   type HostConfigurationCommand,
   type HostConfigurationView,
   toView,
@@ -13,7 +11,8 @@ import type { Processor, ProcessorConfiguration } from "../domain/host-configura
 import type { Secret } from "../domain/secret.ts";
 import type { JsonObject } from "../eventstore/port.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
-import { execute, type KnownStream, readStream } from "./execute.ts";
+import type { KnownStream } from "./execute.ts";
+import { clients, hostConfigurations } from "./streams.ts";
 
 export interface HostConfigurationInput {
   processor: Processor;
@@ -41,12 +40,22 @@ async function run(
   hostConfigurationId: string,
   command: HostConfigurationCommand,
 ): Promise<CommandResult<Written, HostConfigurationFailure>> {
-  const streamId = hostConfigurationStreamId(hostConfigurationId);
-  const result = await execute(context.store, hostConfigurationDecider, streamId, command, context.metadata);
+  const result = await hostConfigurations.handle(context, hostConfigurationId, command);
   if (!result.ok) return result;
   const view = toView(result.state);
   if (!view || !result.tip) throw new Error("a host configuration command left no configuration");
   return { ok: true, value: result.events.length > 0 ? { view, revision: result.tip.revision } : { view } };
+}
+
+/**
+ * The ids of the client's enabled configurations of the processor made before (by id) `before`,
+ * at most `limit`: a lookup across streams, answered by the read side (src/projections) and
+ * given at service start.
+ */
+export type EnabledConfigurationsBefore = (query: { clientId: string; processor: Processor; before: string; limit: number }) => Promise<string[]>;
+
+export interface HostConfigurationContext extends CommandContext {
+  enabledConfigurationsBefore: EnabledConfigurationsBefore;
 }
 
 /** What a configuration's credentials are bound to: moved to another configuration, they do not decrypt. */
@@ -64,7 +73,7 @@ function encrypted(secrets: SecretBox, hostConfigurationId: string, credentials:
  * client's stream has it; `defaultChosen`: the default this call recorded, if it did.
  */
 export async function createHostConfiguration(
-  context: CommandContext,
+  context: HostConfigurationContext,
   secrets: SecretBox,
   hostConfigurationId: string,
   input: HostConfigurationInput,
@@ -94,7 +103,7 @@ async function createdBefore(
   hostConfigurationId: string,
   { processor, configuration }: HostConfigurationInput,
 ): Promise<{ ok: true; value: Written } | undefined> {
-  const { state, tip } = await readStream(context.store, hostConfigurationDecider, hostConfigurationStreamId(hostConfigurationId), false);
+  const { state, tip } = await hostConfigurations.read(context, hostConfigurationId);
   const view = toView(state);
   if (!view || !tip || view.processor !== processor || view.clientId !== configuration.clientId) return undefined;
   return { ok: true, value: { view, revision: tip.revision } };
@@ -110,26 +119,18 @@ async function createdBefore(
  * call recorded.
  */
 async function chooseFirstDefault(
-  context: CommandContext,
+  context: HostConfigurationContext,
   input: HostConfigurationInput,
   hostConfigurationId: string,
 ): Promise<{ current?: string | undefined; chosen?: DefaultChosen | undefined }> {
   const { clientId } = input.configuration;
-  const client = await readStream(context.store, clientDecider, clientStreamId(clientId), false);
+  const client = await clients.read(context, clientId);
   const current = client.state.defaultHostConfigurations.get(input.processor);
   if (current !== undefined) return { current };
-  const enabledBefore = await context.db
-    .selectFrom("host_configurations")
-    .select("host_configuration_id")
-    .where("client_id", "=", clientId)
-    .where("processor", "=", input.processor)
-    .where("enabled", "=", true)
-    .where("host_configuration_id", "<", hostConfigurationId)
-    .limit(2)
-    .execute();
+  const enabledBefore = await context.enabledConfigurationsBefore({ clientId, processor: input.processor, before: hostConfigurationId, limit: 2 });
   const candidate =
     enabledBefore.length === 1
-      ? enabledBefore[0]!.host_configuration_id
+      ? enabledBefore[0]!
       : enabledBefore.length === 0 && input.configuration.enabled
         ? hostConfigurationId
         : undefined;
@@ -150,8 +151,7 @@ export async function chooseDefaultHostConfiguration(
   processor: Processor,
   hostConfigurationId: string,
 ): Promise<CommandResult<DefaultChosen | undefined, DefaultChoiceFailure>> {
-  const streamId = hostConfigurationStreamId(hostConfigurationId);
-  const { state } = await readStream(context.store, hostConfigurationDecider, streamId, false);
+  const { state } = await hostConfigurations.read(context, hostConfigurationId);
   if (state.status === "absent") return { ok: false, error: "not_found", detail: "No such host configuration." };
   const { current } = state;
   if (current.processor !== processor) {
@@ -180,8 +180,7 @@ async function recordDefault(
   command: DefaultChoice,
   known?: KnownStream<ClientState>,
 ): Promise<{ state: ClientState; chosen?: DefaultChosen }> {
-  const streamId = clientStreamId(clientId);
-  const result = await execute(context.store, clientDecider, streamId, command, context.metadata, { known });
+  const result = await clients.handle(context, clientId, command, known && { known });
   if (!result.ok) throw new Error(`choosing a default host configuration failed: ${result.detail}`);
   if (result.events.length === 0 || !result.tip) return { state: result.state };
   return { state: result.state, chosen: { clientId, hostConfigurationId: command.hostConfigurationId, revision: result.tip.revision } };

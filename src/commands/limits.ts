@@ -1,18 +1,11 @@
 import { type CurrencyLimit, limitHeldBy, utcDay } from "../domain/limits/limits.ts";
-import {
-  breachOf,
-  type LimitBreach,
-  type LimitUsage,
-  limitUsageDecider,
-  limitUsageStreamId,
-  reservationIdOf,
-} from "../domain/limits/usage.ts";
+import { breachOf, type LimitBreach, type LimitUsage, reservationIdOf } from "../domain/limits/usage.ts";
 import { type PaymentState, paymentStreamId } from "../domain/payments/index.ts";
 import type { RecordedEvent } from "../eventstore/port.ts";
 import { newId } from "../ids.ts";
 import { inSpan } from "../telemetry/spans.ts";
 import type { CommandContext } from "./context.ts";
-import { readStream } from "./execute.ts";
+import { limitUsage } from "./streams.ts";
 
 /** Where a payment's root reserved its amount: kept in its intent's metadata, so a release finds it. */
 export interface LimitReservation {
@@ -25,7 +18,7 @@ export interface LimitReservation {
 
 /** How much of the day's limits the client has used in a currency. */
 export async function usageOn(context: CommandContext, clientId: string, currency: string, day: string): Promise<LimitUsage> {
-  const { state } = await readStream(context.store, limitUsageDecider, limitUsageStreamId(clientId, currency, day), true);
+  const { state } = await limitUsage.read(context, { clientId, currency, day });
   return state;
 }
 
@@ -52,12 +45,10 @@ async function reserve(
   const { currency } = request.limit;
   const reservationId = newId();
   // Racing sales of one client all write its usage stream: they are committed in groups.
-  const result = await context.registries.groupCommits.execute(
-    limitUsageDecider,
-    limitUsageStreamId(request.clientId, currency, day),
+  const result = await limitUsage.handle(
+    context,
+    { clientId: request.clientId, currency, day },
     { type: "Reserve", reservationId, ...request, now: context.now().toISOString() },
-    context.metadata,
-    { lastEventOnly: true },
   );
   if (result.ok) return { ok: true, reservation: { reservationId, currency, day, amount: request.amount } };
   const breach = breachOf(request.limit, result.state, request.amount);
@@ -78,9 +69,9 @@ export async function giveLimitBack(context: CommandContext, paymentId: string, 
   const [intent] = await context.store.readStream(paymentStreamId(paymentId), { maxCount: 1 });
   const reservation = intent && reservationOf(intent);
   if (!reservation) return;
-  await context.registries.groupCommits.execute(
-    limitUsageDecider,
-    limitUsageStreamId(root.clientId, reservation.currency, reservation.day),
+  await limitUsage.handle(
+    context,
+    { clientId: root.clientId, currency: reservation.currency, day: reservation.day },
     {
       // A returned part leaves the payment counted; a release ends its reservation.
       type: holds === 0 ? "Release" : "Return",
@@ -89,8 +80,6 @@ export async function giveLimitBack(context: CommandContext, paymentId: string, 
       amount: held - holds,
       now: context.now().toISOString(),
     },
-    context.metadata,
-    { lastEventOnly: true },
   );
 }
 

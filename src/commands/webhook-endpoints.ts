@@ -3,16 +3,14 @@ import { asEncryptedSecret } from "../domain/host-configurations/decider.ts";
 import {
   type WebhookEndpointChanges,
   type WebhookEndpointCommand,
-  webhookEndpointDecider,
   type WebhookDisabledReason,
   type WebhookEndpointFailure,
   type WebhookEndpointSnapshot,
-  webhookEndpointStreamId,
 } from "../domain/webhooks/endpoint.ts";
 import type { EventSubscription } from "../domain/webhooks/event-types.ts";
 import { generateWebhookSecret } from "../webhooks/signature.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
-import { execute, readStream } from "./execute.ts";
+import { webhookEndpoints } from "./streams.ts";
 
 /** What an endpoint's signing secret is bound to: moved to another endpoint, it does not decrypt. */
 export const webhookSecretContext = (endpointId: string) => `webhook-endpoint/${endpointId}/secret`;
@@ -36,8 +34,7 @@ async function run(
   endpointId: string,
   command: WebhookEndpointCommand,
 ): Promise<CommandResult<Written, WebhookEndpointFailure>> {
-  const streamId = webhookEndpointStreamId(endpointId);
-  const result = await execute(context.store, webhookEndpointDecider, streamId, command, context.metadata, { lastEventOnly: true });
+  const result = await webhookEndpoints.handle(context, endpointId, command);
   if (!result.ok) return result;
   if (result.state.status === "absent") throw new Error("a webhook endpoint command left no endpoint");
   const { endpoint } = result.state;
@@ -61,7 +58,7 @@ export async function createWebhookEndpoint(context: CommandContext, secrets: Se
   });
   if (result.ok) return { ...result, value: { ...result.value, secret } };
   if (result.error !== "already_exists") return result;
-  const { state, tip } = await readStream(context.store, webhookEndpointDecider, webhookEndpointStreamId(endpointId), true);
+  const { state, tip } = await webhookEndpoints.read(context, endpointId);
   if (state.status === "absent" || state.endpoint.clientId !== endpoint.clientId) return result;
   if (state.status === "deleted") {
     return { ok: false as const, error: "not_found" as const, detail: "The webhook endpoint this Idempotency-Key created has been deleted since." };

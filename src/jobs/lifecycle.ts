@@ -1,18 +1,19 @@
 import type { PaymentContext } from "../commands/payments/dependencies.ts";
 import { expireAuthorization } from "../commands/payments/expire-authorization.ts";
-import { closeSettlement, openSettlementsBefore, resumeSettlement, type SettlementContext } from "../commands/settlements.ts";
+import { closeSettlement, resumeSettlement, type SettlementContext } from "../commands/settlements/index.ts";
 import type { Processor } from "../domain/host-configurations/schemas.ts";
 import { scheduledSettlementId } from "../domain/settlements/events.ts";
 import { latestScheduledClose } from "../domain/settlements/schedule.ts";
 import type { Logger } from "../logger.ts";
 import { everyHostConfiguration } from "../projections/host-configurations/queries.ts";
-import { existingSettlementIds } from "../projections/settlements/queries.ts";
+import { existingSettlementIds, openSettlementsBefore } from "../projections/settlements/queries.ts";
 import { authorizationsCapturableSince } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
 import { ThrottledLog } from "./throttled-log.ts";
+import type { JobContext } from "./job-context.ts";
 
 export interface LifecycleOptions {
-  context: PaymentContext & SettlementContext;
+  context: JobContext<PaymentContext & SettlementContext>;
   logger: Logger;
   intervalMs: number;
   authorizationTtlMs: number;
@@ -70,7 +71,7 @@ export class Lifecycle {
 
   async #finishStalledBatches(): Promise<void> {
     const { context, settlementResumeAfterMs } = this.#options;
-    const stalled = await openSettlementsBefore(context, new Date(context.now().getTime() - settlementResumeAfterMs));
+    const stalled = await openSettlementsBefore(context.db, new Date(context.now().getTime() - settlementResumeAfterMs));
     for (const settlementId of stalled) {
       if (this.#periodic.stopped) return;
       await this.#each({ settlementId }, () => resumeSettlement(context, settlementId, { staleAfterMs: settlementResumeAfterMs }));

@@ -1,10 +1,9 @@
-import type { CommandContext } from "../commands/context.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
 import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
 import type { NewEvent } from "../eventstore/port.ts";
 import { readEvents } from "../eventstore/typed-read.ts";
 import { fold } from "../domain/decider.ts";
-import { type CurrencyLimit, limitHeldBy, utcDay } from "../domain/limits/limits.ts";
+import { limitHeldBy, utcDay } from "../domain/limits/limits.ts";
 import {
   limitUsageDecider,
   limitUsageStreamId,
@@ -13,13 +12,14 @@ import {
 } from "../domain/limits/usage.ts";
 import { reservationOf } from "../commands/limits.ts";
 import { paymentDecider } from "../domain/payments/index.ts";
-import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
+import { payments } from "../commands/streams.ts";
 import type { Logger } from "../logger.ts";
 import { transactionsHoldingLimits } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
+import type { JobContext } from "./job-context.ts";
 
 export interface LimitSweeperOptions {
-  context: CommandContext;
+  context: JobContext;
   logger: Logger;
   intervalMs: number;
   /**
@@ -72,7 +72,7 @@ export class LimitSweeper {
     const days = [utcDay(now), utcDay(new Date(now.getTime() - DAY_MS))];
     let released = 0;
     for (const { client_id: clientId, limits } of rows) {
-      for (const { currency } of limits as CurrencyLimit[]) {
+      for (const { currency } of limits) {
         for (const day of days) {
           if (this.#periodic.stopped) return released;
           released += await this.#sweep(limitUsageStreamId(clientId, currency, day), day);
@@ -157,7 +157,7 @@ export class LimitSweeper {
    * what the payment holds (`limitHeldBy`).
    */
   async #held(reservation: OpenReservation, settledBefore: number): Promise<number> {
-    const events = await readPaymentEvents(this.#options.context.store, reservation.transactionId);
+    const events = await payments.events(this.#options.context, reservation.transactionId);
     const [intent] = events;
     const lastEvent = events.at(-1);
     if (!intent || !lastEvent || reservationOf(intent)?.reservationId !== reservation.reservationId) return 0;

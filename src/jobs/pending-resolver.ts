@@ -6,9 +6,10 @@ import { ThrottledLog } from "./throttled-log.ts";
 import { acquireLease, releaseLease } from "../projections/checkpoints.ts";
 import { type ResolverCursor, resolverWorkAfter } from "../projections/transactions/queries.ts";
 import { resolveTransaction, type ResolverTiming } from "./resolve-transaction.ts";
+import type { JobContext } from "./job-context.ts";
 
 export interface PendingResolverOptions {
-  context: PaymentContext;
+  context: JobContext<PaymentContext>;
   logger: Logger;
   intervalMs: number;
   timing: ResolverTiming;

@@ -1,10 +1,11 @@
-import { execute, type KnownStream } from "../commands/execute.ts";
+import type { KnownStream } from "../commands/execute.ts";
+import { payments } from "../commands/streams.ts";
 import { sendRelease } from "../commands/payments/run-transaction.ts";
 import { giveLimitBack } from "../commands/limits.ts";
 import type { PaymentContext, PendingResolution } from "../commands/payments/dependencies.ts";
 import { loadHostConfiguration } from "../commands/payments/host-configuration.ts";
 import { followUpRequest } from "../commands/payments/follow-up-request.ts";
-import { outcomeOf } from "../commands/payments/outcome.ts";
+import { outcomeToRecord } from "../commands/payments/outcome.ts";
 import {
   isReversible,
   type Outcome,
@@ -12,7 +13,6 @@ import {
   paymentDecider,
   type PaymentEvent,
   type PaymentState,
-  paymentStreamId,
   resolverWork,
   type ResolverWork,
   type ReversalResult,
@@ -21,7 +21,6 @@ import {
 import { newId } from "../ids.ts";
 import type { InquiryOutcome, ProcessorConnector, ProcessorHostConfiguration } from "../processors/port.ts";
 import { fold } from "../domain/decider.ts";
-import { readPaymentEvents } from "../commands/payments/payment-stream.ts";
 import { inSpan, linksToRecorded, traceMetadata } from "../telemetry/spans.ts";
 
 export interface ResolverTiming {
@@ -78,7 +77,7 @@ export async function resolveTransaction(
   paymentId: string,
   transactionId: string,
 ): Promise<PendingResolution | null> {
-  const events = await readPaymentEvents(context.store, paymentId);
+  const events = await payments.events(context, paymentId);
   const payment = fold(paymentDecider, events);
   const transaction = payment.transactions.get(transactionId);
   const work = transaction && resolverWork(transaction);
@@ -112,12 +111,12 @@ async function resolve(
   // The service decided on this void: "not found" means it never arrived, and it must. The
   // processor answers a repeated id with its first answer, so sending it again is safe.
   if (answer.kind === "not_found" && isServiceVoid(events, transactionId)) {
-    const resent = outcomeOf(await job.connector.submit(followUpRequest(payment, transactionId, hostConfiguration)));
-    return resent ? recordOutcome(job, resent) : "still_pending";
+    const resent = outcomeToRecord(await job.connector.submit(followUpRequest(payment, transactionId, hostConfiguration)));
+    return resent ? resolveWithOutcome(job, resent) : "still_pending";
   }
   const outcome =
-    answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, askedAt) ? neverReceived : null) : outcomeOf(answer);
-  if (outcome) return recordOutcome(job, outcome);
+    answer.kind === "not_found" ? (notFoundIsFinal(transaction, timing, askedAt) ? neverReceived : null) : outcomeToRecord(answer);
+  if (outcome) return resolveWithOutcome(job, outcome);
   if (!isReversible(transaction) || !reversalIsDue(transaction, timing, context.now())) return "still_pending";
   return reverse(job);
 }
@@ -140,23 +139,23 @@ interface Job {
  */
 async function watch(job: Job, answer: InquiryOutcome, askedAt: Date): Promise<PendingResolution | null> {
   const { context, transaction, timing, connector, hostConfiguration } = job;
-  const lateApproval = (inquired: InquiryOutcome) => (inquired.kind === "approved" ? outcomeOf(inquired) : null);
+  const lateApproval = (inquired: InquiryOutcome) => (inquired.kind === "approved" ? outcomeToRecord(inquired) : null);
   const approved = lateApproval(answer);
-  if (approved) return recordOutcome(job, approved, "approved_late");
+  if (approved) return resolveWithOutcome(job, approved, "approved_late");
   if (answer.kind === "unknown" || !watchIsOver(transaction, timing, askedAt)) return null;
   const again = await connector.inquire({ transactionId: transaction.id, hostConfiguration });
   const approvedAgain = lateApproval(again);
-  if (approvedAgain) return recordOutcome(job, approvedAgain, "approved_late");
+  if (approvedAgain) return resolveWithOutcome(job, approvedAgain, "approved_late");
   if (again.kind === "unknown") return null;
   await record(job, { type: "ConfirmFailure", transactionId: transaction.id, now: context.now().toISOString() });
   return null;
 }
 
 /**
- * Records the outcome; an approved final capture's release of the rest, initiated with it, is
- * then sent at once (or, failing that, resent by a later pass: `isServiceVoid`).
+ * Resolves the transaction with the outcome learned from the processor (`RecordOutcome`); an
+ * approved final capture's release of the rest, initiated with it, is then sent at once (or, failing that, resent by a later pass: `isServiceVoid`).
  */
-async function recordOutcome(job: Job, outcome: Outcome, resolution: PendingResolution = outcome.status): Promise<PendingResolution | null> {
+async function resolveWithOutcome(job: Job, outcome: Outcome, resolution: PendingResolution = outcome.status): Promise<PendingResolution | null> {
   const { context, paymentId, hostConfiguration } = job;
   const releaseTransactionId = newId();
   const command = { type: "RecordOutcome" as const, transactionId: job.transaction.id, outcome, releaseTransactionId, now: context.now().toISOString() };
@@ -207,7 +206,7 @@ async function voidAtProcessor({ transaction, hostConfiguration, connector, timi
     hostConfiguration,
   });
   if (answer.kind === "unknown") return null;
-  const processorResponse = outcomeOf(answer)?.processorResponse ?? null;
+  const processorResponse = outcomeToRecord(answer)?.processorResponse ?? null;
   if (answer.kind === "approved") return { status: "reversed", processorResponse };
   // The void was refused: only the processor can say whether it still holds the money. A "not
   // found" that is not final yet may come before the transaction reached it, or from a search
@@ -229,11 +228,7 @@ async function recordResolution(job: Job, command: PaymentCommand, resolution: P
  * stream after it; undefined when nothing was recorded.
  */
 async function record({ context, paymentId }: Job, command: PaymentCommand): Promise<KnownStream<PaymentState> | undefined> {
-  const recorded = await execute(context.store, paymentDecider, paymentStreamId(paymentId), command, {
-    ...context.metadata,
-    resolvedBy: "pending-resolver",
-    ...traceMetadata(),
-  });
+  const recorded = await payments.handle(context, paymentId, command, { metadata: { resolvedBy: "pending-resolver", ...traceMetadata() } });
   if (!recorded.ok || recorded.events.length === 0) return undefined;
   await giveLimitBack(context, paymentId, recorded);
   return recorded;

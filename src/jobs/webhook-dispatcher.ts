@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { batchWhileBusy } from "../batching/batch-while-busy.ts";
-import type { CommandContext } from "../commands/context.ts";
 import { disableWebhookEndpoint, webhookSecretContext } from "../commands/webhook-endpoints.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
 import type { WebhookDisabledReason } from "../domain/webhooks/endpoint.ts";
@@ -18,6 +17,7 @@ import { type AttemptRow, recordAttemptsStatement } from "./webhook-attempts.ts"
 import { type DueDelivery, readDueDeliveries } from "./webhook-due-deliveries.ts";
 import { type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { inSpan, linkTo, withTraceHeaders } from "../telemetry/spans.ts";
+import type { JobContext } from "./job-context.ts";
 
 /** How an attempt ended, for the metrics: `retrying` failed with a retry scheduled. */
 export type WebhookAttemptOutcome = "delivered" | "retrying" | "failed";
@@ -27,7 +27,7 @@ export interface WebhookDispatcherOptions {
    * The stores, and the clock of the events: a rotated secret's 24 hours, an endpoint's 3 days of
    * failures and the spacing of failure warnings are counted on it.
    */
-  context: CommandContext;
+  context: JobContext;
   /** What the projection runners applied: an endpoint this dispatcher disabled is out of its next look. */
   readYourWrites: ReadYourWrites;
   secrets: SecretBox;

@@ -18,6 +18,17 @@ export const streamRevisionConflict = {
 } satisfies RetryPolicy;
 
 /**
+ * A settlement claim held by a stale batch, which the claimant finished (releasing the claim):
+ * the claim is read and taken again at once. A third stale holder in a row answers busy.
+ */
+export const settlementClaimTakeover = {
+  waitsFor: "a stale settlement batch, finished, to let go of its host configuration's claim",
+  maxAttempts: 3,
+  pauseMs: () => 0,
+  retries: (error) => error instanceof Error && error.name === "StaleHolderFinished",
+} satisfies RetryPolicy;
+
+/**
  * A hot stream's batch (GroupCommits) written by another process: within a process its appends
  * never conflict, so each conflict is another process's append landing, progress made. A command
  * that fits must not fail because others raced it, so the bound is far beyond any real race:

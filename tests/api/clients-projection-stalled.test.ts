@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execute } from "../../src/commands/execute.ts";
+import { createRegistries } from "../../src/commands/context.ts";
+import { clients } from "../../src/commands/streams.ts";
 import type { Database } from "../../src/db/schema.ts";
-import { clientDecider, clientStreamId } from "../../src/domain/clients/decider.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
 import { createLogger } from "../../src/logger.ts";
 import { clientsProjection } from "../../src/projections/clients/clients-projection.ts";
@@ -125,7 +125,7 @@ for (const target of testDatabaseTargets()) {
         // An instance appended this revocation and died before it could apply it.
         const revocation = { type: "RevokeApiKey" as const, keyId: client.keyId, now: new Date().toISOString() };
         const store = new PostgresEventStore(api.database.db);
-        expect(await execute(store, clientDecider, clientStreamId(client.clientId), revocation, {})).toMatchObject({ ok: true });
+        expect(await clients.handle({ store, metadata: {}, registries: createRegistries(store) }, client.clientId, revocation)).toMatchObject({ ok: true });
         expect((await api.request("GET", `/v1/clients/${client.clientId}`, { key: client.key })).status).toBe(200);
 
         const set = await api.request("PUT", `/v1/clients/${client.clientId}/limits`, { body: { limits: [{ currency: "USD" }] } });

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { execute } from "../../src/commands/execute.ts";
+import { createRegistries } from "../../src/commands/context.ts";
+import { hostConfigurations } from "../../src/commands/streams.ts";
 import { clientStreamId } from "../../src/domain/clients/decider.ts";
-import {
-  hostConfigurationDecider,
-  hostConfigurationStreamId,
-} from "../../src/domain/host-configurations/decider.ts";
 import { hostConfigurationCreateSchema } from "../../src/domain/host-configurations/schemas.ts";
 import { openEventStore } from "../../src/eventstore/open.ts";
 import { newId } from "../../src/ids.ts";
@@ -167,12 +164,10 @@ for (const target of testDatabaseTargets()) {
       // Two enabled configurations recorded as the service wrote them before defaults existed.
       const legacy = [newId(), newId()];
       for (const hostConfigurationId of legacy) {
-        const created = await execute(
-          store(),
-          hostConfigurationDecider,
-          hostConfigurationStreamId(hostConfigurationId),
+        const created = await hostConfigurations.handle(
+          { store: store(), metadata: {}, registries: createRegistries(store()) },
+          hostConfigurationId,
           { type: "CreateHostConfiguration", hostConfigurationId, processor: "processor_a", configuration, credentials: null, now: new Date().toISOString() },
-          {},
         );
         expect(created.ok).toBe(true);
       }

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sealCard } from "../../src/commands/payment-methods/vault.ts";
+import { sealCard } from "../../src/vault/card-vault.ts";
 import { createSecretBox, parseMasterKeys } from "../../src/crypto/secrets.ts";
 import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";

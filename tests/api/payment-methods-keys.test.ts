@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rewrapDataKeys } from "../../src/commands/payment-methods/vault.ts";
+import { rewrapDataKeys } from "../../src/vault/card-vault.ts";
 import { createSecretBox, generateMasterKey, parseMasterKeys } from "../../src/crypto/secrets.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startService } from "../../src/service.ts";

@@ -15,7 +15,7 @@ import { startProcessorRelay } from "../support/processor-relay.ts";
 import { everyProcessorAt, type Json, startTestService, type TestService, testConfig } from "../support/service.ts";
 import { transactionsProjection } from "../../src/projections/transactions/transactions-projection.ts";
 import { whileProjectionStalled } from "../support/stalled-projection.ts";
-import { closeSettlement, finishSettlement, type SettlementContext } from "../../src/commands/settlements.ts";
+import { closeSettlement, finishSettlement, type SettlementContext } from "../../src/commands/settlements/index.ts";
 import { loadMasterKeys } from "../../src/crypto/master-keys.ts";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
 import { settlementClaimStreamId } from "../../src/domain/settlements/claim.ts";
@@ -397,10 +397,9 @@ for (const target of testDatabaseTargets()) {
       const secrets = createSecretBox(await loadMasterKeys(config.secretsMasterKeys, config.dataDir, createLogger("silent")));
       const baseUrls = { processor_a: relay.url, processor_b: relay.url, processor_c: relay.url, processor_d: relay.url };
       const store = new PostgresEventStore(api.database.db);
-      const registries = createRegistries(store, api.database.db);
+      const registries = createRegistries(store);
       /** What another instance's lifecycle job works with, on the same stores. */
       const context = (overrides: Partial<SettlementContext> = {}): SettlementContext => ({
-        db: api.database.db,
         store,
         registries,
         now: () => new Date(),

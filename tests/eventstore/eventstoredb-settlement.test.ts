@@ -2,11 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createRegistries, type Registries } from "../../src/commands/context.ts";
 import { createHostConfiguration, type HostConfigurationInput } from "../../src/commands/host-configurations.ts";
 import { registerClient } from "../../src/commands/clients.ts";
-import { execute } from "../../src/commands/execute.ts";
-import { closeSettlement, type SettlementContext, type SettlementResult } from "../../src/commands/settlements.ts";
+import { payments } from "../../src/commands/streams.ts";
+import { closeSettlement, type SettlementContext, type SettlementResult } from "../../src/commands/settlements/index.ts";
 import { createSecretBox } from "../../src/crypto/secrets.ts";
 import { hostConfigurationSchemas, type Processor } from "../../src/domain/host-configurations/schemas.ts";
-import { paymentDecider, paymentStreamId } from "../../src/domain/payments/index.ts";
 import { settlementClaimStreamId } from "../../src/domain/settlements/claim.ts";
 import { settlementStreamId } from "../../src/domain/settlements/events.ts";
 import { totalsOf } from "../../src/domain/settlements/totals.ts";
@@ -17,6 +16,7 @@ import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts
 import { newId } from "../../src/ids.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { ProcessorConnector } from "../../src/processors/port.ts";
+import { enabledConfigurationsBefore } from "../../src/projections/host-configurations/enabled-before.ts";
 import { ReadYourWrites } from "../../src/projections/read-your-writes.ts";
 import { ProjectionRunner } from "../../src/projections/runner.ts";
 import { settlementCandidatesOf } from "../../src/projections/transactions/settlement-candidates.ts";
@@ -66,7 +66,7 @@ for (const target of testDatabaseTargets()) {
         database = await openTestDatabase(target);
         server = new FakeServer();
         store = openStore(server, database);
-        registries = createRegistries(store, database.db);
+        registries = createRegistries(store);
         const logger = createLogger("silent");
         const readYourWrites = new ReadYourWrites();
         runners = [transactionsProjection, settlementsProjection].map(
@@ -74,12 +74,12 @@ for (const target of testDatabaseTargets()) {
         );
         for (const runner of runners) runner.start();
         const secrets = createSecretBox({ activeKeyId: "test", keys: { test: Buffer.alloc(32, 7) } });
-        const registered = await registerClient({ db: database.db, store, registries, now, metadata }, newId(), "Acme");
+        const registered = await registerClient({ store, registries, now, metadata }, newId(), "Acme");
         if (!registered.ok) throw new Error(registered.detail);
         clientId = registered.value.clientId;
         const { credentials, ...configuration } = hostConfigurationSchemas.processor_a.create.parse({ ...validBodies.processor_a, clientId });
         const input = { processor: "processor_a", configuration, credentials } as HostConfigurationInput;
-        const created = await createHostConfiguration({ db: database.db, store, registries, now, metadata }, secrets, newId(), input);
+        const created = await createHostConfiguration({ store, registries, now, metadata, enabledConfigurationsBefore: enabledConfigurationsBefore(database.db) }, secrets, newId(), input);
         if (!created.ok) throw new Error(created.detail);
         hostConfigurationId = created.value.view.id;
         // The processor settles every transaction it is sent.
@@ -93,7 +93,6 @@ for (const target of testDatabaseTargets()) {
         };
         const connector = (processor: Processor): ProcessorConnector => ({ processor, submit: notUsed, inquire: notUsed, closeBatch });
         context = {
-          db: database.db,
           store,
           registries,
           now,
@@ -113,8 +112,7 @@ for (const target of testDatabaseTargets()) {
       async function approvedSales(count: number): Promise<string[]> {
         const saleIds = Array.from({ length: count }, () => newId());
         const sell = async (transactionId: string, n: number) => {
-          const streamId = paymentStreamId(transactionId);
-          const initiated = await execute(store, paymentDecider, streamId, {
+          const initiated = await payments.handle({ store, registries, metadata }, transactionId, {
             type: "InitiateTransaction",
             transactionType: "sale",
             transactionId,
@@ -129,9 +127,10 @@ for (const target of testDatabaseTargets()) {
             reference: null,
             metadata: {},
             now: now().toISOString(),
-          }, metadata);
+          });
           const approved = { code: "00", message: "Approved", authorizationCode: "A1", reference: `r${n}` };
-          await execute(store, paymentDecider, streamId, { type: "RecordOutcome", transactionId, outcome: { status: "approved", processorResponse: approved }, now: now().toISOString() }, metadata, { known: initiated.ok ? initiated : undefined });
+          const outcome = { status: "approved", processorResponse: approved } as const;
+          await payments.handle({ store, registries, metadata }, transactionId, { type: "RecordOutcome", transactionId, outcome, now: now().toISOString() }, initiated.ok ? { known: initiated } : {});
         };
         // A few sales at a time, as payment traffic comes: PostgreSQL commits their appends together.
         for (let start = 0; start < count; start += SALES_AT_ONCE) {

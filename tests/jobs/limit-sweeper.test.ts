@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CommandContext, createRegistries } from "../../src/commands/context.ts";
+import { createRegistries } from "../../src/commands/context.ts";
+import type { JobContext } from "../../src/jobs/job-context.ts";
 import { reserveLimit } from "../../src/commands/limits.ts";
 import { utcDay } from "../../src/domain/limits/limits.ts";
 import { type LimitUsageEvent, limitUsageStreamId } from "../../src/domain/limits/usage.ts";
@@ -23,11 +24,11 @@ for (const target of testDatabaseTargets()) {
     let clientId: string;
     let streamId: string;
 
-    const contextOn = (eventStore: EventStore, now = () => new Date()): CommandContext => ({
+    const contextOn = (eventStore: EventStore, now = () => new Date()): JobContext => ({
       db: database.db,
       store: eventStore,
       now,
-      registries: createRegistries(eventStore, database.db),
+      registries: createRegistries(eventStore),
       metadata: { actor: { role: "system" } },
     });
     const sweeperOn = (eventStore: EventStore) =>

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { execute } from "../../src/commands/execute.ts";
+import { createRegistries } from "../../src/commands/context.ts";
+import { payments } from "../../src/commands/streams.ts";
 import { safeCard } from "../../src/domain/cards.ts";
-import { paymentDecider, paymentStreamId } from "../../src/domain/payments/index.ts";
 import { openEventStore } from "../../src/eventstore/open.ts";
 import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
@@ -251,12 +251,12 @@ for (const target of testDatabaseTargets()) {
       // The processor's late answer, recorded as run-transaction records every answer.
       const store = openEventStore(undefined, service.database.db);
       const approval = { code: "00", message: "Approved", authorizationCode: "A1B2C3", reference: `ref-${id}` };
-      const late = await execute(store, paymentDecider, paymentStreamId(id), {
+      const late = await payments.handle({ store, metadata: {}, registries: createRegistries(store) }, id, {
         type: "RecordOutcome",
         transactionId: id,
         outcome: { status: "approved", processorResponse: approval },
         now: clock.now().toISOString(),
-      }, {});
+      });
       expect(late).toMatchObject({ ok: true, events: [{ type: "TransactionApprovedLate.v1" }] });
 
       await vi.waitFor(async () => {
@@ -282,9 +282,10 @@ for (const target of testDatabaseTargets()) {
       let awaited = "";
       // Older than any the API makes: they come first in every scan.
       const store = openEventStore(undefined, service.database.db);
+      const registries = createRegistries(store);
       const initiate = (hostConfiguration: string, minute: number) => {
         const id = newId();
-        return execute(store, paymentDecider, paymentStreamId(id), {
+        return payments.handle({ store, metadata: {}, registries }, id, {
           type: "InitiateTransaction",
           transactionType: "sale",
           transactionId: id,
@@ -299,7 +300,7 @@ for (const target of testDatabaseTargets()) {
           reference: null,
           metadata: {},
           now: new Date(Date.UTC(2020, 0, 1, 0, minute)).toISOString(),
-        }, {});
+        });
       };
       await initiate(newId(), 0);
       for (let minute = 1; minute <= 120; minute += 1) await initiate(hostConfigurationId, minute);

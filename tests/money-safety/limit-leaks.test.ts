@@ -1,10 +1,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CommandContext, createRegistries } from "../../src/commands/context.ts";
-import { execute } from "../../src/commands/execute.ts";
+import { payments } from "../../src/commands/streams.ts";
 import { reserveLimit } from "../../src/commands/limits.ts";
 import { safeCard } from "../../src/domain/cards.ts";
-import { paymentDecider, paymentStreamId } from "../../src/domain/payments/index.ts";
 import { openEventStore } from "../../src/eventstore/open.ts";
 import { newId } from "../../src/ids.ts";
 import { testDatabaseTargets } from "../support/database.ts";
@@ -51,10 +50,9 @@ for (const target of testDatabaseTargets()) {
       // What a process that died at the wrong moment leaves behind, written as it would have.
       const store = openEventStore(undefined, api.database.db);
       const context: CommandContext = {
-        db: api.database.db,
         store,
         now: clock.now,
-        registries: createRegistries(store, api.database.db),
+        registries: createRegistries(store),
         metadata: { actor: { role: "system" } },
       };
       // Died after reserving, before recording the intent.
@@ -63,8 +61,9 @@ for (const target of testDatabaseTargets()) {
       const declinedId = newId();
       expect((await reserveLimit(context, { clientId: acme.clientId, transactionId: declinedId, amount: 2000, limit })).ok).toBe(true);
       const now = clock.now().toISOString();
-      const stream = paymentStreamId(declinedId);
-      const initiated = await execute(context.store, paymentDecider, stream, {
+      // Recorded with only the metadata a crashed instance's intent held.
+      const crashed = { ...context, metadata: {} };
+      const initiated = await payments.handle(crashed, declinedId, {
         type: "InitiateTransaction",
         transactionType: "sale",
         transactionId: declinedId,
@@ -79,14 +78,14 @@ for (const target of testDatabaseTargets()) {
         reference: null,
         metadata: {},
         now,
-      }, { limitReservation: { currency: "USD", day: now.slice(0, 10), amount: 2000 } });
+      }, { metadata: { limitReservation: { currency: "USD", day: now.slice(0, 10), amount: 2000 } } });
       expect(initiated.ok).toBe(true);
-      const declined = await execute(context.store, paymentDecider, stream, {
+      const declined = await payments.handle(crashed, declinedId, {
         type: "RecordOutcome",
         transactionId: declinedId,
         outcome: { status: "declined", declineCode: "card_declined", processorResponse: null },
         now,
-      }, {});
+      });
       expect(declined.ok).toBe(true);
 
       // What counts: an approved sale, and one whose outcome is still unknown.

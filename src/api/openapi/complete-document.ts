@@ -104,7 +104,7 @@ function firstFieldOf(operation: Operation): string {
   return required?.[0] ?? parameter?.name ?? "body";
 }
 
-const outcomeOf: Partial<Record<ProblemCode, "declined" | "failed" | "pending">> = {
+const problemOutcomes: Partial<Record<ProblemCode, "declined" | "failed" | "pending">> = {
   card_declined: "declined",
   insufficient_funds: "declined",
   expired_card: "declined",
@@ -129,7 +129,7 @@ function exampleOf(code: ProblemCode, documented: DocumentedOperation) {
   if (code === "validation_error") {
     return problemExample(code, { errors: [{ path: firstFieldOf(documented.operation), message: "Invalid input" }] });
   }
-  const outcome = outcomeOf[code];
+  const outcome = problemOutcomes[code];
   const recordsTransactions = documented.path.startsWith("/v1/transactions/");
   if (!outcome || !recordsTransactions) return problemExample(code);
   const transaction = recordedTransaction(outcome);

@@ -69,7 +69,7 @@ const callerSchema = z
   .meta({ id: "Caller" });
 
 export const clientRoutes: FastifyPluginAsyncZod<RouteDependencies> = async (app, { db, store, now, registries }) => {
-  const context = (metadata: CommandContext["metadata"]): CommandContext => ({ db, store, now, registries, metadata });
+  const context = (metadata: CommandContext["metadata"]): CommandContext => ({ store, now, registries, metadata });
 
   app.get(
     "/me",

@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Registries } from "../../commands/context.ts";
+import type { StoredCards } from "../../commands/payment-methods/stored-card.ts";
 import type { LocateTransaction, PaymentMetrics } from "../../commands/payments/dependencies.ts";
+import type { PaymentSettingsOf } from "../../commands/payments/payment-settings.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import type { Database } from "../../db/schema.ts";
 import type { EventStore } from "../../eventstore/port.ts";
@@ -21,6 +23,8 @@ export interface RouteDependencies {
 /** What the routes that make or answer transactions are given besides. */
 export interface TransactionRouteDependencies extends RouteDependencies {
   locateTransaction: LocateTransaction;
+  paymentSettingsOf: PaymentSettingsOf;
+  storedCards: StoredCards;
   secrets: SecretBox;
   connectors: Connectors;
   processorTimeoutMs: number;

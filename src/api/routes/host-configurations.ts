@@ -1,11 +1,12 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { CommandContext } from "../../commands/context.ts";
 import {
   chooseDefaultHostConfiguration,
   createHostConfiguration,
   type DefaultChoiceFailure,
+  type EnabledConfigurationsBefore,
+  type HostConfigurationContext,
   type HostConfigurationInput,
   updateHostConfiguration,
 } from "../../commands/host-configurations.ts";
@@ -34,6 +35,7 @@ import { findHostConfiguration, hostConfigurationsNewestFirst } from "../../proj
 
 export interface HostConfigurationRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
+  enabledConfigurationsBefore: EnabledConfigurationsBefore;
 }
 
 /** One version of a configuration, as its stream recorded it. */
@@ -80,7 +82,13 @@ function registerProcessorRoutes(
   const base = `/host-configurations/${processor}`;
   const schemas = hostConfigurationSchemas[processor];
   const tags = ["host configurations"];
-  const context = (request: FastifyRequest): CommandContext => ({ db, store, now, registries, metadata: eventMetadataOf(request) });
+  const context = (request: FastifyRequest): HostConfigurationContext => ({
+    store,
+    now,
+    registries,
+    enabledConfigurationsBefore: deps.enabledConfigurationsBefore,
+    metadata: eventMetadataOf(request),
+  });
   /** A written configuration answers once the read model shows it (a bounded while). */
   const shown = async ({ view, revision }: { view: HostConfigurationView; revision?: bigint }) => {
     if (revision !== undefined) await waitForHostConfigurationWrite(deps, { hostConfigurationId: view.id, version: view.version, revision });

@@ -4,8 +4,9 @@ import { z } from "zod";
 import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
 import { auditEventSchema, toAuditEvent } from "../../audit/event-log.ts";
 import { type ChainCheck, checkStreamLinks } from "../../audit/link-checks.ts";
+import type { CardVault } from "../../commands/payment-methods/card-vault.ts";
 import { createPaymentMethod, deletePaymentMethod, type VaultContext } from "../../commands/payment-methods/payment-methods.ts";
-import { openFingerprint } from "../../commands/payment-methods/vault.ts";
+import { openFingerprint } from "../../vault/card-vault.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { storedCardSchema } from "../../domain/cards.ts";
 import { paymentMethodStreamId, type PaymentMethodView } from "../../domain/payment-methods/decider.ts";
@@ -29,6 +30,7 @@ export interface PaymentMethodRouteDependencies extends RouteDependencies {
   secrets: SecretBox;
   fingerprint: (cardNumber: Secret<string>) => string;
   processorTimeoutMs: number;
+  cardVault: CardVault;
 }
 
 const paymentMethodSchema = z

@@ -9,7 +9,7 @@ import {
   type SettlementContext,
   settlementAsItStands,
   type SettlementResult,
-} from "../../commands/settlements.ts";
+} from "../../commands/settlements/index.ts";
 import { processors } from "../../domain/host-configurations/schemas.ts";
 import { newId } from "../../ids.ts";
 import { awaitOwnSettlementWrites, rememberSettlementWrite } from "../../projections/settlements/own-writes.ts";

@@ -4,7 +4,7 @@ import { timestamp, upperBoundOf } from "../pagination.ts";
 import { z } from "zod";
 import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
 import type { PaymentContext } from "../../commands/payments/dependencies.ts";
-import { followUp } from "../../commands/payments/follow-up.ts";
+import { runFollowUp } from "../../commands/payments/follow-up.ts";
 import { type TransactionAsItStands, transactionAsItStands } from "../../commands/payments/run-transaction.ts";
 import { startPayment } from "../../commands/payments/start-payment.ts";
 import { type StoredCardRequest, storedCardFor } from "../../commands/payment-methods/stored-card.ts";
@@ -156,7 +156,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       const { transactionId: parentTransactionId, amount, final } = request.body;
       const clientId = clientIdOf(request);
       return respond(request, reply, (paymentContext, transactionId) =>
-        followUp(paymentContext, clientId, { type: "capture", transactionId, parentTransactionId, amount, final: final ?? false }),
+        runFollowUp(paymentContext, clientId, { type: "capture", transactionId, parentTransactionId, amount, final: final ?? false }),
       );
     },
   );
@@ -177,7 +177,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       const { transactionId: parentTransactionId, amount, reason } = request.body;
       const clientId = clientIdOf(request);
       return respond(request, reply, (paymentContext, transactionId) =>
-        followUp(paymentContext, clientId, { type: "refund", transactionId, parentTransactionId, amount, reason: reason ?? null }),
+        runFollowUp(paymentContext, clientId, { type: "refund", transactionId, parentTransactionId, amount, reason: reason ?? null }),
       );
     },
   );
@@ -198,7 +198,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       const parentTransactionId = request.body.transactionId;
       const clientId = clientIdOf(request);
       return respond(request, reply, (paymentContext, transactionId) =>
-        followUp(paymentContext, clientId, { type: "void", transactionId, parentTransactionId }),
+        runFollowUp(paymentContext, clientId, { type: "void", transactionId, parentTransactionId }),
       );
     },
   );

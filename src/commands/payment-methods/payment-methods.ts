@@ -1,5 +1,4 @@
 import { safeCard } from "../../domain/cards.ts";
-import type { SecretBox } from "../../crypto/secrets.ts";
 import {
   paymentMethodDecider,
   type PaymentMethodCreated,
@@ -10,12 +9,12 @@ import {
 } from "../../domain/payment-methods/decider.ts";
 import { newId } from "../../ids.ts";
 import type { CommandContext, CommandResult } from "../context.ts";
-import { execute, readStream } from "../execute.ts";
-import { markDeleting, sealCard, shredCard, usesEnded } from "./vault.ts";
+import { paymentMethods } from "../streams.ts";
+import type { CardVault } from "./card-vault.ts";
 import type { Secret } from "../../domain/secret.ts";
 
 export interface VaultContext extends CommandContext {
-  secrets: SecretBox;
+  cardVault: CardVault;
   fingerprint: (cardNumber: Secret<string>) => string;
 }
 
@@ -42,12 +41,10 @@ export async function createPaymentMethod(context: VaultContext, input: NewPayme
   const now = context.now();
   const { number, expMonth, expYear, holderName } = input.card;
   const fingerprint = context.fingerprint(number);
-  const sealed = await sealCard(context.db, context.secrets, { paymentMethodId, dataKeyId: newId() }, { number, holderName }, fingerprint, now);
-  const streamId = paymentMethodStreamId(paymentMethodId);
-  const result = await execute(
-    context.store,
-    paymentMethodDecider,
-    streamId,
+  const sealed = await context.cardVault.seal({ paymentMethodId, dataKeyId: newId() }, { number, holderName }, fingerprint, now);
+  const result = await paymentMethods.handle(
+    context,
+    paymentMethodId,
     {
       type: "CreatePaymentMethod",
       paymentMethodId,
@@ -58,7 +55,6 @@ export async function createPaymentMethod(context: VaultContext, input: NewPayme
       ...sealed,
       now: now.toISOString(),
     },
-    context.metadata,
   );
   // The answer shows the fingerprint that the event keeps only under the method's key.
   const shown = ({ view, revision }: Created): Created => ({ view: { ...view, card: { ...view.card, fingerprint } }, revision });
@@ -81,29 +77,26 @@ async function createdBefore(context: CommandContext, { paymentMethodId, clientI
  * without sending) and the method not yet deleted: a retry carries on.
  */
 export async function deletePaymentMethod(
-  context: CommandContext,
+  context: VaultContext,
   clientId: string,
   paymentMethodId: string,
   processorTimeoutMs: number,
 ): Promise<CommandResult<{ revision: bigint }, PaymentMethodFailure | "payments_under_way">> {
-  const streamId = paymentMethodStreamId(paymentMethodId);
-  const known = await visibleStream(context, streamId, clientId);
+  const known = await visibleStream(context, paymentMethodId, clientId);
   if (!known) return { ok: false, error: "not_found", detail: "No such payment method." };
-  await markDeleting(context.db, paymentMethodId);
-  if (!(await usesEnded(context.db, paymentMethodId, processorTimeoutMs))) {
+  await context.cardVault.markDeleting(paymentMethodId);
+  if (!(await context.cardVault.usesEnded(paymentMethodId, processorTimeoutMs))) {
     return { ok: false, error: "payments_under_way", detail: "Payments with this payment method are still being sent; retry the deletion." };
   }
-  await shredCard(context.db, paymentMethodId);
+  await context.cardVault.shred(paymentMethodId);
   const command = { type: "DeletePaymentMethod" as const, paymentMethodId, clientId, now: context.now().toISOString() };
-  const result = await context.registries.groupCommits.execute(paymentMethodDecider, streamId, command, context.metadata, {
-    lastEventOnly: true,
-  });
+  const result = await paymentMethods.handle(context, paymentMethodId, command);
   if (!result.ok) return result;
   return { ok: true, value: { revision: result.tip!.revision } };
 }
 
 /** Whether the stream holds a live payment method of the client. */
-async function visibleStream(context: CommandContext, streamId: string, clientId: string): Promise<boolean> {
-  const { state } = await readStream(context.store, paymentMethodDecider, streamId, true);
+async function visibleStream(context: CommandContext, paymentMethodId: string, clientId: string): Promise<boolean> {
+  const { state } = await paymentMethods.read(context, paymentMethodId);
   return state.status === "active" && state.clientId === clientId;
 }

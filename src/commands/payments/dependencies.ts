@@ -6,6 +6,8 @@ import type { Logger } from "../../logger.ts";
 import type { Connectors } from "../../processors/port.ts";
 import type { CommandContext } from "../context.ts";
 import type { Secret } from "../../domain/secret.ts";
+import type { StoredCards } from "../payment-methods/stored-card.ts";
+import type { PaymentSettingsOf } from "./payment-settings.ts";
 
 /**
  * The request's Idempotency-Key, when it carries one: before a transaction's intent is recorded,
@@ -61,4 +63,6 @@ export interface PaymentContext extends CommandContext {
   metrics: PaymentMetrics;
   bindIdempotencyKey?: BindIdempotencyKey;
   locateTransaction: LocateTransaction;
+  paymentSettingsOf: PaymentSettingsOf;
+  storedCards: StoredCards;
 }

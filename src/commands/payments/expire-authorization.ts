@@ -1,7 +1,7 @@
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { followUpRequest } from "./follow-up-request.ts";
-import { executePayment } from "./payment-stream.ts";
+import { payments } from "../streams.ts";
 import { loadHostConfiguration } from "./host-configuration.ts";
 import { sendAndRecord, type TransactionResult } from "./run-transaction.ts";
 
@@ -22,7 +22,7 @@ export interface DueAuthorization {
 export async function expireAuthorization(context: PaymentContext, due: DueAuthorization): Promise<TransactionResult> {
   const hostConfiguration = await loadHostConfiguration(context, due.hostConfigurationId);
   const voidTransactionId = newId();
-  const expired = await executePayment(
+  const expired = await payments.handle(
     context,
     due.paymentId,
     {

@@ -13,10 +13,10 @@ export type FollowUp = { transactionId: string; parentTransactionId: string } & 
  * A capture, refund or void: a new transaction in its parent's payment stream, so every amount
  * rule is checked against that one stream under its expected revision.
  */
-export async function followUp(context: PaymentContext, clientId: string, input: FollowUp) {
+export async function runFollowUp(context: PaymentContext, clientId: string, input: FollowUp) {
   const parent = await context.locateTransaction(clientId, input.parentTransactionId);
   if (!parent) return { ok: false as const, error: "not_found" as const, detail: "No such transaction." };
-  const { hostConfigurations } = await context.registries.paymentSettings.of(clientId);
+  const { hostConfigurations } = await context.paymentSettingsOf(clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, parent, hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
 

@@ -1,15 +1,10 @@
 import type { SecretBox } from "../../crypto/secrets.ts";
-import {
-  hostConfigurationDecider,
-  hostConfigurationStreamId,
-  type HostConfigurationView,
-  toView,
-} from "../../domain/host-configurations/decider.ts";
+import { type HostConfigurationView, toView } from "../../domain/host-configurations/decider.ts";
 import type { Processor } from "../../domain/host-configurations/schemas.ts";
 import { Secret } from "../../domain/secret.ts";
 import type { EventStore, JsonObject } from "../../eventstore/port.ts";
 import { credentialsContext } from "../host-configurations.ts";
-import { readStream } from "../execute.ts";
+import { hostConfigurations } from "../streams.ts";
 import type { HostConfigurationCandidate as Candidate } from "./payment-settings.ts";
 
 export type HostConfigurationForPayment =
@@ -151,7 +146,7 @@ export async function loadHostConfiguration(
   const cache = deps.registries.hostConfigurations;
   const cached = knownVersion === undefined ? undefined : cache.get(hostConfigurationId, knownVersion);
   if (cached) return cached;
-  const { state } = await readStream(deps.store, hostConfigurationDecider, hostConfigurationStreamId(hostConfigurationId), false);
+  const { state } = await hostConfigurations.read(deps, hostConfigurationId);
   const view = toView(state);
   if (state.status !== "present" || !view) throw new Error(`host configuration ${hostConfigurationId} has no events`);
   const credentials = state.credentials && new Secret(deps.secrets.decryptJson(state.credentials, credentialsContext(hostConfigurationId)));

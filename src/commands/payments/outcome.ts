@@ -2,7 +2,7 @@ import type { Outcome } from "../../domain/payments/index.ts";
 import type { ProcessorOutcome } from "../../processors/port.ts";
 
 /** The processor's answer as the payment records it; `null` when there was none (stays pending). */
-export function outcomeOf(answer: ProcessorOutcome): Outcome | null {
+export function outcomeToRecord(answer: ProcessorOutcome): Outcome | null {
   switch (answer.kind) {
     case "approved":
       return {

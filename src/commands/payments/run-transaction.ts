@@ -16,8 +16,8 @@ import type { EventMetadata, Execution, KnownStream } from "../execute.ts";
 import { giveLimitBack } from "../limits.ts";
 import { newId } from "../../ids.ts";
 import type { PaymentContext } from "./dependencies.ts";
-import { outcomeOf } from "./outcome.ts";
-import { executePayment, readPayment } from "./payment-stream.ts";
+import { outcomeToRecord } from "./outcome.ts";
+import { payments } from "../streams.ts";
 import { storeRecoveryForAnOutcome } from "../../retry/policies.ts";
 import { retry } from "../../retry/retry.ts";
 
@@ -80,9 +80,9 @@ export async function sendAndRecord(
     context.logger.warn({ transactionId: transaction.transactionId, intentAgeMs }, "the intent took too long to record; the processor call is not sent");
   }
   const answer = sendable ? await context.connectors[request.hostConfiguration.view.processor].submit(request) : null;
-  const outcome = answer && outcomeOf(answer);
+  const outcome = answer && outcomeToRecord(answer);
   const releaseTransactionId = newId();
-  const recorded = outcome ? await recordOutcome(context, paymentId, transaction, outcome, releaseTransactionId, initiated) : initiated;
+  const recorded = outcome ? await recordOutcomeOrLeavePending(context, paymentId, transaction, outcome, releaseTransactionId, initiated) : initiated;
   const result = asRecorded(paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);
   const release = await sendRelease(context, paymentId, releaseTransactionId, request.hostConfiguration, recorded);
@@ -105,7 +105,7 @@ export async function sendRelease(
   if (release?.status !== "pending") return undefined;
   const request = followUpRequest(recorded.state, releaseTransactionId, hostConfiguration);
   await sendAndRecord(context, paymentId, { transactionId: release.id, clientId: release.clientId }, request, recorded);
-  return readPayment(context, paymentId);
+  return payments.read(context, paymentId);
 }
 
 /** The transaction a processor call is for, and whose it is. */
@@ -130,7 +130,7 @@ export async function recordIntent(
       state: paymentDecider.initialState(),
     };
   }
-  return executePayment(context, paymentId, initiate, { metadata: intentMetadata, ...(newPayment && { known: newPaymentStream }) });
+  return payments.handle(context, paymentId, initiate, { metadata: intentMetadata, ...(newPayment && { known: newPaymentStream }) });
 }
 
 /**
@@ -145,19 +145,20 @@ export async function failUnsent(
   initiated: KnownStream<PaymentState>,
 ): Promise<TransactionResult> {
   const outcome = { status: "failed", reason, processorResponse: null } as const;
-  const recorded = await recordOutcome(context, paymentId, transaction, outcome, newId(), initiated);
+  const recorded = await recordOutcomeOrLeavePending(context, paymentId, transaction, outcome, newId(), initiated);
   const result = asRecorded(paymentId, transaction, recorded.state, recorded.tip);
   context.metrics.countTransaction(result.transaction);
   return result;
 }
 
 /**
- * Records the processor's answer. It is a fact that already happened: a conflict is decided again
+ * Records the transaction's outcome (`RecordOutcome`): the processor's answer, or a failure decided
+ * before anything was sent. It is a fact that already happened: a conflict is decided again
  * until it lands, and a failing store is retried for a while (`storeRecoveryForAnOutcome`); if it
  * still fails, the transaction stays pending as its intent left it, and the resolver will learn
  * the answer from the processor.
  */
-async function recordOutcome(
+async function recordOutcomeOrLeavePending(
   context: PaymentContext,
   paymentId: string,
   initiate: Sent,
@@ -167,7 +168,7 @@ async function recordOutcome(
 ): Promise<KnownStream<PaymentState>> {
   const record = async () => {
     try {
-      const recorded = await executePayment(
+      const recorded = await payments.handle(
         context,
         paymentId,
         { type: "RecordOutcome", transactionId: initiate.transactionId, outcome, releaseTransactionId, now: context.now().toISOString() },
@@ -180,7 +181,7 @@ async function recordOutcome(
           context.logger.error({ err: error, transactionId: initiate.transactionId }, "giving a limit back failed"),
         );
       }
-      return recorded.ok ? recorded : await readPayment(context, paymentId);
+      return recorded.ok ? recorded : await payments.read(context, paymentId);
     } catch (error) {
       context.logger.error({ err: error, transactionId: initiate.transactionId }, "recording a processor's answer failed");
       throw error;
@@ -212,7 +213,7 @@ export async function transactionAsItStands(
   context: PaymentContext,
   { transactionId, paymentId }: { transactionId: string; paymentId: string },
 ): Promise<TransactionAsItStands | undefined> {
-  const { state, tip } = await readPayment(context, paymentId);
+  const { state, tip } = await payments.read(context, paymentId);
   const transaction = state.transactions.get(transactionId);
   if (!transaction) return undefined;
   return asRecorded(paymentId, { clientId: transaction.clientId, transactionId }, state, tip);

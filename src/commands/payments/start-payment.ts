@@ -7,7 +7,7 @@ import type { StoredCard } from "../payment-methods/stored-card.ts";
 import { type LimitReservation, reserveLimit } from "../limits.ts";
 import type { PaymentContext } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
-import { executePayment } from "./payment-stream.ts";
+import { payments } from "../streams.ts";
 import { answerRefusedIntent, asRecorded, failUnsent, recordIntent, sendAndRecord } from "./run-transaction.ts";
 
 export interface StartPayment {
@@ -32,7 +32,7 @@ export interface StartPayment {
  * it is recorded as declined (`limit_exceeded`) and never reaches the processor.
  */
 export async function startPayment(context: PaymentContext, input: StartPayment) {
-  const settings = await context.registries.paymentSettings.of(input.clientId);
+  const settings = await context.paymentSettingsOf(input.clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, input, settings.hostConfigurations);
   if (!hostConfiguration.ok) return hostConfiguration;
   const { transactionId, paying } = input;
@@ -92,7 +92,7 @@ async function declineForLimit(
 ) {
   const initiated = await recordIntent(context, initiate.transactionId, initiate, { newPayment: true, intentMetadata: {} });
   if (!initiated.ok) return answerRefusedIntent(initiate.transactionId, initiate, initiated);
-  const declined = await executePayment(
+  const declined = await payments.handle(
     context,
     initiate.transactionId,
     {

@@ -179,7 +179,7 @@ function initiateRoot(command: InitiateRoot, state: PaymentState): PaymentDecisi
   });
 }
 
-const followUp = (
+const followUpInitiated = (
   command: InitiateCapture | InitiateRefund | InitiateVoid,
   parent: TransactionState,
   amount: number,
@@ -240,7 +240,7 @@ function capture(command: InitiateCapture, state: PaymentState, parent: Transact
   if (amount > capturable) {
     return reject("amount_exceeds_capturable", `At most ${capturable} can still be captured.`);
   }
-  return accept<PaymentEvent>(followUp(command, parent, amount));
+  return accept<PaymentEvent>(followUpInitiated(command, parent, amount));
 }
 
 function refund(command: InitiateRefund, state: PaymentState, parent: TransactionState): PaymentDecision {
@@ -258,7 +258,7 @@ function refund(command: InitiateRefund, state: PaymentState, parent: Transactio
   if (amount > refundable) {
     return reject("amount_exceeds_refundable", `At most ${refundable} can still be refunded.`);
   }
-  return accept<PaymentEvent>(followUp(command, parent, amount));
+  return accept<PaymentEvent>(followUpInitiated(command, parent, amount));
 }
 
 function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionState): PaymentDecision {
@@ -274,7 +274,7 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
     }
     const rest = capturableAmount(state, parent.id);
     if (rest === 0) return reject("invalid_transaction_state", "Nothing of the authorization is left to capture.");
-    return accept<PaymentEvent>(followUp(command, parent, rest));
+    return accept<PaymentEvent>(followUpInitiated(command, parent, rest));
   }
   if (followed.parent.settledAt !== null) return reject("invalid_transaction_state", `The ${parent.type} is settled.`);
   // A capture's void gives its amount back to the authorization's hold: never while its rest is being released.
@@ -285,7 +285,7 @@ function voidOf(command: InitiateVoid, state: PaymentState, parent: TransactionS
     return reject("invalid_transaction_state", `The ${parent.type} has refunds.`);
   }
   // Nothing of the sale or capture is refunded (above), so its amount is exactly what the void releases.
-  return accept<PaymentEvent>(followUp(command, parent, parent.amount));
+  return accept<PaymentEvent>(followUpInitiated(command, parent, parent.amount));
 }
 
 const isRoot = (command: InitiateTransaction): command is InitiateRoot =>
@@ -401,7 +401,7 @@ function releaseAfterFinalCapture(
       type: "AuthorizationReleased.v1",
       data: { transactionId: authorization.id, captureTransactionId: capture.id, voidTransactionId, occurredAt: command.now },
     },
-    followUp(
+    followUpInitiated(
       {
         type: "InitiateTransaction",
         transactionType: "void",
@@ -460,7 +460,7 @@ function expire(command: ExpireAuthorization, state: PaymentState): PaymentDecis
       type: "AuthorizationExpired.v1",
       data: { transactionId: authorization.id, voidTransactionId: command.voidTransactionId, occurredAt: command.now },
     },
-    followUp(
+    followUpInitiated(
       {
         type: "InitiateTransaction",
         transactionType: "void",

@@ -1,10 +1,11 @@
 import { type Kysely, sql } from "kysely";
-import { decryptWithDataKey, encryptWithDataKey, newDataKey, type SecretBox } from "../../crypto/secrets.ts";
-import type { Database } from "../../db/schema.ts";
-import { asEncryptedCard, type EncryptedCard } from "../../domain/payment-methods/decider.ts";
-import { Secret } from "../../domain/secret.ts";
-import { cardUsesEnding } from "../../retry/policies.ts";
-import { poll } from "../../retry/retry.ts";
+import type { CardVault, SealedCard, VaultedCard } from "../commands/payment-methods/card-vault.ts";
+import { decryptWithDataKey, encryptWithDataKey, newDataKey, type SecretBox } from "../crypto/secrets.ts";
+import type { Database } from "../db/schema.ts";
+import { asEncryptedCard } from "../domain/payment-methods/decider.ts";
+import { Secret } from "../domain/secret.ts";
+import { cardUsesEnding } from "../retry/policies.ts";
+import { poll } from "../retry/retry.ts";
 
 /**
  * The card vault's keys: one data key per payment method, wrapped by the active master key in
@@ -16,16 +17,14 @@ const keyContext = (paymentMethodId: string) => `payment-method/${paymentMethodI
 const cardContext = (paymentMethodId: string) => `payment-method/${paymentMethodId}/card`;
 const fingerprintContext = (paymentMethodId: string) => `payment-method/${paymentMethodId}/fingerprint`;
 
-/** What the vault keeps of a card: the number and the holder's name, never the CVC. */
-export interface VaultedCard {
-  number: Secret<string>;
-  holderName?: string | undefined;
-}
-
-export interface SealedCard {
-  dataKeyId: string;
-  encryptedCard: EncryptedCard;
-  encryptedFingerprint: string;
+/** The vault over the service's database and master keys: the commands' `CardVault`. */
+export function createCardVault(db: Kysely<Database>, secrets: SecretBox): CardVault {
+  return {
+    seal: (ids, card, fingerprint, now) => sealCard(db, secrets, ids, card, fingerprint, now),
+    markDeleting: (paymentMethodId) => markDeleting(db, paymentMethodId),
+    usesEnded: (paymentMethodId, processorTimeoutMs) => usesEnded(db, paymentMethodId, processorTimeoutMs),
+    shred: (paymentMethodId) => shredCard(db, paymentMethodId),
+  };
 }
 
 /**
@@ -98,13 +97,13 @@ function openWithDataKey(secrets: SecretBox, paymentMethodId: string, wrappedKey
 }
 
 /** Erases the payment method's data key: from here on its card can be decrypted by no one. */
-export async function shredCard(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
+async function shredCard(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
   await db.deleteFrom("payment_method_keys").where("payment_method_id", "=", paymentMethodId).execute();
   await db.deleteFrom("payment_method_uses").where("payment_method_id", "=", paymentMethodId).execute();
 }
 
-/** From now on no payment reads the method's key (`PaymentMethodLookup.use`). */
-export async function markDeleting(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
+/** From now on no payment reads the method's key (`StoredCards.use`). */
+async function markDeleting(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
   await db
     .updateTable("payment_method_keys")
     .set({ deleting_since: sql<Date>`now()` })
@@ -122,7 +121,7 @@ const USE_MARGIN_MS = 5_000;
  * `processorTimeoutMs` of its intent, recorded before it read the key, and lasts at most as long
  * (`sendAndRecord`): a use older than twice that and the margin was left by a process that died.
  */
-export async function usesEnded(db: Kysely<Database>, paymentMethodId: string, processorTimeoutMs: number): Promise<boolean> {
+async function usesEnded(db: Kysely<Database>, paymentMethodId: string, processorTimeoutMs: number): Promise<boolean> {
   const abandonedAfterMs = 2 * processorTimeoutMs + USE_MARGIN_MS;
   const noneLive = async () =>
     !(await db
