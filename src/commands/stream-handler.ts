@@ -1,7 +1,8 @@
 import type { Decider } from "../domain/decider.ts";
 import { fold } from "../domain/decider.ts";
-import type { StreamTip } from "../eventstore/hash-chain.ts";
-import type { ReadStreamOptions, RecordedEvent } from "../eventstore/port.ts";
+import { ConcurrencyError } from "../eventstore/errors.ts";
+import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
+import type { JsonObject, NewEvent, ReadStreamOptions, RecordedEvent } from "../eventstore/port.ts";
 import { narrowEvents, type Recorded, readEvents } from "../eventstore/typed-read.ts";
 import type { RetryPolicy } from "../retry/retry.ts";
 import type { CommandContext } from "./context.ts";
@@ -45,6 +46,18 @@ export interface StreamHandler<State, Command, Event, Failure extends string, Id
   events(context: Pick<CommandContext, "store">, id: Id, options?: ReadStreamOptions): Promise<Recorded<Event>[]>;
   /** The stream of `id` as a read of several streams (`EventStore.readStreams`) returned it, folded. */
   fold(id: Id, history: readonly RecordedEvent[]): KnownStream<State>;
+  /**
+   * For a job that judged the stream as `known` shows it: `commands` decided one after another on
+   * it (those refused left out), their events appended `perAppend` at a time, each append at the
+   * revision the one before left. Never decided again: at the first append another writer got
+   * ahead of, it stops, and the rest waits for the job's next judgement. The events appended.
+   */
+  handleJudged(
+    context: HandlerContext,
+    id: Id,
+    commands: readonly Command[],
+    options: { known: KnownStream<State> & { tip: StreamTip }; metadata?: EventMetadata; perAppend: number },
+  ): Promise<number>;
 }
 
 /**
@@ -70,6 +83,31 @@ export function streamHandler<State, Command extends { type: string }, Event ext
     fold(id, history) {
       const events = narrowEvents(decider.isEvent, streamId(id), history);
       return { state: fold(decider, events), tip: events.at(-1) };
+    },
+    async handleJudged(context, id, commands, { known, metadata, perAppend }) {
+      const recorded = metadata ? { ...context.metadata, ...metadata } : context.metadata;
+      let state = known.state;
+      const decided: NewEvent[] = [];
+      for (const command of commands) {
+        const decision = decider.decide(command, state);
+        if (!decision.ok) continue;
+        for (const event of decision.events) {
+          state = decider.evolve(state, event);
+          decided.push({ type: event.type, data: event.data as JsonObject, metadata: recorded });
+        }
+      }
+      let tip: StreamTip = known.tip;
+      for (let start = 0; start < decided.length; start += perAppend) {
+        const slice = chainEvents(streamId(id), tip, decided.slice(start, start + perAppend));
+        try {
+          const appended = await context.store.append(streamId(id), slice, tip.revision);
+          tip = { revision: appended.nextExpectedRevision, metadata: slice.at(-1)?.metadata ?? {} };
+        } catch (error) {
+          if (error instanceof ConcurrencyError) break;
+          throw error;
+        }
+      }
+      return Number(tip.revision - known.tip.revision);
     },
   };
 }

@@ -1,18 +1,9 @@
-import { ConcurrencyError } from "../eventstore/errors.ts";
-import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
-import type { NewEvent } from "../eventstore/port.ts";
-import { readEvents } from "../eventstore/typed-read.ts";
 import { fold } from "../domain/decider.ts";
 import { limitHeldBy, utcDay } from "../domain/limits/limits.ts";
-import {
-  limitUsageDecider,
-  limitUsageStreamId,
-  type OpenReservation,
-  openReservations,
-} from "../domain/limits/usage.ts";
+import { type LimitUsageCommand, type OpenReservation, openReservations } from "../domain/limits/usage.ts";
 import { reservationOf } from "../commands/limits.ts";
 import { paymentDecider } from "../domain/payments/index.ts";
-import { payments } from "../commands/streams.ts";
+import { limitUsage, payments } from "../commands/streams.ts";
 import type { Logger } from "../logger.ts";
 import { transactionsHoldingLimits } from "../projections/transactions/queries.ts";
 import { Periodic } from "./periodic.ts";
@@ -33,6 +24,8 @@ const DAY_MS = 86_400_000;
 
 /** Releases per append: each event is a few hundred bytes, so a slice stays far below 1 MiB. */
 const RELEASES_PER_APPEND = 500;
+
+type UsageOf = Parameters<typeof limitUsage.streamId>[0];
 
 /**
  * Gives back the limit reservations that nothing will give back any more: those whose payment
@@ -75,62 +68,45 @@ export class LimitSweeper {
       for (const { currency } of limits) {
         for (const day of days) {
           if (this.#periodic.stopped) return released;
-          released += await this.#sweep(limitUsageStreamId(clientId, currency, day), day);
+          released += await this.#sweep({ clientId, currency, day }, day);
         }
       }
     }
     return released;
   }
 
-  async #sweep(streamId: string, day: string): Promise<number> {
+  async #sweep(usage: UsageOf, day: string): Promise<number> {
     const { context, graceMs } = this.#options;
-    const events = await readEvents(context.store, limitUsageDecider.isEvent, streamId);
-    const last = events.at(-1);
-    if (!last) return 0;
+    const events = await limitUsage.events(context, usage);
+    if (events.length === 0) return 0;
     const settledBefore = context.now().getTime() - graceMs;
     const open = openReservations(events);
     const judged = [...open.values()].filter((reservation) => reservation.at <= settledBefore);
     const surelyCounting = await this.#surelyCounting(judged, [...open.values()], day);
-    // Every usage event carries the whole usage: the last one is the state.
-    let state = fold(limitUsageDecider, [last]);
-    const releases: NewEvent[] = [];
+    const releases: LimitUsageCommand[] = [];
     for (const reservation of judged) {
       if (surelyCounting.has(reservation.reservationId)) continue;
       const held = await this.#held(reservation, settledBefore);
       if (held >= reservation.amount) continue;
-      const decision = limitUsageDecider.decide(
-        {
-          type: held === 0 ? "Release" : "Return",
-          reservationId: reservation.reservationId,
-          transactionId: reservation.transactionId,
-          amount: reservation.amount - held,
-          now: context.now().toISOString(),
-        },
-        state,
-      );
-      if (!decision.ok) continue;
-      for (const event of decision.events) {
-        state = limitUsageDecider.evolve(state, event);
-        releases.push({ type: event.type, data: event.data, metadata: { ...context.metadata, sweptBy: "limit-sweeper" } });
-      }
+      releases.push({
+        type: held === 0 ? "Release" : "Return",
+        reservationId: reservation.reservationId,
+        transactionId: reservation.transactionId,
+        amount: reservation.amount - held,
+        now: context.now().toISOString(),
+      });
     }
-    // In slices, each at the revision the one before left: a day's releases may be thousands,
-    // more than one append holds (EventStoreDB: 1 MiB). A sweep that dies between slices leaves
-    // those not yet written open, and the next pass judges them afresh.
-    let tip: StreamTip = last;
-    for (let start = 0; start < releases.length; start += RELEASES_PER_APPEND) {
-      const slice = chainEvents(streamId, tip, releases.slice(start, start + RELEASES_PER_APPEND));
-      try {
-        const appended = await context.store.append(streamId, slice, tip.revision);
-        tip = { revision: appended.nextExpectedRevision, metadata: slice.at(-1)?.metadata ?? {} };
-      } catch (error) {
-        // Written meanwhile: the next pass judges the stream afresh.
-        if (error instanceof ConcurrencyError) break;
-        throw error;
-      }
-    }
-    const released = Number(tip.revision - last.revision);
-    if (released > 0) this.#options.logger.warn({ streamId, released }, "gave back limit reservations nothing else would");
+    // Decided on the stream as read, appended at the revision read: a sweeper on another instance
+    // that got ahead stops this one, so no reservation is given back twice. In slices: a day's
+    // releases may be thousands, more than one append holds (EventStoreDB: 1 MiB). A sweep that
+    // dies between slices leaves those not yet written open, and the next pass judges them afresh.
+    const last = events.at(-1)!;
+    const released = await limitUsage.handleJudged(context, usage, releases, {
+      known: { state: limitUsage.fold(usage, [last]).state, tip: last },
+      metadata: { sweptBy: "limit-sweeper" },
+      perAppend: RELEASES_PER_APPEND,
+    });
+    if (released > 0) this.#options.logger.warn({ streamId: limitUsage.streamId(usage), released }, "gave back limit reservations nothing else would");
     return released;
   }
 

@@ -63,6 +63,16 @@ for (const target of testDatabaseTargets()) {
       expect(events.at(-1)!.data).toMatchObject({ usedAmount: 0, usedCount: 0 });
     });
 
+    it("two sweepers at once (two instances) give each reservation back once between them", async () => {
+      const [first, second] = await Promise.all([sweeperOn(store).sweepOnce(), sweeperOn(store).sweepOnce()]);
+      expect(first + second).toBe(STALE);
+      const events = await usageEvents();
+      const released = events.filter((event) => event.data.change === "released").map((event) => event.data.reservationId);
+      expect(new Set(released).size).toBe(STALE);
+      expect(released).toHaveLength(STALE);
+      expect(events.at(-1)!.data).toMatchObject({ usedAmount: 0, usedCount: 0 });
+    });
+
     it("a sweep that dies between its appends leaves what the next sweep finishes, each reservation given back once", async () => {
       let appends = 0;
       const dyingAfterOneAppend: EventStore = {
