@@ -36,8 +36,8 @@ export class AppendSignal {
 
 /**
  * $all after `after`, every visible event, read page by page, then at the head again and again:
- * after a read that found events, once those of the moment have gathered; after one that found
- * none, at this process's next append, when someone awaits the feed, or at the next poll.
+ * after a read that found events, once those of the moment have gathered (at once when someone
+ * awaits the feed); after one that found none, at this process's next append or the next poll.
  *
  * Reads rather than a subscription: KurrentDB 26.1.0 gzips every gRPC answer, and grpc-js
  * decompresses a subscription's messages one at a time, each over several turns of the event
@@ -78,9 +78,10 @@ export async function* readLive(
         await gatherMoment({ signal, awaited }, timing.coalesceMs);
         continue;
       }
-      const waits = [appended, sleep(timing.pollIntervalMs, undefined, { signal: woken.signal }), ...(awaited ? [awaited(woken.signal)] : [])];
+      // Not when someone awaits the feed: what a reader waits for was appended here (which wakes
+      // the feed) or elsewhere (the poll finds it); while one waits, that would read in a loop.
       const stopped = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true, signal: woken.signal }));
-      await Promise.race([...waits, stopped]).catch(() => undefined);
+      await Promise.race([appended, sleep(timing.pollIntervalMs, undefined, { signal: woken.signal }), stopped]).catch(() => undefined);
     } finally {
       woken.abort();
     }
