@@ -144,7 +144,7 @@ async function commitBatch<State, Command, Event extends { type: string; data: o
 }
 
 /** The batch's commands decided one after another on `before`, and the events of those accepted, chained. */
-function decideBatch<State, Command, Event extends { type: string; data: object }, Failure extends string>(
+export function decideBatch<State, Command, Event extends { type: string; data: object }, Failure extends string>(
   decider: Decider<State, Command, Event, Failure>,
   streamId: string,
   batch: readonly Queued<State, Command>[],

@@ -1,11 +1,12 @@
 import type { Decider } from "../domain/decider.ts";
 import { fold } from "../domain/decider.ts";
 import { ConcurrencyError } from "../eventstore/errors.ts";
-import { chainEvents, type StreamTip } from "../eventstore/hash-chain.ts";
-import type { JsonObject, NewEvent, ReadStreamOptions, RecordedEvent } from "../eventstore/port.ts";
+import type { StreamTip } from "../eventstore/hash-chain.ts";
+import type { ReadStreamOptions, RecordedEvent } from "../eventstore/port.ts";
 import { narrowEvents, type Recorded, readEvents } from "../eventstore/typed-read.ts";
 import type { RetryPolicy } from "../retry/retry.ts";
 import type { CommandContext } from "./context.ts";
+import { decideBatch } from "./execute-batched.ts";
 import { type EventMetadata, type Execution, execute, type KnownStream, readStream } from "./execute.ts";
 
 export interface StreamKind<State, Command, Event, Failure extends string, Id = string> {
@@ -86,28 +87,17 @@ export function streamHandler<State, Command extends { type: string }, Event ext
     },
     async handleJudged(context, id, commands, { known, metadata, perAppend }) {
       const recorded = metadata ? { ...context.metadata, ...metadata } : context.metadata;
-      let state = known.state;
-      const decided: NewEvent[] = [];
-      for (const command of commands) {
-        const decision = decider.decide(command, state);
-        if (!decision.ok) continue;
-        for (const event of decision.events) {
-          state = decider.evolve(state, event);
-          decided.push({ type: event.type, data: event.data as JsonObject, metadata: recorded });
-        }
-      }
-      let tip: StreamTip = known.tip;
-      for (let start = 0; start < decided.length; start += perAppend) {
-        const slice = chainEvents(streamId(id), tip, decided.slice(start, start + perAppend));
+      const { chained } = decideBatch(decider, streamId(id), commands.map((command) => ({ command, metadata: recorded, known: undefined })), known);
+      let revision = known.tip.revision;
+      for (let start = 0; start < chained.length; start += perAppend) {
         try {
-          const appended = await context.store.append(streamId(id), slice, tip.revision);
-          tip = { revision: appended.nextExpectedRevision, metadata: slice.at(-1)?.metadata ?? {} };
+          revision = (await context.store.append(streamId(id), chained.slice(start, start + perAppend), revision)).nextExpectedRevision;
         } catch (error) {
           if (error instanceof ConcurrencyError) break;
           throw error;
         }
       }
-      return Number(tip.revision - known.tip.revision);
+      return Number(revision - known.tip.revision);
     },
   };
 }
