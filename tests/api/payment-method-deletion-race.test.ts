@@ -179,10 +179,11 @@ for (const target of testDatabaseTargets()) {
       held.release();
       const transaction = expectOvertaken(await paying, paymentMethodId);
 
-      for (const url of [first.url, second.url]) {
-        const read = await apiRequest(url, "GET", `/v1/transactions/${transaction.id}`, { key });
-        expect(read.body).toMatchObject({ status: "failed", failureReason: "payment_method_deleted" });
-      }
+      // The instance that answered shows it at once (read-your-writes); the other once the shared
+      // read model has applied the failure, which may come just after the intent it already shows.
+      const readOn = async (url: string) => (await apiRequest(url, "GET", `/v1/transactions/${transaction.id}`, { key })).body;
+      expect(await readOn(second.url)).toMatchObject({ status: "failed", failureReason: "payment_method_deleted" });
+      await expect.poll(() => readOn(first.url), { timeout: 5_000, interval: 20 }).toMatchObject({ status: "failed", failureReason: "payment_method_deleted" });
       const replay = await pay(second.url, paymentMethodId, headers);
       expect(replay.headers.get("idempotent-replayed")).toBe("true");
       expect(expectOvertaken(replay, paymentMethodId)).toEqual(transaction);
