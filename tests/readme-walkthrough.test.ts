@@ -29,6 +29,15 @@ async function freePort(): Promise<number> {
 const missingTools = ["bash", "curl", "jq"].filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
 if (missingTools.length > 0) console.warn(`SKIPPED README walkthrough: ${missingTools.join(", ")} not installed (.ci/run installs them)`);
 
+/** Stops whatever the script left running in its process group, which may have ended on its own already (ESRCH). */
+function stopGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGTERM");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
 describe.skipIf(missingTools.length > 0)("README's walkthrough, run as it stands", () => {
   let dataDir: string;
   afterAll(async () => {
@@ -60,7 +69,7 @@ describe.skipIf(missingTools.length > 0)("README's walkthrough, run as it stands
         expect(code, output).toBe(0);
         await vi.waitFor(() => expect(output.match(/^webhook: /gm)?.length, output).toBe(4), { timeout: 30_000, interval: 100 });
       } finally {
-        process.kill(-shell.pid!, "SIGTERM");
+        stopGroup(shell.pid!);
       }
 
       expect(output).toMatch(/"status": "matched"/);
