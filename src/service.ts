@@ -15,6 +15,7 @@ import { loadFingerprintKeys } from "./crypto/fingerprint-key-store.ts";
 import { createRequestHasher } from "./api/request-hash.ts";
 import { loadMasterKeys } from "./crypto/master-keys.ts";
 import { createSecretBox } from "./crypto/secrets.ts";
+import { type CrossProcessWakes, crossProcessWakes } from "./db/cross-process-wakes.ts";
 import { type DatabaseConnection, openDatabase } from "./db/connection.ts";
 import type { Database } from "./db/schema.ts";
 import type { EventStore } from "./eventstore/port.ts";
@@ -86,15 +87,21 @@ export async function startService(
     now = () => new Date(),
     gaugeRefreshMs = GAUGE_REFRESH_MS,
     projections: projectionsRun = "here",
-    openStore = (db) => openEventStore(config.eventStoreUrl, db),
-  }: { now?: () => Date; gaugeRefreshMs?: number; projections?: "here" | "elsewhere"; openStore?: (db: Kysely<Database>) => EventStore } = {},
+    openStore = (db, wakes) => openEventStore(config.eventStoreUrl, db, wakes),
+  }: {
+    now?: () => Date;
+    gaugeRefreshMs?: number;
+    projections?: "here" | "elsewhere";
+    openStore?: (db: Kysely<Database>, wakes: CrossProcessWakes | undefined) => EventStore;
+  } = {},
 ): Promise<Service> {
   const database =
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const tracing = await startTracing(config.telemetry, logger);
   const { tracer } = tracing;
-  const rawStore = openStore(database.db);
+  const wakes = crossProcessWakes(config, database, logger);
+  const rawStore = openStore(database.db, wakes);
   const metrics = createMetrics({
     measureLags: async () => {
       const lags = [];
@@ -110,6 +117,7 @@ export async function startService(
   const store = tracing.enabled ? tracedEventStore(timedStore, tracer) : timedStore;
   const registries = createRegistries(store, tracer);
   const readYourWrites = new ReadYourWrites();
+  wakes?.onApplied((projection) => readYourWrites.appliedElsewhere(projection));
   // The read side's lookups across streams, which commands take as ports.
   const readSide = {
     locateTransaction: transactionLocator({ db: database.db, store, readYourWrites }),
@@ -299,6 +307,7 @@ export async function startService(
       await processorHttp.close();
       await simulator?.close();
       await store.close();
+      await wakes?.close();
       await database.close();
       await tracing.shutdown();
     },

@@ -15,6 +15,11 @@ export type DatabaseKind = "postgres" | "pglite";
 export interface DatabaseConnection {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /**
+   * PostgreSQL: the `application_name` this process's connections carry, unique to it, which the
+   * database's notices name their sender by (src/db/cross-process-wakes.ts).
+   */
+  processName?: string;
   close(): Promise<void>;
 }
 
@@ -63,9 +68,11 @@ async function migrated(connection: DatabaseConnection): Promise<DatabaseConnect
 }
 
 function openPostgres(connectionString: string, max: number, timeouts: DatabaseTimeouts | undefined): DatabaseConnection {
+  const processName = `ledger ${randomUUID()}`;
   const pool = new pg.Pool({
     connectionString,
     max,
+    application_name: processName,
     ...(timeouts && {
       connectionTimeoutMillis: timeouts.connectMs,
       statement_timeout: timeouts.statementMs,
@@ -80,7 +87,7 @@ function openPostgres(connectionString: string, max: number, timeouts: DatabaseT
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingStatements(pool) }) });
-  return { db, kind: "postgres", close: () => db.destroy() };
+  return { db, kind: "postgres", processName, close: () => db.destroy() };
 }
 
 /**

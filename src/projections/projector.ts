@@ -2,6 +2,7 @@ import type { Tracer } from "@opentelemetry/api";
 import type { Kysely } from "kysely";
 import type { Config } from "../config.ts";
 import { type DatabaseConnection, openDatabase } from "../db/connection.ts";
+import { crossProcessWakes } from "../db/cross-process-wakes.ts";
 import type { Database } from "../db/schema.ts";
 import type { EventStore } from "../eventstore/port.ts";
 import { openEventStore } from "../eventstore/open.ts";
@@ -44,7 +45,8 @@ export async function startProjector(config: Config, logger: Logger, opened?: Da
     opened ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const tracing = await startTracing(config.telemetry, logger);
-  const store = openEventStore(config.eventStoreUrl, database.db);
+  const wakes = crossProcessWakes(config, database, logger);
+  const store = openEventStore(config.eventStoreUrl, database.db, wakes);
   // Nobody in this process waits for a projection: the registry only hears the runners.
   const runners = startProjectionRunners({ db: database.db, store, logger, readYourWrites: new ReadYourWrites(), tracer: tracing.tracer });
   logger.info({ database: database.kind, projections: projections.map((projection) => projection.name) }, "projector running");
@@ -52,6 +54,7 @@ export async function startProjector(config: Config, logger: Logger, opened?: Da
     async stop() {
       await runners.stop();
       await store.close();
+      await wakes?.close();
       await database.close();
       await tracing.shutdown();
     },

@@ -90,6 +90,16 @@ export class ReadYourWrites {
   }
 
   /**
+   * Called when a runner in another process committed a batch of `projection`: its waiters here
+   * look at the read model now rather than at their pause's end.
+   */
+  appliedElsewhere(projection: string): void {
+    for (const streamWaiters of this.#waiters.get(projection)?.values() ?? []) {
+      for (const waiter of streamWaiters) waiter.wake();
+    }
+  }
+
+  /**
    * Waits until `projection` has applied `streamId` up to `revision`, so the caller's next GET sees
    * the write. While a runner of this service leads the projection, it says when; otherwise
    * `check` asks the read model, at growing intervals (`projectionCatchUp`). Gives up after the

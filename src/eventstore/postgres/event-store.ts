@@ -19,10 +19,14 @@ import type {
 } from "../port.ts";
 import { type ValidAppend, validateAppend } from "../validate-append.ts";
 import { decodeCheckpoint, encodeCheckpoint, type PostgresCheckpoint } from "./checkpoint.ts";
+import type { CrossProcessWakes } from "../../db/cross-process-wakes.ts";
 import { liveSubscriptionDefaults, type LiveSubscriptionOptions, LiveSubscriptions } from "./live-subscription.ts";
 import { sharedReadHorizon } from "./read-horizon.ts";
 
-export type PostgresEventStoreOptions = Partial<LiveSubscriptionOptions>;
+export type PostgresEventStoreOptions = Partial<LiveSubscriptionOptions> & {
+  /** Other processes' appends on the same database, heard at once rather than at the next poll. */
+  wakes?: Pick<CrossProcessWakes, "onAppended"> | undefined;
+};
 
 interface EventRow {
   event_id: string;
@@ -56,7 +60,9 @@ export class PostgresEventStore implements EventStore {
   constructor(db: Kysely<Database>, options: PostgresEventStoreOptions = {}) {
     this.#db = db;
     this.#readHorizon = sharedReadHorizon(db);
-    this.#live = new LiveSubscriptions((read) => this.readAll(read), { ...liveSubscriptionDefaults, ...options });
+    const { wakes, ...live } = options;
+    this.#live = new LiveSubscriptions((read) => this.readAll(read), { ...liveSubscriptionDefaults, ...live });
+    wakes?.onAppended(() => this.#live.appendedElsewhere());
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

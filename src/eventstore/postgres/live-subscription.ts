@@ -17,6 +17,9 @@ export const liveSubscriptionDefaults: LiveSubscriptionOptions = { pollIntervalM
 
 type Wake = "append" | "poll" | "abort";
 
+/** How long other processes' notices of appends gather before the poll they bring forward. */
+const NOTICES_GATHER_MS = 2;
+
 interface BatchRead {
   batch: ReadAllResult;
   /** The read found a whole batch: there may be more behind it. */
@@ -48,6 +51,7 @@ export class LiveSubscriptions {
   readonly #wakes = new EventEmitter().setMaxListeners(0);
   #subscribers = 0;
   #pollTimer: NodeJS.Timeout | undefined;
+  #pollSoon: NodeJS.Timeout | undefined;
   #readsSent = 0;
   readonly #sharedReads = new Map<string, SharedRead>();
 
@@ -59,6 +63,18 @@ export class LiveSubscriptions {
   /** Wakes the subscribers waiting for these events. */
   appended(events: readonly NewEvent[]): void {
     this.#wakes.emit("append", events);
+  }
+
+  /**
+   * Another process appended: the poll comes now, once the notices of the moment have gathered
+   * (a busy log sends one an append statement), rather than at its interval.
+   */
+  appendedElsewhere(): void {
+    if (this.#subscribers === 0 || this.#pollSoon) return;
+    this.#pollSoon = setTimeout(() => {
+      this.#pollSoon = undefined;
+      this.#wakes.emit("poll");
+    }, NOTICES_GATHER_MS);
   }
 
   /** Every batch after `options.after`, then each new one as it comes, until the signal aborts. */
@@ -99,6 +115,8 @@ export class LiveSubscriptions {
     this.#wakes.removeAllListeners();
     clearInterval(this.#pollTimer);
     this.#pollTimer = undefined;
+    clearTimeout(this.#pollSoon);
+    this.#pollSoon = undefined;
   }
 
   async #readAlone(after: Checkpoint | null, batchSize: number, types: readonly string[] | undefined): Promise<BatchRead> {
