@@ -60,15 +60,19 @@ async function send(baseUrl: string, headers: Record<string, string>, operation:
   }
 }
 
-/** Sends `next()` at `rate` a second for `seconds`, then waits for every answer. */
+/**
+ * Sends `next()` at `rate` a second for `seconds`, then waits for every answer. With several
+ * `baseUrls` (instances of the service) the arrivals go to each in turn, as a round-robin load
+ * balancer sends them.
+ */
 export async function runOpenLoad(options: {
-  baseUrl: string;
+  baseUrls: readonly string[];
   headers: Record<string, string>;
   rate: number;
   seconds: number;
   next: () => Operation;
 }): Promise<LoadResult> {
-  const { baseUrl, headers, rate, seconds, next } = options;
+  const { baseUrls, headers, rate, seconds, next } = options;
   const startedAt = performance.now();
   const endsAt = startedAt + seconds * 1000;
   const inFlight: Promise<Sample>[] = [];
@@ -80,7 +84,7 @@ export async function runOpenLoad(options: {
     const wait = dueAt - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     maxLatenessMs = Math.max(maxLatenessMs, performance.now() - dueAt);
-    inFlight.push(send(baseUrl, headers, next(), dueAt));
+    inFlight.push(send(baseUrls[inFlight.length % baseUrls.length]!, headers, next(), dueAt));
   }
   return { samples: await Promise.all(inFlight), maxLatenessMs };
 }

@@ -15,13 +15,16 @@
  *
  * Usage: tsx bench/capacity/main.ts [--store pglite|postgres] [--steps 50,100,200] [--step-seconds 60]
  *          [--reference-seconds 20] [--payment-methods 50] [--chart docs/capacity-<store>.svg]
- *          [--database-url URL] [--smoke] [--cpu-profile DIR] [--topology all|split] [--eventstore URL [--eventstore-pid PID]]
+ *          [--database-url URL] [--smoke] [--cpu-profile DIR] [--topology all|split] [--instances N] [--eventstore URL [--eventstore-pid PID]]
  *
  * `--soak-minutes N [--window-seconds 300]`: the first of `--steps` held for N minutes instead of
  * stepping, measured a window at a time (bench/capacity/soak.ts).
  *
  * `--topology split` (PostgreSQL only): the API (`start:api`) and the projections
  * (`start:projector`) in two processes instead of one (`npm start`); CPU counts both.
+ * `--instances N` (PostgreSQL only): N service processes (`npm start`, or `start:api` with
+ * `split`) on the one database, the arrivals sent to each in turn as a round-robin load balancer
+ * would; CPU and memory count them all, the event-loop utilization is the busiest one's.
  * `--cpu-profile DIR`: the service's CPU profile over the whole run, written to DIR when it stops.
  *
  * `--eventstore URL` (with `--store postgres`): the events in that EventStoreDB / KurrentDB server
@@ -75,6 +78,7 @@ const optionsSchema = z.object({
   chart: z.string().optional(),
   "cpu-profile": z.string().optional(),
   topology: z.enum(["all", "split"]).default("all"),
+  instances: positiveInt.default(1),
   "soak-minutes": positiveInt.optional(),
   "window-seconds": positiveInt.default(300),
   eventstore: z.string().optional(),
@@ -83,7 +87,7 @@ const optionsSchema = z.object({
 });
 
 const { values, serverUrl } = serverArgs(
-  ["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart", "cpu-profile", "topology", "soak-minutes", "window-seconds", "eventstore", "eventstore-pid"],
+  ["store", "steps", "step-seconds", "reference-seconds", "payment-methods", "chart", "cpu-profile", "topology", "instances", "soak-minutes", "window-seconds", "eventstore", "eventstore-pid"],
   ["smoke"],
 );
 const parsed = optionsSchema.parse(values);
@@ -123,8 +127,9 @@ async function readStatus(service: ServiceChild) {
 const STATUS_INTERVAL_MS = 2_000;
 const STATUS_TIMEOUT_MS = 10_000;
 
-/** Reads the projection lag and the service's memory every STATUS_INTERVAL_MS until `stop()`. */
-function watch(service: ServiceChild) {
+/** Reads the projection lag (from the first instance) and the instances' memory every STATUS_INTERVAL_MS until `stop()`. */
+function watch(services: readonly ServiceChild[]) {
+  const service = services[0]!;
   const lagsSeconds: number[] = [];
   let webhookQueue = 0;
   let rssMiB = 0;
@@ -142,7 +147,7 @@ function watch(service: ServiceChild) {
       } else {
         refused += 1;
       }
-      rssMiB = Math.max(rssMiB, residentMiB(service.pid));
+      rssMiB = Math.max(rssMiB, services.reduce((sum, instance) => sum + residentMiB(instance.pid), 0));
       await sleep(STATUS_INTERVAL_MS);
     }
   })();
@@ -181,7 +186,8 @@ async function settle(service: ServiceChild, limitMs: number): Promise<void> {
 async function main(): Promise<void> {
   const [load1, load5] = loadavg();
   const where = options.eventstore === undefined ? options.store : `postgres, events in ${options.eventstore}`;
-  console.log(`bench:capacity on ${where} (${options.topology === "split" ? "API and projector processes" : "one process"}); load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
+  const processes = options.topology === "split" ? `${options.instances} API process(es) and a projector` : `${options.instances} process(es)`;
+  console.log(`bench:capacity on ${where} (${processes}); load average at start ${formatNumber(load1 ?? 0, 2)} (1 min), ${formatNumber(load5 ?? 0, 2)} (5 min)`);
   const load =
     options["soak-minutes"] === undefined
       ? `steps ${options.steps.join(", ")}/s of ${options["step-seconds"]} s, reference ${options["reference-seconds"]} s a step (half before, half after)`
@@ -191,11 +197,12 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "capacity-"));
   const simulator = await startSimulatorChild(LATENCY);
   const receiver = await startReceiverChild();
-  let service: ServiceChild | undefined;
+  const services: ServiceChild[] = [];
   let projector: Child | undefined;
   try {
     if (!target.url) throw new Error("the bench database has no URL");
     if (options.topology === "split" && options.store !== "postgres") throw new Error("--topology split needs --store postgres");
+    if (options.instances > 1 && options.store !== "postgres") throw new Error("--instances needs --store postgres (the embedded database serves one process)");
     if (options.eventstore !== undefined && options.store !== "postgres") throw new Error("--eventstore needs --store postgres (the read models' database)");
     const environment = {
       DATABASE_URL: options.store === "postgres" ? target.url : "",
@@ -211,8 +218,12 @@ async function main(): Promise<void> {
       LOG_LEVEL: "warn",
       ...everyProcessorAt(simulator.url),
     };
-    service = await startServiceChild(environment, { role: options.topology === "split" ? "api" : "all", cpuProfileDir: options["cpu-profile"] });
+    for (let instance = 0; instance < options.instances; instance += 1) {
+      services.push(await startServiceChild(environment, { role: options.topology === "split" ? "api" : "all", cpuProfileDir: options["cpu-profile"] }));
+    }
     if (options.topology === "split") projector = await startProjectorChild(environment);
+    const service = services[0]!;
+    const baseUrls = services.map((instance) => instance.url);
     const merchant = await setUpMerchant(service.url, receiver.url, options["payment-methods"]);
     const reference = await startReference(target.url, simulator.url, PROCESSOR_TIMEOUT_MS, merchant.hostConfiguration);
     try {
@@ -220,17 +231,16 @@ async function main(): Promise<void> {
       const headers = { authorization: `Bearer ${merchant.key}` };
       const first = options.steps[0] ?? 1;
       // A warm-up, so that the first step does not pay for compiling and filling caches; it also seeds the follow-ups' transactions.
-      await runOpenLoad({ baseUrl: service.url, headers, rate: first, seconds: Math.min(10, options["step-seconds"]), next: mix.next });
+      await runOpenLoad({ baseUrls, headers, rate: first, seconds: Math.min(10, options["step-seconds"]), next: mix.next });
       /** Offers `rate` a second for `seconds`, and measures what the service did with it. */
       const measure = async (rate: number, seconds: number): Promise<Measured> => {
-        const idle = service!;
         await receiver.collect();
-        const watching = watch(idle);
-        const pids = { service: idle.pid, projector: projector?.pid, eventStore: options["eventstore-pid"], simulator: simulator.pid, receiver: receiver.pid };
+        const watching = watch(services);
+        const pids = { services: services.map((instance) => instance.pid), projector: projector?.pid, eventStore: options["eventstore-pid"], simulator: simulator.pid, receiver: receiver.pid };
         const cpuOf = () => {
           const { user, system } = process.cpuUsage();
           return {
-            service: processCpuMs(pids.service),
+            service: pids.services.reduce((sum, pid) => sum + processCpuMs(pid), 0),
             projector: pids.projector === undefined ? 0 : processCpuMs(pids.projector),
             eventStore: pids.eventStore === undefined ? 0 : processCpuMs(pids.eventStore),
             simulator: processCpuMs(pids.simulator),
@@ -240,9 +250,9 @@ async function main(): Promise<void> {
         };
         const backendsBefore = await backendsCpuMs(target);
         const cpuBefore = cpuOf();
-        const eluBefore = await idle.elu();
-        const run = await runOpenLoad({ baseUrl: idle.url, headers, rate, seconds, next: mix.next });
-        const eluAfter = await idle.elu();
+        const eluBefore = await Promise.all(services.map((instance) => instance.elu()));
+        const run = await runOpenLoad({ baseUrls, headers, rate, seconds, next: mix.next });
+        const eluAfter = await Promise.all(services.map((instance) => instance.elu()));
         const cpuAfter = cpuOf();
         const postgresMs = backendsSpentMs(backendsBefore, await backendsCpuMs(target));
         const watched = await watching.stop();
@@ -269,7 +279,12 @@ async function main(): Promise<void> {
           webhookLagP99Seconds: p99OrInfinity(webhooks.lagsMs) / 1_000,
           webhooksReceived: webhooks.received,
           webhookQueueAtEnd: watched.webhookQueue,
-          eventLoopUtilization: (eluAfter.active - eluBefore.active) / (eluAfter.active + eluAfter.idle - eluBefore.active - eluBefore.idle),
+          eventLoopUtilization: Math.max(
+            ...eluAfter.map((after, index) => {
+              const before = eluBefore[index]!;
+              return (after.active - before.active) / (after.active + after.idle - before.active - before.idle);
+            }),
+          ),
           cpuMsPerOperation: { total: Object.values(cpuParts).reduce((sum, part) => sum + part, 0), ...cpuParts },
           serviceRssMiB: watched.rssMiB,
           generatorLatenessMs: run.maxLatenessMs,
@@ -278,7 +293,7 @@ async function main(): Promise<void> {
 
       const soakMinutes = options["soak-minutes"];
       if (soakMinutes !== undefined) {
-        await soak({ minutes: soakMinutes, windowSeconds: options["window-seconds"], rate: first }, measure, () => readStatus(service!));
+        await soak({ minutes: soakMinutes, windowSeconds: options["window-seconds"], rate: first }, measure, () => readStatus(service));
         return;
       }
 
@@ -289,7 +304,7 @@ async function main(): Promise<void> {
         const runReference = async (idle: ServiceChild) => {
           await settle(idle, 30_000);
           const bare = await runOpenLoad({
-            baseUrl: reference.url,
+            baseUrls: [reference.url],
             headers: {},
             rate,
             seconds: options["reference-seconds"] / 2,
@@ -327,7 +342,7 @@ async function main(): Promise<void> {
       await reference.close();
     }
   } finally {
-    await service?.stop();
+    for (const instance of services) await instance.stop();
     await projector?.stop();
     await receiver.stop();
     await simulator.stop();

@@ -1,4 +1,5 @@
-import type { PaymentContext } from "./dependencies.ts";
+import { payments } from "../streams.ts";
+import type { PaymentContext, TransactionLocation } from "./dependencies.ts";
 import { hostConfigurationForPayment } from "./host-configuration.ts";
 import { followUpRequest } from "./follow-up-request.ts";
 import { runTransaction } from "./run-transaction.ts";
@@ -14,7 +15,7 @@ export type FollowUp = { transactionId: string; parentTransactionId: string } & 
  * rule is checked against that one stream under its expected revision.
  */
 export async function runFollowUp(context: PaymentContext, clientId: string, input: FollowUp) {
-  const parent = await context.locateTransaction(clientId, input.parentTransactionId);
+  const parent = await locateParent(context, clientId, input.parentTransactionId);
   if (!parent) return { ok: false as const, error: "not_found" as const, detail: "No such transaction." };
   const { hostConfigurations } = await context.paymentSettingsOf(clientId);
   const hostConfiguration = await hostConfigurationForPayment(context, parent, hostConfigurations);
@@ -39,3 +40,17 @@ export async function runFollowUp(context: PaymentContext, clientId: string, inp
   return runTransaction(context, parent.paymentId, initiate, (state) => followUpRequest(state, transactionId, hostConfiguration));
 }
 
+
+/**
+ * Where the parent is. A payment's first transaction (an authorization or a sale: what most
+ * follow-ups follow) has the payment's id, so its stream is read at once from the log, with no
+ * wait for a read model to apply it; any other (a refund of a capture) is looked up across
+ * payments. A first transaction of another client's is no transaction of this one's.
+ */
+async function locateParent(context: PaymentContext, clientId: string, transactionId: string): Promise<TransactionLocation | undefined> {
+  const { state } = await payments.read(context, transactionId);
+  const first = state.rootTransactionId === transactionId ? state.transactions.get(transactionId) : undefined;
+  if (!first) return context.locateTransaction(clientId, transactionId);
+  if (first.clientId !== clientId) return undefined;
+  return { paymentId: transactionId, processor: first.processor, hostConfigurationId: first.hostConfigurationId };
+}
