@@ -27,6 +27,7 @@ import * as settlementLists from "./0026-settlement-lists.ts";
 import * as apiKeyNames from "./0027-api-key-names.ts";
 import * as paymentMethodUses from "./0028-payment-method-uses.ts";
 import * as journal from "./0029-journal.ts";
+import * as dropPaymentMethodUses from "./0030-drop-payment-method-uses.ts";
 
 const migrations: Record<string, Migration> = {
   "0001-event-store": eventStore,
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   "0027-api-key-names": apiKeyNames,
   "0028-payment-method-uses": paymentMethodUses,
   "0029-journal": journal,
+  "0030-drop-payment-method-uses": dropPaymentMethodUses,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
