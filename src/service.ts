@@ -26,6 +26,7 @@ import { projections } from "./projections/all.ts";
 import { startProjectionRunners } from "./projections/projector.ts";
 import { ReadYourWrites } from "./projections/read-your-writes.ts";
 import { transactionLocator } from "./projections/transactions/locate-transaction.ts";
+import { paymentsWithCardOf } from "./projections/transactions/payments-with-card.ts";
 import { settlementCandidatesOf } from "./projections/transactions/settlement-candidates.ts";
 import { paymentSettingsLookup } from "./projections/clients/payment-settings.ts";
 import { enabledConfigurationsBefore } from "./projections/host-configurations/enabled-before.ts";
@@ -122,6 +123,7 @@ export async function startService(
   const readSide = {
     locateTransaction: transactionLocator({ db: database.db, store, readYourWrites }),
     settlementCandidates: settlementCandidatesOf(database.db, store),
+    paymentsWithCard: paymentsWithCardOf(database.db, store),
     paymentSettingsOf: paymentSettingsLookup(database.db),
     enabledConfigurationsBefore: enabledConfigurationsBefore(database.db),
   };

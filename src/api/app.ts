@@ -30,6 +30,7 @@ import { paymentMethodRoutes } from "./routes/payment-methods.ts";
 import { hostConfigurationRoutes } from "./routes/host-configurations.ts";
 import type { EnabledConfigurationsBefore } from "../commands/host-configurations.ts";
 import type { CardVault } from "../commands/payment-methods/card-vault.ts";
+import type { PaymentsWithCard } from "../commands/payment-methods/payment-methods.ts";
 import { registerPublishedCheckpointKeys } from "./routes/published-checkpoint-keys.ts";
 import { registerServiceIndex } from "./routes/service-index.ts";
 import { type SettlementRouteDependencies, settlementRoutes } from "./routes/settlements.ts";
@@ -72,6 +73,7 @@ export interface AppDependencies extends TransactionRouteDependencies, Settlemen
   webhookUrlPolicy: UrlPolicy;
   enabledConfigurationsBefore: EnabledConfigurationsBefore;
   cardVault: CardVault;
+  paymentsWithCard: PaymentsWithCard;
   /** Set: the server speaks HTTPS with these options (`./tls.ts`); unset: plain HTTP. */
   https?: HttpsServerOptions;
 }

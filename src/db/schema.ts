@@ -257,13 +257,6 @@ export interface PaymentMethodKeysTable {
   deleting_since: Date | null;
 }
 
-/** A payment that read a card's key and whose processor call has not returned yet. */
-export interface PaymentMethodUsesTable {
-  transaction_id: string;
-  payment_method_id: string;
-  started_at: Date;
-}
-
 export interface PaymentMethodsTable {
   payment_method_id: string;
   client_id: string;
@@ -305,7 +298,6 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   payment_method_keys: PaymentMethodKeysTable;
-  payment_method_uses: PaymentMethodUsesTable;
   payment_methods: PaymentMethodsTable;
   card_fingerprint_keys: CardFingerprintKeysTable;
   journal_entries: JournalEntriesTable;

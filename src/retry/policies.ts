@@ -131,11 +131,11 @@ export const idempotencyRecordWrite = {
 } satisfies RetryPolicy;
 
 /**
- * A payment method's deletion, until the payments that read its key have had their processor
- * calls answered: at most one processor timeout and a margin (`withinMs`, see `usesEnded`).
+ * A payment method's deletion, until the payments that may have read its key are no longer
+ * pending: what is left of one processor timeout and a margin (`withinMs`, see `paymentsEnded`).
  */
-export const cardUsesEnding = (withinMs: number): PollPolicy => ({
-  waitsFor: "payments that read a card's key to finish their processor calls",
+export const cardPaymentsEnding = (withinMs: number): PollPolicy => ({
+  waitsFor: "payments with a card being deleted to have their processor calls answered",
   withinMs,
   pauseMs: () => 20,
 });

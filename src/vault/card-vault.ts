@@ -4,8 +4,6 @@ import { decryptWithDataKey, encryptWithDataKey, newDataKey, type SecretBox } fr
 import type { Database } from "../db/schema.ts";
 import { asEncryptedCard } from "../domain/payment-methods/decider.ts";
 import { Secret } from "../domain/secret.ts";
-import { cardUsesEnding } from "../retry/policies.ts";
-import { poll } from "../retry/retry.ts";
 
 /**
  * The card vault's keys: one data key per payment method, wrapped by the active master key in
@@ -22,7 +20,6 @@ export function createCardVault(db: Kysely<Database>, secrets: SecretBox): CardV
   return {
     seal: (ids, card, fingerprint, now) => sealCard(db, secrets, ids, card, fingerprint, now),
     markDeleting: (paymentMethodId) => markDeleting(db, paymentMethodId),
-    usesEnded: (paymentMethodId, processorTimeoutMs) => usesEnded(db, paymentMethodId, processorTimeoutMs),
     shred: (paymentMethodId) => shredCard(db, paymentMethodId),
   };
 }
@@ -99,7 +96,6 @@ function openWithDataKey(secrets: SecretBox, paymentMethodId: string, wrappedKey
 /** Erases the payment method's data key: from here on its card can be decrypted by no one. */
 async function shredCard(db: Kysely<Database>, paymentMethodId: string): Promise<void> {
   await db.deleteFrom("payment_method_keys").where("payment_method_id", "=", paymentMethodId).execute();
-  await db.deleteFrom("payment_method_uses").where("payment_method_id", "=", paymentMethodId).execute();
 }
 
 /** From now on no payment reads the method's key (`StoredCards.use`). */
@@ -110,28 +106,6 @@ async function markDeleting(db: Kysely<Database>, paymentMethodId: string): Prom
     .where("payment_method_id", "=", paymentMethodId)
     .where("deleting_since", "is", null)
     .execute();
-}
-
-/** Beyond the longest a processor call can last, what a use may take besides (its database statements, a busy event loop). */
-const USE_MARGIN_MS = 5_000;
-
-/**
- * Waits until no payment that read the method's key is still sending it, at most one processor
- * timeout and the margin; false when one still is. A payment's call starts within
- * `processorTimeoutMs` of its intent, recorded before it read the key, and lasts at most as long
- * (`sendAndRecord`): a use older than twice that and the margin was left by a process that died.
- */
-async function usesEnded(db: Kysely<Database>, paymentMethodId: string, processorTimeoutMs: number): Promise<boolean> {
-  const abandonedAfterMs = 2 * processorTimeoutMs + USE_MARGIN_MS;
-  const noneLive = async () =>
-    !(await db
-      .selectFrom("payment_method_uses")
-      .select("transaction_id")
-      .where("payment_method_id", "=", paymentMethodId)
-      .where("started_at", ">", sql<Date>`now() - make_interval(secs => ${abandonedAfterMs / 1000})`)
-      .limit(1)
-      .executeTakeFirst());
-  return (await noneLive()) || poll(cardUsesEnding(processorTimeoutMs + USE_MARGIN_MS), noneLive);
 }
 
 /**

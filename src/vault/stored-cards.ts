@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely, NotNull } from "kysely";
 import type { PaymentMethodOfPayment, StoredCards } from "../commands/payment-methods/stored-card.ts";
 import { batchWhileBusy } from "../batching/batch-while-busy.ts";
 import type { SecretBox } from "../crypto/secrets.ts";
@@ -31,41 +31,35 @@ export function createStoredCards(db: Kysely<Database>, secrets: SecretBox): Sto
     );
     return paymentMethodIds.map((paymentMethodId) => found.get(paymentMethodId));
   });
-  // FOR SHARE: a deletion's mark (an update of the key row) waits for this statement, uses
-  // registered, to commit, or this statement waits for the mark and then skips the row. So a
-  // deletion that marked the key sees every use of it registered before.
-  const use = batchWhileBusy(async (uses: { paymentMethodId: string; transactionId: string }[]) => {
-    const asked = sql.join(uses.map(({ paymentMethodId, transactionId }) => sql`(${paymentMethodId}::uuid, ${transactionId}::uuid)`));
-    const { rows } = await sql<{ payment_method_id: string; encrypted_card: string; wrapped_key: string }>`
-      with asked (payment_method_id, transaction_id) as (values ${asked}),
-      found as (
-        select payment_method_keys.payment_method_id, payment_methods.encrypted_card, payment_method_keys.wrapped_key
-        from payment_method_keys
-        join payment_methods on payment_methods.payment_method_id = payment_method_keys.payment_method_id
-        where payment_method_keys.payment_method_id in (select payment_method_id from asked)
-          and payment_method_keys.deleting_since is null
-          and payment_methods.deleted_at is null
-          and payment_methods.encrypted_card is not null
-        for share of payment_method_keys
-      ),
-      registered as (
-        insert into payment_method_uses (transaction_id, payment_method_id, started_at)
-        select asked.transaction_id, asked.payment_method_id, now() from asked join found on found.payment_method_id = asked.payment_method_id
-      )
-      select payment_method_id, encrypted_card, wrapped_key from found`.execute(db);
+  /*
+   * A plain read, though a deletion may erase the key once it has looked for payments under way:
+   * the payment's intent, which names the method, is the record of its use, and it is committed
+   * before this statement is asked, so before it starts. A deletion marks the key deleting (a
+   * committed update), and only then looks, in the transactions read model caught up with the log,
+   * for pending payments with the method (`deletePaymentMethod`). If this statement started before
+   * the mark committed, the intent committed before that, so the deletion's look (which starts
+   * after the mark) finds it and waits for its processor call; if it started after, it sees the key
+   * deleting and the payment fails unsent.
+   */
+  const use = batchWhileBusy(async (paymentMethodIds: string[]) => {
+    const rows = await db
+      .selectFrom("payment_method_keys")
+      .innerJoin("payment_methods", "payment_methods.payment_method_id", "payment_method_keys.payment_method_id")
+      .select(["payment_method_keys.payment_method_id", "payment_methods.encrypted_card", "payment_method_keys.wrapped_key"])
+      .where("payment_method_keys.payment_method_id", "in", [...new Set(paymentMethodIds)])
+      .where("payment_method_keys.deleting_since", "is", null)
+      .where("payment_methods.deleted_at", "is", null)
+      .where("payment_methods.encrypted_card", "is not", null)
+      .$narrowType<{ encrypted_card: NotNull }>()
+      .execute();
     const found = new Map(rows.map((row) => [row.payment_method_id, { encryptedCard: row.encrypted_card, wrappedKey: row.wrapped_key }]));
-    return uses.map(({ paymentMethodId }) => {
+    return paymentMethodIds.map((paymentMethodId) => {
       const key = found.get(paymentMethodId);
       return key && { open: () => openCard(secrets, paymentMethodId, key.wrappedKey, key.encryptedCard) };
     });
   });
-  const release = batchWhileBusy(async (transactionIds: string[]) => {
-    await db.deleteFrom("payment_method_uses").where("transaction_id", "in", transactionIds).execute();
-    return transactionIds.map(() => undefined);
-  });
   return {
     of: (paymentMethodId) => lookup(paymentMethodId),
-    use: (paymentMethodId, transactionId) => use({ paymentMethodId, transactionId }),
-    release: (transactionId) => release(transactionId),
+    use: (paymentMethodId) => use(paymentMethodId),
   };
 }

@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventStore } from "../../src/eventstore/port.ts";
 import { PostgresEventStore } from "../../src/eventstore/postgres/event-store.ts";
@@ -123,6 +122,8 @@ for (const target of testDatabaseTargets()) {
     let key: string;
     const gate = new IntentGate();
     let processors: ProcessorGate;
+    /** How far the second instance's clock is ahead of the real one. */
+    let secondClockAheadMs = 0;
 
     beforeAll(async () => {
       simulator = await startSimulator();
@@ -130,6 +131,7 @@ for (const target of testDatabaseTargets()) {
       const processorUrl = await processors.listen();
       instances = await startTwoInstances(target, everyProcessorAt(processorUrl), {
         openStore: (db) => gate.around(new PostgresEventStore(db)),
+        now: () => new Date(Date.now() + secondClockAheadMs),
       });
       ({ first, second } = instances);
       const client = await first.createClient();
@@ -249,26 +251,30 @@ for (const target of testDatabaseTargets()) {
       expect(processors.answeredAt[0]).toBeLessThan(deletedAt!);
     });
 
-    it("a use left by a process that died holds the deletion back (503, retry-after, payments fail unsent) until it is older than any processor call", async () => {
+    it("a payment left pending (its call timed out, or its process died) holds the deletion back (503, retry-after, payments fail unsent) until it is older than any processor call", async () => {
       const paymentMethodId = await storeCard();
-      const { db } = first.database;
-      // As a payment that read the key and then died: its use is never removed.
-      await db
-        .insertInto("payment_method_uses")
-        .values({ transaction_id: "01a24335-0e81-738b-8387-c5d8eb5ed56d", payment_method_id: paymentMethodId, started_at: sql<Date>`now()` })
-        .execute();
-
-      const refused = await deleteCard(first.url, paymentMethodId);
+      // Its call is held past the processor timeout (2 s here) and never reaches the processor: the
+      // intent is recorded, the payment never gets an outcome (the processor finds no such charge).
+      const held = processors.hold();
+      const paying = pay(first.url, paymentMethodId);
+      await held.arrived;
+      const [left, refused] = await Promise.all([paying, deleteCard(first.url, paymentMethodId)]);
+      expect(left.status, left.text).toBe(504);
+      expect(left.body.transaction).toMatchObject({ status: "pending", paymentMethodId });
       expect(refused.status, refused.text).toBe(503);
       expect(refused.headers.get("retry-after")).not.toBeNull();
       expect((await first.request("GET", `/v1/payment-methods/${paymentMethodId}`, { key })).status).toBe(200);
       expectOvertaken(await pay(second.url, paymentMethodId), paymentMethodId);
 
-      // Twice the processor timeout (2 s here) and the margin later, the use counts as abandoned.
-      await db.updateTable("payment_method_uses").set({ started_at: sql<Date>`now() - interval '9.5 seconds'` }).where("payment_method_id", "=", paymentMethodId).execute();
-      expect((await deleteCard(second.url, paymentMethodId)).status).toBe(204);
-      expect(await db.selectFrom("payment_method_uses").select("transaction_id").where("payment_method_id", "=", paymentMethodId).execute()).toEqual([]);
+      // Twice the processor timeout and the margin after its intent, the payment counts as abandoned.
+      secondClockAheadMs = 2 * 2_000 + 5_000;
+      try {
+        expect((await deleteCard(second.url, paymentMethodId)).status).toBe(204);
+      } finally {
+        secondClockAheadMs = 0;
+      }
       expect((await first.request("GET", `/v1/payment-methods/${paymentMethodId}`, { key })).status).toBe(404);
+      expect((await first.request("GET", `/v1/transactions/${left.body.transaction.id}`, { key })).body.status).toBe("pending");
     }, 30_000);
   });
 }

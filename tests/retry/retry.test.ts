@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConcurrencyError } from "../../src/eventstore/errors.ts";
 import {
-  cardUsesEnding,
+  cardPaymentsEnding,
   deadProcessLockTakeover,
   eventStoreLeaderElection,
   hotStreamRevisionConflict,
@@ -171,11 +171,11 @@ describe("the policies", () => {
     expect(deadProcessLockTakeover.retries(Object.assign(new Error("denied"), { code: "EACCES" }))).toBe(false);
   });
 
-  it("poll a projection for a write 5 s, and for the log's head and a card's uses as long as the caller says", () => {
+  it("poll a projection for a write 5 s, and for the log's head and a card's payments as long as the caller says", () => {
     expect(projectionCatchUp.withinMs).toBe(5_000);
     expect([1, 2, 3, 4, 5].map(projectionCatchUp.pauseMs)).toEqual([50, 100, 200, 250, 250]);
-    expect(cardUsesEnding(35_000)).toMatchObject({ withinMs: 35_000 });
-    expect(cardUsesEnding(35_000).pauseMs(7)).toBe(20);
+    expect(cardPaymentsEnding(35_000)).toMatchObject({ withinMs: 35_000 });
+    expect(cardPaymentsEnding(35_000).pauseMs(7)).toBe(20);
     expect(projectionReachingHead(2_000)).toMatchObject({ withinMs: 2_000 });
     expect(projectionReachingHead(2_000).pauseMs(7)).toBe(50);
   });

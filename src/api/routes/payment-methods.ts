@@ -5,7 +5,7 @@ import type { BrokenLinkAlarm } from "../../audit/broken-link-alarm.ts";
 import { auditEventSchema, toAuditEvent } from "../../audit/event-log.ts";
 import { type ChainCheck, checkStreamLinks } from "../../audit/link-checks.ts";
 import type { CardVault } from "../../commands/payment-methods/card-vault.ts";
-import { createPaymentMethod, deletePaymentMethod, type VaultContext } from "../../commands/payment-methods/payment-methods.ts";
+import { createPaymentMethod, deletePaymentMethod, type PaymentsWithCard, type VaultContext } from "../../commands/payment-methods/payment-methods.ts";
 import { openFingerprint } from "../../vault/card-vault.ts";
 import type { SecretBox } from "../../crypto/secrets.ts";
 import { storedCardSchema } from "../../domain/cards.ts";
@@ -31,6 +31,7 @@ export interface PaymentMethodRouteDependencies extends RouteDependencies {
   fingerprint: (cardNumber: Secret<string>) => string;
   processorTimeoutMs: number;
   cardVault: CardVault;
+  paymentsWithCard: PaymentsWithCard;
 }
 
 const paymentMethodSchema = z

@@ -28,11 +28,6 @@ export interface CardVault {
   seal(ids: { paymentMethodId: string; dataKeyId: string }, card: VaultedCard, fingerprint: string, now: Date): Promise<SealedCard>;
   /** From now on no payment reads the method's key (`StoredCards.use`). */
   markDeleting(paymentMethodId: string): Promise<void>;
-  /**
-   * Waits until no payment that read the method's key is still sending it, at most one processor
-   * timeout and a margin; false when one still is.
-   */
-  usesEnded(paymentMethodId: string, processorTimeoutMs: number): Promise<boolean>;
   /** Erases the payment method's data key: from here on its card can be decrypted by no one. */
   shred(paymentMethodId: string): Promise<void>;
 }

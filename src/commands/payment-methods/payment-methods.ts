@@ -8,6 +8,8 @@ import {
   toPaymentMethodView,
 } from "../../domain/payment-methods/decider.ts";
 import { newId } from "../../ids.ts";
+import { cardPaymentsEnding } from "../../retry/policies.ts";
+import { poll } from "../../retry/retry.ts";
 import type { CommandContext, CommandResult } from "../context.ts";
 import { paymentMethods } from "../streams.ts";
 import type { CardVault } from "./card-vault.ts";
@@ -16,6 +18,19 @@ import type { Secret } from "../../domain/secret.ts";
 export interface VaultContext extends CommandContext {
   cardVault: CardVault;
   fingerprint: (cardNumber: Secret<string>) => string;
+  paymentsWithCard: PaymentsWithCard;
+}
+
+/**
+ * The payments with a payment method, whose intents (naming the method) are the records of its
+ * uses: a lookup across payments, answered by the read side (src/projections) and given at
+ * service start.
+ */
+export interface PaymentsWithCard {
+  /** Until every event the log holds when called is in view; `false` when `timeoutMs` ran out first. */
+  catchUp(timeoutMs: number): Promise<boolean>;
+  /** Whether one of the client's payments with the method, its intent recorded after `since`, is pending. */
+  anyPendingSince(query: { clientId: string; paymentMethodId: string; since: Date }): Promise<boolean>;
 }
 
 export interface NewPaymentMethod {
@@ -72,9 +87,9 @@ async function createdBefore(context: CommandContext, { paymentMethodId, clientI
 
 /**
  * Marks the data key deleting, so that no payment reads it any more; waits until the payments
- * that read it before have had their processor calls answered; erases the key; then records the
- * deletion. A crash or a wait that runs out leaves the key deleting (a payment with it fails
- * without sending) and the method not yet deleted: a retry carries on.
+ * that may have read it before have had their processor calls answered; erases the key; then
+ * records the deletion. A crash or a wait that runs out leaves the key deleting (a payment with it
+ * fails without sending) and the method not yet deleted: a retry carries on.
  */
 export async function deletePaymentMethod(
   context: VaultContext,
@@ -85,7 +100,7 @@ export async function deletePaymentMethod(
   const known = await visibleStream(context, paymentMethodId, clientId);
   if (!known) return { ok: false, error: "not_found", detail: "No such payment method." };
   await context.cardVault.markDeleting(paymentMethodId);
-  if (!(await context.cardVault.usesEnded(paymentMethodId, processorTimeoutMs))) {
+  if (!(await paymentsEnded(context, { clientId, paymentMethodId }, processorTimeoutMs))) {
     return { ok: false, error: "payments_under_way", detail: "Payments with this payment method are still being sent; retry the deletion." };
   }
   await context.cardVault.shred(paymentMethodId);
@@ -93,6 +108,33 @@ export async function deletePaymentMethod(
   const result = await paymentMethods.handle(context, paymentMethodId, command);
   if (!result.ok) return result;
   return { ok: true, value: { revision: result.tip!.revision } };
+}
+
+/** Beyond the longest a processor call can last, what a payment may take besides (its database statements, a busy event loop). */
+const PAYMENT_MARGIN_MS = 5_000;
+
+/**
+ * Waits, at most one processor timeout and the margin in all, until none of the method's payments
+ * that may have read its key is pending: every intent recorded before the key was marked is in
+ * view once the read model has caught up with the log (see `StoredCards.use`). A payment's call
+ * starts within `processorTimeoutMs` of its intent's time (`sendAndRecord` sends no later) and
+ * lasts at most as long, so one pending longer than twice that and the margin was left by a
+ * process that died or a call that timed out: its card is no longer being sent. The intent's time
+ * is the service clock's, so is the one it is compared with.
+ */
+async function paymentsEnded(
+  context: VaultContext,
+  method: { clientId: string; paymentMethodId: string },
+  processorTimeoutMs: number,
+): Promise<boolean> {
+  const withinMs = processorTimeoutMs + PAYMENT_MARGIN_MS;
+  const deadline = performance.now() + withinMs;
+  if (!(await context.paymentsWithCard.catchUp(withinMs))) return false;
+  const noneUnderWay = async () => {
+    const since = new Date(context.now().getTime() - (2 * processorTimeoutMs + PAYMENT_MARGIN_MS));
+    return !(await context.paymentsWithCard.anyPendingSince({ ...method, since }));
+  };
+  return (await noneUnderWay()) || poll(cardPaymentsEnding(Math.max(0, deadline - performance.now())), noneUnderWay);
 }
 
 /** Whether the stream holds a live payment method of the client. */

@@ -1,6 +1,5 @@
 import type { SafeCard } from "../../domain/cards.ts";
 import type { Secret } from "../../domain/secret.ts";
-import type { Logger } from "../../logger.ts";
 import type { CardDetails } from "../../processors/port.ts";
 import type { CommandResult } from "../context.ts";
 import type { VaultedCard } from "./card-vault.ts";
@@ -21,12 +20,12 @@ export interface StoredCard {
   summary: SafeCard;
   /**
    * Decrypts the card and gives it to `send`, to be called once the payment's intent (which names
-   * the payment method, the record of the use) is recorded. Its key is read again, and the use
-   * registered by the same statement, until `send` returns: a deletion waits for it before it
-   * erases the key. A deletion begun before (the key deleting or erased) makes it `not_found`,
-   * and `send` is not called.
+   * the payment method, the record of the use) is recorded: its key is read again, after the
+   * intent, and a deletion waits for the payment while it is pending (`StoredCards.use`). A
+   * deletion begun before (the key deleting or erased) makes it `not_found`, and `send` is not
+   * called.
    */
-  sendWith<T>(transactionId: string, send: (card: CardDetails) => Promise<T>): Promise<CommandResult<T, "not_found">>;
+  sendWith<T>(send: (card: CardDetails) => Promise<T>): Promise<CommandResult<T, "not_found">>;
 }
 
 /** What a payment reads of a payment method that is not deleted: whose it is, and its card's summary. */
@@ -47,10 +46,11 @@ export interface CardInUse {
  */
 export interface StoredCards {
   of(paymentMethodId: string): Promise<PaymentMethodOfPayment | undefined>;
-  /** The card's key for `transactionId` to send it, its use registered; undefined once its deletion began. */
-  use(paymentMethodId: string, transactionId: string): Promise<CardInUse | undefined>;
-  /** Ends the use `transactionId` registered: its processor call has returned. */
-  release(transactionId: string): Promise<void>;
+  /**
+   * The card's key, read to send it by a payment whose intent is recorded, by a statement that
+   * starts after it is asked; undefined once its deletion began.
+   */
+  use(paymentMethodId: string): Promise<CardInUse | undefined>;
 }
 
 /**
@@ -59,7 +59,7 @@ export interface StoredCards {
  * decrypted only after it, from a key read after it (`sendWith`).
  */
 export async function storedCardFor(
-  context: { storedCards: StoredCards; logger: Pick<Logger, "error"> },
+  context: { storedCards: StoredCards },
   request: StoredCardRequest,
 ): Promise<CommandResult<StoredCard, "not_found">> {
   const { paymentMethodId, clientId, cvc } = request;
@@ -69,25 +69,18 @@ export async function storedCardFor(
   if (!method || method.clientId !== clientId) return notFound;
   const { summary } = method;
 
-  async function sendWith<T>(transactionId: string, send: (card: CardDetails) => Promise<T>): Promise<CommandResult<T, "not_found">> {
-    const inUse = await lookup.use(paymentMethodId, transactionId);
+  async function sendWith<T>(send: (card: CardDetails) => Promise<T>): Promise<CommandResult<T, "not_found">> {
+    const inUse = await lookup.use(paymentMethodId);
     if (!inUse) return notFound;
-    try {
-      const { number, holderName } = inUse.open();
-      const card = {
-        number,
-        expMonth: summary.expMonth,
-        expYear: summary.expYear,
-        ...(holderName !== undefined && { holderName }),
-        ...(cvc !== undefined && { cvc }),
-      };
-      return { ok: true, value: await send(card) };
-    } finally {
-      // The payment is sent and recorded: a use left behind only holds a deletion back until it is old enough to be taken for a dead process's.
-      await lookup.release(transactionId).catch((error: unknown) =>
-        context.logger.error({ err: error, paymentMethodId, transactionId }, "removing a payment method's use failed"),
-      );
-    }
+    const { number, holderName } = inUse.open();
+    const card = {
+      number,
+      expMonth: summary.expMonth,
+      expYear: summary.expYear,
+      ...(holderName !== undefined && { holderName }),
+      ...(cvc !== undefined && { cvc }),
+    };
+    return { ok: true, value: await send(card) };
   }
   return { ok: true, value: { paymentMethodId, userId: method.userId, summary, sendWith } };
 }

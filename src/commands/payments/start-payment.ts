@@ -76,7 +76,7 @@ export async function startPayment(context: PaymentContext, input: StartPayment)
     hostConfiguration,
   });
   if ("card" in paying) return sendAndRecord(context, transactionId, initiate, requestWith(paying.card), initiated);
-  const sent = await paying.storedCard.sendWith(transactionId, (card) => sendAndRecord(context, transactionId, initiate, requestWith(card), initiated));
+  const sent = await paying.storedCard.sendWith((card) => sendAndRecord(context, transactionId, initiate, requestWith(card), initiated));
   return sent.ok ? sent.value : failUnsent(context, transactionId, initiate, "payment_method_deleted", initiated);
 }
 

@@ -27,6 +27,7 @@ import * as settlementLists from "./0026-settlement-lists.ts";
 import * as apiKeyNames from "./0027-api-key-names.ts";
 import * as paymentMethodUses from "./0028-payment-method-uses.ts";
 import * as journal from "./0029-journal.ts";
+import * as dropPaymentMethodUses from "./0030-drop-payment-method-uses.ts";
 import * as crossProcessWakes from "./0031-cross-process-wakes.ts";
 
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   "0027-api-key-names": apiKeyNames,
   "0028-payment-method-uses": paymentMethodUses,
   "0029-journal": journal,
+  "0030-drop-payment-method-uses": dropPaymentMethodUses,
   "0031-cross-process-wakes": crossProcessWakes,
 };
 
