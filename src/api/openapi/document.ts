@@ -51,7 +51,7 @@ export async function buildApiDocument(): Promise<OpenAPIV3_1.Document> {
     enabledConfigurationsBefore: unused,
     storedCards: { of: unused, use: unused },
     cardVault: { seal: unused, markDeleting: unused, shred: unused },
-    paymentsWithCard: { catchUp: unused, anyPendingSince: unused },
+    paymentsWithCard: { catchUp: unused, anyPendingBetween: unused },
     settlementCandidates: { catchUp: unused, of: unused },
     now: () => new Date(),
     secrets: createSecretBox({ activeKeyId: "document", keys: { document: randomBytes(32) } }),

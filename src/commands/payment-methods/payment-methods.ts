@@ -29,8 +29,8 @@ export interface VaultContext extends CommandContext {
 export interface PaymentsWithCard {
   /** Until every event the log holds when called is in view; `false` when `timeoutMs` ran out first. */
   catchUp(timeoutMs: number): Promise<boolean>;
-  /** Whether one of the client's payments with the method, its intent recorded after `since`, is pending. */
-  anyPendingSince(query: { clientId: string; paymentMethodId: string; since: Date }): Promise<boolean>;
+  /** Whether one of the client's payments with the method, its intent's time after `from` and up to `to`, is pending. */
+  anyPendingBetween(query: { clientId: string; paymentMethodId: string; from: Date; to: Date }): Promise<boolean>;
 }
 
 export interface NewPaymentMethod {
@@ -119,20 +119,23 @@ const PAYMENT_MARGIN_MS = 5_000;
  * view once the read model has caught up with the log (see `StoredCards.use`). A payment's call
  * starts within `processorTimeoutMs` of its intent's time (`sendAndRecord` sends no later) and
  * lasts at most as long, so one pending longer than twice that and the margin was left by a
- * process that died or a call that timed out: its card is no longer being sent. The intent's time
- * is the service clock's, so is the one it is compared with.
+ * process that died or a call that timed out: its card is no longer being sent. A payment whose
+ * intent's time is past the mark (and the margin, for clocks that disagree) read the key after
+ * the mark, so it fails unsent: payments that keep coming with the card do not hold the deletion
+ * back. The intent's time is the service clock's, so is the one it is compared with.
  */
 async function paymentsEnded(
   context: VaultContext,
   method: { clientId: string; paymentMethodId: string },
   processorTimeoutMs: number,
 ): Promise<boolean> {
+  const to = new Date(context.now().getTime() + PAYMENT_MARGIN_MS);
   const withinMs = processorTimeoutMs + PAYMENT_MARGIN_MS;
   const deadline = performance.now() + withinMs;
   if (!(await context.paymentsWithCard.catchUp(withinMs))) return false;
   const noneUnderWay = async () => {
-    const since = new Date(context.now().getTime() - (2 * processorTimeoutMs + PAYMENT_MARGIN_MS));
-    return !(await context.paymentsWithCard.anyPendingSince({ ...method, since }));
+    const from = new Date(context.now().getTime() - (2 * processorTimeoutMs + PAYMENT_MARGIN_MS));
+    return !(await context.paymentsWithCard.anyPendingBetween({ ...method, from, to }));
   };
   return (await noneUnderWay()) || poll(cardPaymentsEnding(Math.max(0, deadline - performance.now())), noneUnderWay);
 }

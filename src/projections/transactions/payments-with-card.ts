@@ -8,14 +8,15 @@ import { transactionsProjection } from "./transactions-projection.ts";
 export const paymentsWithCardOf = (db: Kysely<Database>, store: EventStore) => ({
   catchUp: (timeoutMs: number): Promise<boolean> => waitUntilApplied(db, store, transactionsProjection, timeoutMs),
   // The partial index of migration 0022 on (client_id, paymentMethodId, created_at desc) serves it.
-  anyPendingSince: async ({ clientId, paymentMethodId, since }: { clientId: string; paymentMethodId: string; since: Date }): Promise<boolean> =>
+  anyPendingBetween: async ({ clientId, paymentMethodId, from, to }: { clientId: string; paymentMethodId: string; from: Date; to: Date }): Promise<boolean> =>
     (await db
       .selectFrom("transactions")
       .select("transaction_id")
       .where("client_id", "=", clientId)
       .where(sql`view->>'paymentMethodId'`, "=", paymentMethodId)
       .where("status", "=", "pending")
-      .where("created_at", ">", since)
+      .where("created_at", ">", from)
+      .where("created_at", "<=", to)
       .limit(1)
       .executeTakeFirst()) !== undefined,
 });
