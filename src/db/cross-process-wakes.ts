@@ -20,6 +20,13 @@ export interface CrossProcessWakes {
   close(): Promise<void>;
 }
 
+/** Ends a listening connection, deaf from now on; an error it still raises is dropped, not thrown. */
+function forget(client: pg.Client): Promise<void> {
+  client.removeAllListeners();
+  client.on("error", () => {});
+  return client.end().catch(() => {});
+}
+
 /** Listens on a connection of its own, `ownName` being this process's `application_name`; connects again when it is lost. */
 export function listenAcrossProcesses(connectionString: string, ownName: string, logger: Pick<Logger, "warn">): CrossProcessWakes {
   const heard = new EventEmitter().setMaxListeners(0);
@@ -40,8 +47,7 @@ export function listenAcrossProcesses(connectionString: string, ownName: string,
     if (closed || reconnect) return;
     if (!warned) logger.warn({ err: error }, "listening for other processes' writes failed; polling until it listens again");
     warned = true;
-    client?.removeAllListeners();
-    client?.end().catch(() => {});
+    if (client) forget(client);
     client = undefined;
     reconnect = setTimeout(() => {
       reconnect = undefined;
@@ -58,8 +64,9 @@ export function listenAcrossProcesses(connectionString: string, ownName: string,
       await listening.connect();
       await listening.query("listen ledger_appended");
       await listening.query("listen ledger_applied");
-      if (closed) await listening.end();
-      else if (warned) {
+      // Closed meanwhile: `close` has ended this connection already.
+      if (closed) return;
+      if (warned) {
         warned = false;
         // What was missed meanwhile is read at once rather than at the next poll.
         heard.emit("appended");
@@ -78,8 +85,7 @@ export function listenAcrossProcesses(connectionString: string, ownName: string,
       clearTimeout(reconnect);
       const open = client;
       client = undefined;
-      open?.removeAllListeners();
-      await open?.end().catch(() => {});
+      if (open) await forget(open);
     },
   };
 }

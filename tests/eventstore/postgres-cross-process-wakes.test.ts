@@ -52,6 +52,15 @@ describe.skipIf(skipReason)("PostgreSQL: another process's appends and projectio
     }
   });
 
+  it("listens again once its connection is lost, and tells of an append at once then, for what it may have missed", async () => {
+    let appends = 0;
+    wakes.onAppended(() => (appends += 1));
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${`${database.processName} listener`}`.execute(other.db);
+    await vi.waitFor(() => expect(appends).toBe(1), { timeout: 5_000 });
+    await new PostgresEventStore(other.db).append(`elsewhere-${randomUUID()}`, [{ type: "Elsewhere", data: {} }], "no_stream");
+    await vi.waitFor(() => expect(appends).toBe(2), { timeout: 5_000 });
+  });
+
   it("tells of another process's projection batches, by projection, and not of this process's own", async () => {
     const heard: string[] = [];
     wakes.onApplied((projection) => heard.push(projection));
