@@ -232,8 +232,12 @@ for (const target of testDatabaseTargets()) {
       // As the release before migration 0021 left it: no state, no parent column, views without
       // state; and nothing of what came after it: the card vault (0022), deliveries' trace context
       // (0023), idempotency records' resource ids (0024), the card fingerprint keys (0025), the settlement list's indexes (0026),
-      // API key names and last uses (0027), payment method uses (0028, dropped by 0030), the journal (0029).
+      // API key names and last uses (0027), payment method uses (0028, dropped by 0030), the journal (0029),
+      // the notices between processes (0031).
       await sql`drop table payment_method_keys, payment_methods, card_fingerprint_keys, api_key_last_used, journal_entries, journal_payments`.execute(db);
+      await sql`drop trigger events_appended on events`.execute(db);
+      await sql`drop trigger projection_applied on projection_checkpoints`.execute(db);
+      await sql`drop function notify_events_appended(), notify_projection_applied()`.execute(db);
       await sql`alter table api_keys drop column name`.execute(db);
       await sql`drop index transactions_client_payment_method_created, settlements_listed, settlements_client_listed`.execute(db);
       await sql`delete from projection_checkpoints where projection in ('payment_methods', 'journal')`.execute(db);
