@@ -84,9 +84,7 @@ export class ReadYourWrites {
    */
   announceLeading(projection: string, leading: boolean): void {
     this.#leaders.set(projection, (this.#leaders.get(projection) ?? 0) + (leading ? 1 : -1));
-    for (const streamWaiters of this.#waiters.get(projection)?.values() ?? []) {
-      for (const waiter of streamWaiters) waiter.wake();
-    }
+    this.#wakeWaiters(projection);
   }
 
   /**
@@ -94,6 +92,11 @@ export class ReadYourWrites {
    * look at the read model now rather than at their pause's end.
    */
   appliedElsewhere(projection: string): void {
+    this.#wakeWaiters(projection);
+  }
+
+  /** Ends the pause of every request waiting for `projection`: each looks at the read model again. */
+  #wakeWaiters(projection: string): void {
     for (const streamWaiters of this.#waiters.get(projection)?.values() ?? []) {
       for (const waiter of streamWaiters) waiter.wake();
     }
